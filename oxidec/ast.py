@@ -1,0 +1,480 @@
+"""The abstract syntax tree: frozen dataclasses, every node with a `Span`.
+
+Nodes compare by identity (`eq=False`), so later phases key side tables (types, resolutions)
+on the node objects themselves. Constructors are keyword-only.
+Names match the grammar rules (`let_stmt` -> `LetStmt`) and the lowering functions
+(`lower_let_stmt`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .span import Span
+
+node = dataclass(frozen=True, eq=False, kw_only=True)
+
+
+@node
+class Node:
+    span: Span
+
+
+# ---------------------------------------------------------------------------
+# Paths and types
+
+@node
+class PathSegment(Node):
+    name: str
+    generic_args: tuple["TypeExpr | Expr", ...] = ()  # `SharedArray<f32, 256>`, `index_2d::<16>`
+
+
+@node
+class Path(Node):
+    segments: tuple[PathSegment, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.segments)
+
+    @property
+    def last(self) -> PathSegment:
+        return self.segments[-1]
+
+
+@node
+class TypeExpr(Node):
+    pass
+
+
+@node
+class PathType(TypeExpr):
+    path: Path  # `f32`, `DisjointSlice<f32>`, `thread::Index2D<16>`
+
+
+@node
+class RefType(TypeExpr):
+    inner: TypeExpr
+    mutable: bool
+
+
+@node
+class PtrType(TypeExpr):
+    inner: TypeExpr
+    mutable: bool
+
+
+@node
+class ArrayType(TypeExpr):
+    elem: TypeExpr
+    length: "Expr"
+
+
+@node
+class SliceType(TypeExpr):
+    elem: TypeExpr
+
+
+@node
+class TupleType(TypeExpr):
+    elems: tuple[TypeExpr, ...]  # () is the unit type
+
+
+@node
+class NeverType(TypeExpr):
+    pass
+
+
+@node
+class InferType(TypeExpr):
+    pass  # `_`
+
+
+# ---------------------------------------------------------------------------
+# Patterns
+
+@node
+class Pattern(Node):
+    pass
+
+
+@node
+class IdentPat(Pattern):
+    name: str
+    mutable: bool = False
+    by_ref: bool = False
+
+
+@node
+class WildPat(Pattern):
+    pass
+
+
+@node
+class TuplePat(Pattern):
+    elems: tuple[Pattern, ...]
+
+
+@node
+class LitPat(Pattern):
+    value: "LitExpr"  # may be a negated literal, see `negative`
+    negative: bool = False
+
+
+@node
+class RangePat(Pattern):
+    lo: LitPat
+    hi: LitPat
+    inclusive: bool
+
+
+@node
+class PathPat(Pattern):
+    path: Path  # `None`, `Color::Red`
+
+
+@node
+class TupleStructPat(Pattern):
+    path: Path  # `Some(x)`
+    elems: tuple[Pattern, ...]
+
+
+@node
+class OrPat(Pattern):
+    alts: tuple[Pattern, ...]
+
+
+# ---------------------------------------------------------------------------
+# Expressions
+
+@node
+class Expr(Node):
+    pass
+
+
+@node
+class LitExpr(Expr):
+    kind: str  # "int" | "float" | "bool" | "str" | "char"
+    value: object  # int, float, bool, str
+    suffix: str | None = None  # "u32", "f32", ...
+
+
+@node
+class PathExpr(Expr):
+    path: Path
+
+
+@node
+class CallExpr(Expr):
+    func: Expr
+    args: tuple[Expr, ...]
+
+
+@node
+class MethodCallExpr(Expr):
+    receiver: Expr
+    method: str
+    method_span: Span
+    generic_args: tuple[TypeExpr | Expr, ...]
+    args: tuple[Expr, ...]
+
+
+@node
+class FieldExpr(Expr):
+    base: Expr
+    name: str  # a field name or a tuple index ("0")
+    name_span: Span
+
+
+@node
+class IndexExpr(Expr):
+    base: Expr
+    index: Expr
+
+
+@node
+class UnaryExpr(Expr):
+    op: str  # "-" | "!" | "*"
+    operand: Expr
+
+
+@node
+class RefExpr(Expr):
+    mutable: bool
+    operand: Expr
+
+
+@node
+class BinaryExpr(Expr):
+    op: str  # "+" "-" "*" "/" "%" "&" "|" "^" "<<" ">>" "==" "!=" "<" "<=" ">" ">=" "&&" "||"
+    lhs: Expr
+    rhs: Expr
+    op_span: Span
+
+
+@node
+class AssignExpr(Expr):
+    lhs: Expr
+    rhs: Expr
+
+
+@node
+class CompoundAssignExpr(Expr):
+    op: str  # the binary operator without "=": "+" for "+="
+    lhs: Expr
+    rhs: Expr
+    op_span: Span
+
+
+@node
+class CastExpr(Expr):
+    expr: Expr
+    ty: TypeExpr
+
+
+@node
+class RangeExpr(Expr):
+    lo: Expr | None
+    hi: Expr | None
+    inclusive: bool
+
+
+@node
+class LetExpr(Expr):
+    """`let PAT = EXPR` as the condition of `if let` / `while let`."""
+
+    pat: Pattern
+    scrutinee: Expr
+
+
+@node
+class Block(Node):
+    stmts: tuple["Stmt", ...]
+    tail: Expr | None  # the value of the block; None means `()`
+
+
+@node
+class BlockExpr(Expr):
+    block: Block
+    unsafe: bool = False
+    label: str | None = None
+
+
+@node
+class IfExpr(Expr):
+    cond: Expr  # may be a LetExpr
+    then: Block
+    else_: Expr | None  # a BlockExpr or another IfExpr
+
+
+@node
+class WhileExpr(Expr):
+    cond: Expr  # may be a LetExpr
+    body: Block
+    label: str | None = None
+
+
+@node
+class LoopExpr(Expr):
+    body: Block
+    label: str | None = None
+
+
+@node
+class ForExpr(Expr):
+    pat: Pattern
+    iter: Expr
+    body: Block
+    label: str | None = None
+    attrs: tuple["Attribute", ...] = ()  # `#[unroll]` on the loop
+
+
+@node
+class BreakExpr(Expr):
+    label: str | None = None
+    value: Expr | None = None
+
+
+@node
+class ContinueExpr(Expr):
+    label: str | None = None
+
+
+@node
+class ReturnExpr(Expr):
+    value: Expr | None = None
+
+
+@node
+class MatchArm(Node):
+    pat: Pattern
+    guard: Expr | None
+    body: Expr
+
+
+@node
+class MatchExpr(Expr):
+    scrutinee: Expr
+    arms: tuple[MatchArm, ...]
+
+
+@node
+class TupleExpr(Expr):
+    elems: tuple[Expr, ...]  # () is the unit value
+
+
+@node
+class ArrayExpr(Expr):
+    elems: tuple[Expr, ...]
+
+
+@node
+class ArrayRepeatExpr(Expr):
+    value: Expr
+    count: Expr
+
+
+@node
+class StructExpr(Expr):
+    path: Path
+    fields: tuple[tuple[str, Expr], ...]  # shorthand `Foo { x }` becomes ("x", PathExpr x)
+
+
+@node
+class MacroCallExpr(Expr):
+    name: str  # "gpu_printf", "gpu_assert", ...
+    args: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------------------
+# Statements
+
+@node
+class Stmt(Node):
+    pass
+
+
+@node
+class LetStmt(Stmt):
+    pat: Pattern
+    ty: TypeExpr | None
+    init: Expr | None
+
+
+@node
+class ExprStmt(Stmt):
+    expr: Expr
+    semi: bool
+
+
+@node
+class ItemStmt(Stmt):
+    item: "Item"  # `static mut TILE: SharedArray<f32, 256> = SharedArray::UNINIT;`, `const`
+
+
+# ---------------------------------------------------------------------------
+# Items
+
+@node
+class Attribute(Node):
+    name: str  # "kernel", "device", "launch_bounds", "derive", "cuda_module", ...
+    args: tuple[Expr, ...] | None  # None: no parentheses; `#[derive(Clone, Copy)]` -> paths
+
+
+@node
+class Item(Node):
+    attrs: tuple[Attribute, ...]
+    name: str
+    name_span: Span
+
+
+@node
+class Param(Node):
+    pat: Pattern  # an IdentPat (possibly `mut`) or `_`
+    ty: TypeExpr
+
+
+@node
+class FnItem(Item):
+    is_pub: bool
+    is_unsafe: bool
+    params: tuple[Param, ...]
+    ret: TypeExpr | None
+    body: Block
+
+
+@node
+class HostFn(Item):
+    """A `fn` with neither `#[kernel]` nor `#[device]`: recorded, its body skipped unparsed."""
+
+
+@node
+class FieldDef(Node):
+    name: str
+    ty: TypeExpr
+
+
+@node
+class StructItem(Item):
+    fields: tuple[FieldDef, ...]
+
+
+@node
+class ConstItem(Item):
+    ty: TypeExpr
+    value: Expr
+
+
+@node
+class StaticItem(Item):
+    mutable: bool
+    ty: TypeExpr
+    value: Expr
+
+
+@node
+class UseItem(Item):
+    path_text: str  # "cuda_device::{thread, DisjointSlice}", "super::*"; name is ""
+
+
+@node
+class ModItem(Item):
+    items: tuple[Item, ...]
+
+
+@node
+class SkippedItem(Item):
+    """A host-only item skipped without parsing (`impl`, `macro_rules!`, `extern crate`, ...)."""
+
+    kind: str
+
+
+@node
+class SourceUnit(Node):
+    items: tuple[Item, ...]
+
+
+def dump(n: object, indent: int = 0) -> str:
+    """An indented, deterministic text form of an AST (`oxidec build --emit ast`)."""
+    pad = "  " * indent
+    if isinstance(n, Node):
+        fields = [f for f in n.__dataclass_fields__ if f not in ("span", "name_span",
+                                                                   "method_span", "op_span")]
+        line, col = n.span.line, n.span.col
+        head = f"{pad}{type(n).__name__} @{line}:{col}"
+        simple, nested = [], []
+        for f in fields:
+            v = getattr(n, f)
+            if isinstance(v, (Node, tuple)) and v and not isinstance(v, str):
+                nested.append((f, v))
+            elif v not in (None, (), False, ""):
+                simple.append(f"{f}={v!r}")
+        out = [head + (" " + " ".join(simple) if simple else "")]
+        for f, v in nested:
+            out.append(f"{pad}  .{f}:")
+            items = v if isinstance(v, tuple) else (v,)
+            for x in items:
+                out.append(dump(x, indent + 2))
+        return "\n".join(out)
+    if isinstance(n, tuple):
+        return "\n".join(dump(x, indent) for x in n)
+    return f"{pad}{n!r}"

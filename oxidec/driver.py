@@ -1,0 +1,93 @@
+"""The one function that runs the phases in order. The CLI, the tests and the Python API all
+call `compile_source` / `compile_file`.
+
+    source -> parse -> resolve -> typeck -> lower (MIR) -> optimize -> PTX
+
+`stop` names the last phase to run ("ast", "mir", "mir-opt", "ptx"), like QBE's `func()`:
+one line per phase.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ast
+from .diagnostics import CompileError, Diagnostic, DiagnosticSink
+from .mir.syntax import Program
+from .signature import KernelSignature, kernel_signatures
+from .span import SourceFile
+
+STOPS = ("ast", "mir", "mir-opt", "ptx")
+ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90")
+
+
+@dataclass
+class Options:
+    arch: str = "sm_80"
+    opt_level: int = 2
+    fmad: bool = True
+    line_info: bool = True
+    stop: str = "ptx"
+
+
+@dataclass
+class Compilation:
+    """Everything one compilation produced; fields past `stop` stay None."""
+
+    source: SourceFile
+    options: Options
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # warnings when it succeeded
+    unit: ast.SourceUnit | None = None
+    program: Program | None = None
+    ptx: str | None = None
+
+    @property
+    def kernels(self) -> dict[str, KernelSignature]:
+        return kernel_signatures(self.program) if self.program else {}
+
+
+def compile_source(text: str, filename: str = "<input>", options: Options | None = None
+                   ) -> Compilation:
+    """Compile kernel source text; raises CompileError carrying the diagnostics on failure."""
+    from .syntax import parse
+    from .resolve import resolve
+    from .typeck import typeck
+    from .lower import lower
+    from .passes import optimize_program
+    from .ptx import emit_program
+
+    opts = options or Options()
+    sink = DiagnosticSink()
+    comp = Compilation(SourceFile(filename, text), opts, sink.diagnostics)
+
+    comp.unit = parse(comp.source, sink); sink.check()
+    if opts.stop == "ast":
+        return comp
+    items = resolve(comp.unit, sink); sink.check()
+    typed = typeck(items, sink); sink.check()
+    comp.program = lower(items, typed, sink); sink.check()
+    if opts.stop == "mir":
+        return comp
+    optimize_program(comp.program, opts.opt_level)
+    if opts.stop == "mir-opt":
+        return comp
+    comp.ptx = emit_program(comp.program, opts.arch, fmad=opts.fmad, line_info=opts.line_info)
+    return comp
+
+
+def read_source(path: str | Path) -> str:
+    """Read a source file as UTF-8; undecodable bytes are a diagnostic, not a traceback."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        src = SourceFile(str(path), data.decode("utf-8", errors="replace"))
+        sink = DiagnosticSink()
+        from .span import Span
+        sink.error("OX0008", "source file is not valid UTF-8", Span(src, exc.start, exc.start + 1),
+                   "invalid byte here")
+        raise CompileError(sink.diagnostics) from None
+
+
+def compile_file(path: str | Path, options: Options | None = None) -> Compilation:
+    return compile_source(read_source(path), str(path), options)

@@ -1,0 +1,240 @@
+"""MIR as text, in rustc's `-Zdump-mir` style; deterministic, so it is the golden format of
+`tests/mir/` and of `--emit=mir`.
+
+    #[kernel]
+    fn vecadd(_1: &[f32], _2: &[f32], mut _3: DisjointSlice<f32>) -> () {
+        debug a => _1;
+        debug b => _2;
+        debug c => _3;
+        let mut _0: ();
+        let _4: usize; // i
+        let mut _5: usize;
+        let mut _6: bool;
+
+        bb0: {
+            _4 = @tid.x();
+            _5 = Len((*_3));
+            _6 = Lt(copy _4, copy _5);
+            switchInt(copy _6) -> [0: bb2, otherwise: bb1];
+        }
+        ...
+    }
+
+Places: `_3`, `(*_3)`, `_8.0`, `(*_3)[_4]`, `_7[2]` (a ConstIndex). Operands: `copy _4`,
+`move _7`, `const 1_u32`, `const 2.5_f32`, `const true`, `const ()`. Rvalues: `Add(a, b)`,
+`Neg(a)`, `a as u8`, `&mut (*_3)[_4]`, `Len(p)`, tuples `(a, b)`, arrays `[a, b]`,
+`[a; 16]`, structs `Point { x: a, y: b }`, `Option::<T>(is_some, payload)`,
+intrinsics `@min(a, b)`, `StaticRef(kernel$TILE)`. Effects print as calls (`sync_threads();`).
+Pass `spans=True` to end each line with the `line:col` it came from.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..types import ArrayTy, BoolTy, FloatTy, IntTy, OptionTy, StructTy, TupleTy, UnitTy
+from .syntax import (
+    Aggregate, Assert, Assign, BinaryOp, Body, Call, Cast, ConstIndex, Constant, Copy, Deref,
+    Effect, Field, Goto, Index, Intrinsic, Len, Move, Nop, Operand, Place, Program, Ref,
+    Repeat, Return, Rvalue, StaticRef, SwitchInt, UnaryOp, Unreachable, Use,
+)
+
+BINARY_NAMES = {
+    "add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "rem": "Rem",
+    "bitand": "BitAnd", "bitor": "BitOr", "bitxor": "BitXor", "shl": "Shl", "shr": "Shr",
+    "eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge",
+}
+UNARY_NAMES = {"neg": "Neg", "not": "Not"}
+
+
+# ---------------------------------------------------------------------------
+# Leaves
+
+
+def pretty_place(place: Place) -> str:
+    text = f"_{place.local}"
+    for proj in place.projection:
+        if isinstance(proj, Deref):
+            text = f"(*{text})"
+        elif isinstance(proj, Field):
+            text = f"{text}.{proj.index}"
+        elif isinstance(proj, Index):
+            text = f"{text}[_{proj.local}]"
+        elif isinstance(proj, ConstIndex):
+            text = f"{text}[{proj.offset}]"
+        else:
+            text = f"{text}.<{proj!r}>"
+    return text
+
+
+def float_text(value: float, bits: int) -> str:
+    """Shortest text that reads back to the same f32/f64 (`0.1`, `1e20`, `NaN`, `-inf`)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    x = np.float32(value) if bits == 32 else np.float64(value)
+    if value == 0 or 1e-4 <= abs(value) < 1e16:
+        return np.format_float_positional(x, unique=True, trim="0")
+    mantissa, exp = np.format_float_scientific(x, unique=True, trim="-").split("e")
+    return f"{mantissa}e{int(exp)}"
+
+
+def pretty_constant(c: Constant) -> str:
+    ty, v = c.ty, c.value
+    if isinstance(ty, UnitTy) or v is None:
+        return "const ()" if isinstance(ty, UnitTy) else f"const None: {ty}"
+    if isinstance(ty, BoolTy):
+        return "const true" if v else "const false"
+    if isinstance(ty, IntTy) and not isinstance(v, float):
+        return f"const {int(v)}_{ty}"
+    if isinstance(ty, FloatTy):
+        return f"const {float_text(float(v), ty.bits)}_{ty}"
+    return f"const {v!r}: {ty}"
+
+
+def pretty_operand(op: Operand) -> str:
+    if isinstance(op, Copy):
+        return f"copy {pretty_place(op.place)}"
+    if isinstance(op, Move):
+        return f"move {pretty_place(op.place)}"
+    if isinstance(op, Constant):
+        return pretty_constant(op)
+    return f"<{op!r}>"
+
+
+def _args(ops) -> str:
+    return ", ".join(pretty_operand(o) for o in ops)
+
+
+def _aggregate(rv: Aggregate) -> str:
+    ty, ops = rv.ty, rv.operands
+    if isinstance(ty, TupleTy):
+        return "(" + _args(ops) + ("," if len(ops) == 1 else "") + ")"
+    if isinstance(ty, ArrayTy):
+        return "[" + _args(ops) + "]"
+    if isinstance(ty, StructTy) and len(ty.fields) == len(ops):
+        inner = ", ".join(f"{name}: {pretty_operand(o)}" for (name, _), o in zip(ty.fields, ops))
+        return f"{ty.name} {{ {inner} }}" if ops else f"{ty.name} {{}}"
+    if isinstance(ty, OptionTy):
+        return f"Option::<{ty.inner}>({_args(ops)})"
+    return f"Aggregate({ty}, [{_args(ops)}])"
+
+
+def pretty_rvalue(rv: Rvalue) -> str:
+    if isinstance(rv, Use):
+        return pretty_operand(rv.operand)
+    if isinstance(rv, BinaryOp):
+        return f"{BINARY_NAMES.get(rv.op, rv.op)}({pretty_operand(rv.lhs)}, {pretty_operand(rv.rhs)})"
+    if isinstance(rv, UnaryOp):
+        return f"{UNARY_NAMES.get(rv.op, rv.op)}({pretty_operand(rv.operand)})"
+    if isinstance(rv, Cast):
+        return f"{pretty_operand(rv.operand)} as {rv.ty}"
+    if isinstance(rv, Ref):
+        return ("&mut " if rv.mutable else "&") + pretty_place(rv.place)
+    if isinstance(rv, Len):
+        return f"Len({pretty_place(rv.place)})"
+    if isinstance(rv, Aggregate):
+        return _aggregate(rv)
+    if isinstance(rv, Repeat):
+        return f"[{pretty_operand(rv.operand)}; {rv.count}]"
+    if isinstance(rv, Intrinsic):
+        return f"@{rv.name}({_args(rv.args)})"
+    if isinstance(rv, StaticRef):
+        return f"StaticRef({rv.name})"
+    return f"<{rv!r}>"
+
+
+def _string(s: str) -> str:
+    escaped = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def pretty_statement(stmt) -> str:
+    if isinstance(stmt, Assign):
+        return f"{pretty_place(stmt.place)} = {pretty_rvalue(stmt.rvalue)};"
+    if isinstance(stmt, Effect):
+        return f"{stmt.name}({_args(stmt.args)});"
+    if isinstance(stmt, Nop):
+        return "nop;"
+    return f"<{stmt!r}>;"
+
+
+def pretty_terminator(term) -> str:
+    if isinstance(term, Goto):
+        return f"goto -> bb{term.target};"
+    if isinstance(term, SwitchInt):
+        arms = [f"{v}: bb{t}" for v, t in zip(term.values, term.targets)]
+        arms.append(f"otherwise: bb{term.otherwise}")
+        return f"switchInt({pretty_operand(term.discr)}) -> [{', '.join(arms)}];"
+    if isinstance(term, Return):
+        return "return;"
+    if isinstance(term, Call):
+        return (f"{pretty_place(term.destination)} = {term.func}({_args(term.args)})"
+                f" -> [return: bb{term.target}];")
+    if isinstance(term, Assert):
+        cond = pretty_operand(term.cond)
+        cond = cond if term.expected else f"!{cond}"
+        return f"assert({cond}, {_string(term.message)}) -> [success: bb{term.target}];"
+    if isinstance(term, Unreachable):
+        return "unreachable;"
+    if term is None:
+        return "<missing terminator>;"
+    return f"<{term!r}>;"
+
+
+# ---------------------------------------------------------------------------
+# Bodies and programs
+
+
+def _with_span(line: str, span, spans: bool) -> str:
+    if not spans or span is None:
+        return line
+    return f"{line} // {span.line}:{span.col}"
+
+
+def _attr(key: str, value) -> str:
+    if value is True:
+        return f"#[{key}]"
+    if isinstance(value, (tuple, list)):
+        return f"#[{key}({', '.join(map(str, value))})]"
+    return f"#[{key} = {value!r}]"
+
+
+def pretty_body(body: Body, *, spans: bool = False) -> str:
+    lines = [f"#[{body.kind}]"]
+    lines += [_attr(k, v) for k, v in sorted(body.attrs.items()) if v is not False and v is not None]
+    params = []
+    for a in body.args():
+        decl = body.locals[a]
+        params.append(f"{'mut ' if decl.mutable else ''}_{a}: {decl.ty}")
+    lines.append(f"fn {body.name}({', '.join(params)}) -> {body.return_ty} {{")
+    for a in body.args():
+        if body.locals[a].name is not None:
+            lines.append(f"    debug {body.locals[a].name} => _{a};")
+    for i, decl in enumerate(body.locals):
+        if 1 <= i <= body.arg_count:
+            continue
+        line = f"    let {'mut ' if decl.mutable else ''}_{i}: {decl.ty};"
+        lines.append(line + (f" // {decl.name}" if decl.name is not None else ""))
+    for b, block in enumerate(body.blocks):
+        lines.append("")
+        lines.append(f"    bb{b}: {{")
+        for stmt in block.statements:
+            lines.append(_with_span("        " + pretty_statement(stmt), stmt.span, spans))
+        term = block.terminator
+        lines.append(_with_span("        " + pretty_terminator(term),
+                                getattr(term, "span", None), spans))
+        lines.append("    }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def pretty_program(program: Program, *, spans: bool = False) -> str:
+    parts = []
+    if program.statics:
+        parts.append("".join(f"static mut {s.name}: {s.ty}; // {s.space}\n"
+                             for s in program.statics))
+    parts += [pretty_body(body, spans=spans) for body in program.bodies]
+    return "\n".join(parts)

@@ -1,0 +1,284 @@
+"""MIR datatypes only (as rustc keeps `mir/syntax.rs`): no behaviour here.
+
+A `Body` is a list of basic blocks; each block is statements plus one terminator.
+Statements assign an `Rvalue` to a `Place`; places are a local plus projections;
+operands are copies, moves or constants. Local 0 is the return place, locals
+1..=arg_count are the parameters (as in rustc). Every statement and terminator keeps
+the span of the source it came from.
+
+Semantics that the emitter and the simulator must agree on:
+- integer add/sub/mul wrap; `shl`/`shr` mask the shift amount to the bit width (Rust's
+  release semantics); `shr` is arithmetic for signed types; `div`/`rem` truncate
+  (lowering inserts the divide-by-zero assert before them);
+- float ops are IEEE round-to-nearest; `ne` on floats is unordered (NaN != NaN);
+- `Cast` follows Rust `as`: float->int saturates (NaN -> 0), int->int truncates or
+  extends by the source's signedness, int->float rounds to nearest, bool->int is 0/1;
+- `Ref` yields the address of a place in memory (an element of a slice, a shared array,
+  a raw pointer target); it never loads.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..span import Span
+from ..types import Ty
+
+value = dataclass(frozen=True)
+
+
+# ---------------------------------------------------------------------------
+# Places and operands
+
+@value
+class Deref:
+    """`*p`: p is a reference, raw pointer, or a slice/DisjointSlice (its data pointer)."""
+
+
+@value
+class Field:
+    index: int  # struct field, tuple element; for Option: 0 = is_some, 1 = payload
+
+
+@value
+class Index:
+    local: int  # element index held in a usize local
+
+
+@value
+class ConstIndex:
+    offset: int
+
+
+Projection = Deref | Field | Index | ConstIndex
+
+
+@value
+class Place:
+    local: int
+    projection: tuple[Projection, ...] = ()
+
+    def project(self, *more: Projection) -> "Place":
+        return Place(self.local, self.projection + tuple(more))
+
+
+@value
+class Copy:
+    place: Place
+
+
+@value
+class Move:
+    place: Place
+
+
+@value
+class Constant:
+    value: int | float | bool | None  # None only for the unit type
+    ty: Ty
+
+
+Operand = Copy | Move | Constant
+
+
+# ---------------------------------------------------------------------------
+# Rvalues
+
+BINARY_OPS = ("add", "sub", "mul", "div", "rem", "bitand", "bitor", "bitxor", "shl", "shr",
+              "eq", "ne", "lt", "le", "gt", "ge")
+COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+@value
+class Use:
+    operand: Operand
+
+
+@value
+class BinaryOp:
+    op: str  # one of BINARY_OPS
+    lhs: Operand
+    rhs: Operand
+
+
+@value
+class UnaryOp:
+    op: str  # "neg" | "not" (bitwise for ints, logical for bool)
+    operand: Operand
+
+
+@value
+class Cast:
+    operand: Operand
+    ty: Ty  # target type; the source type is the operand's
+
+
+@value
+class Ref:
+    place: Place  # ends in a Deref/Index through memory
+    mutable: bool
+
+
+@value
+class Len:
+    place: Place  # a slice or DisjointSlice local
+
+
+@value
+class Aggregate:
+    ty: Ty  # TupleTy, ArrayTy, StructTy or OptionTy (operands: is_some, payload)
+    operands: tuple[Operand, ...]
+
+
+@value
+class Repeat:
+    operand: Operand
+    count: int  # `[x; N]`
+
+
+@value
+class Intrinsic:
+    """A pure device operation: special registers and math.
+
+    names: "tid.x" .. "nctaid.z", "laneid", "warpid", "sqrt", "abs", "min", "max", "fma",
+    "floor", "ceil", "round", "trunc", "popc", "clz", "ctz", "select" (cond, a, b).
+    """
+
+    name: str
+    args: tuple[Operand, ...]
+
+
+@value
+class StaticRef:
+    """The address of a shared/global static (e.g. a `SharedArray`) named in `Program.statics`."""
+
+    name: str
+
+
+Rvalue = Use | BinaryOp | UnaryOp | Cast | Ref | Len | Aggregate | Repeat | Intrinsic | StaticRef
+
+
+# ---------------------------------------------------------------------------
+# Statements and terminators
+
+@dataclass
+class Assign:
+    place: Place
+    rvalue: Rvalue
+    span: Span
+
+
+@dataclass
+class Effect:
+    """A side-effecting device operation that stays exactly where it is: "sync_threads",
+    "printf" (args: format id constant, values)."""
+
+    name: str
+    args: tuple[Operand, ...]
+    span: Span
+
+
+@dataclass
+class Nop:
+    span: Span
+
+
+Statement = Assign | Effect | Nop
+
+
+@dataclass
+class Goto:
+    target: int
+    span: Span
+
+
+@dataclass
+class SwitchInt:
+    """Jump to targets[i] when discr == values[i], else to otherwise. Bool discr: value 0 = false."""
+
+    discr: Operand
+    values: tuple[int, ...]
+    targets: tuple[int, ...]
+    otherwise: int
+    span: Span
+
+
+@dataclass
+class Return:
+    span: Span
+
+
+@dataclass
+class Call:
+    func: str  # the Body name of a #[device] function
+    args: tuple[Operand, ...]
+    destination: Place
+    target: int
+    span: Span
+
+
+@dataclass
+class Assert:
+    """Continue to target when cond == expected, else trap with message (bounds checks)."""
+
+    cond: Operand
+    expected: bool
+    message: str
+    target: int
+    span: Span
+
+
+@dataclass
+class Unreachable:
+    """Execution never reaches here (after `debug::trap()`, or a trap): emitted as `trap`."""
+
+    span: Span
+
+
+Terminator = Goto | SwitchInt | Return | Call | Assert | Unreachable
+
+
+@dataclass
+class BasicBlock:
+    statements: list[Statement]
+    terminator: Terminator
+
+
+@dataclass
+class LocalDecl:
+    ty: Ty
+    name: str | None  # user variable name; None for temporaries
+    mutable: bool
+    span: Span
+
+
+@dataclass
+class Body:
+    name: str
+    kind: str  # "kernel" | "device"
+    arg_count: int
+    locals: list[LocalDecl]  # [0] is the return place
+    blocks: list[BasicBlock]  # [0] is the entry
+    span: Span
+    attrs: dict = field(default_factory=dict)  # "launch_bounds": (max_threads, min_blocks), ...
+
+    @property
+    def return_ty(self) -> Ty:
+        return self.locals[0].ty
+
+    def args(self) -> range:
+        return range(1, self.arg_count + 1)
+
+
+@dataclass
+class StaticDecl:
+    name: str  # unique in the program (kernel-local statics are mangled: "kernel$TILE")
+    ty: Ty  # SharedArrayTy for shared memory
+    space: str  # "shared"
+    span: Span
+
+
+@dataclass
+class Program:
+    bodies: list[Body]
+    statics: list[StaticDecl] = field(default_factory=list)
+    source_name: str = ""

@@ -1,0 +1,109 @@
+"""The types of MIR places, operands and rvalues.
+
+Shared by the verifier, the passes, the emitter and the simulator, so that they all read
+a projection the same way:
+
+    Deref    of &T / &mut T / *const T / *mut T   -> T
+    Deref    of DisjointSlice<T>                  -> [T]   (its data)
+    Index    / ConstIndex of [T], [T; N], SharedArray<T, N>  -> T
+    Field(i) of a struct or tuple                 -> its i-th field
+    Field(0) / Field(1) of Option<T>              -> bool (is_some) / T (payload)
+
+so `(*_3)[_4]` with `_3: &[f32]` or `_3: DisjointSlice<f32>` has type `f32`.
+"""
+from __future__ import annotations
+
+from ..types import (
+    BOOL, U32, USIZE, ArrayTy, DisjointSliceTy, OptionTy, PtrTy, RefTy, SharedArrayTy, SliceTy,
+    StructTy, TupleTy, Ty,
+)
+from .syntax import (
+    Aggregate, BinaryOp, Body, Cast, COMPARISONS, ConstIndex, Constant, Copy, Deref, Field, Index,
+    Intrinsic, Len, Move, Operand, Place, Projection, Ref, Repeat, Rvalue, StaticRef, UnaryOp, Use,
+)
+
+
+class MirTypeError(Exception):
+    """A projection that does not apply to the type it is used on."""
+
+
+def project_ty(ty: Ty, proj: Projection) -> Ty:
+    if isinstance(proj, Deref):
+        if isinstance(ty, (RefTy, PtrTy)):
+            return ty.inner
+        if isinstance(ty, DisjointSliceTy):
+            return SliceTy(ty.elem)
+        raise MirTypeError(f"cannot dereference a value of type `{ty}`")
+    if isinstance(proj, (Index, ConstIndex)):
+        if isinstance(ty, (SliceTy, ArrayTy, SharedArrayTy)):
+            return ty.elem
+        raise MirTypeError(f"cannot index into a value of type `{ty}`")
+    if isinstance(proj, Field):
+        i = proj.index
+        if isinstance(ty, StructTy) and 0 <= i < len(ty.fields):
+            return ty.fields[i][1]
+        if isinstance(ty, TupleTy) and 0 <= i < len(ty.elems):
+            return ty.elems[i]
+        if isinstance(ty, OptionTy) and i in (0, 1):
+            return BOOL if i == 0 else ty.inner
+        raise MirTypeError(f"no field {i} on type `{ty}`")
+    raise MirTypeError(f"unknown projection {proj!r}")
+
+
+def place_ty(body: Body, place: Place) -> Ty:
+    """The type of a place; raises `MirTypeError` (or IndexError for a bad local)."""
+    ty = body.locals[place.local].ty
+    for proj in place.projection:
+        ty = project_ty(ty, proj)
+    return ty
+
+
+def operand_ty(body: Body, op: Operand) -> Ty:
+    if isinstance(op, Constant):
+        return op.ty
+    assert isinstance(op, (Copy, Move)), op
+    return place_ty(body, op.place)
+
+
+# Intrinsics whose result has the type of their first argument (or second, for select).
+SAME_AS_ARG0 = frozenset({"sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round",
+                          "trunc"})
+U32_RESULT = frozenset({"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
+                        "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
+                        "laneid", "warpid", "popc", "clz", "ctz"})
+
+
+def intrinsic_ty(name: str, arg_tys: list[Ty]) -> Ty | None:
+    """The result type of a known intrinsic; None for names this table does not know."""
+    if name in U32_RESULT:
+        return U32
+    if name in SAME_AS_ARG0 and arg_tys:
+        return arg_tys[0]
+    if name == "select" and len(arg_tys) == 3:
+        return arg_tys[1]
+    return None
+
+
+def rvalue_ty(body: Body, rv: Rvalue) -> Ty | None:
+    """The type an rvalue produces, or None where the body alone cannot tell (StaticRef,
+    unknown intrinsics)."""
+    if isinstance(rv, Use):
+        return operand_ty(body, rv.operand)
+    if isinstance(rv, BinaryOp):
+        return BOOL if rv.op in COMPARISONS else operand_ty(body, rv.lhs)
+    if isinstance(rv, UnaryOp):
+        return operand_ty(body, rv.operand)
+    if isinstance(rv, Cast):
+        return rv.ty
+    if isinstance(rv, Ref):
+        return RefTy(place_ty(body, rv.place), rv.mutable)
+    if isinstance(rv, Len):
+        return USIZE
+    if isinstance(rv, Aggregate):
+        return rv.ty
+    if isinstance(rv, Repeat):
+        return ArrayTy(operand_ty(body, rv.operand), rv.count)
+    if isinstance(rv, Intrinsic):
+        return intrinsic_ty(rv.name, [operand_ty(body, a) for a in rv.args])
+    assert isinstance(rv, StaticRef), rv
+    return None

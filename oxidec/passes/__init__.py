@@ -1,0 +1,80 @@
+"""MIR optimisations: plain functions over a `Body`, in place, each returning whether it
+changed anything. `optimize(body, level)` runs the pipeline of a `-O` level to a fixpoint.
+
+    -O0  remove_unreachable
+    -O1  const_fold, dead_code, remove_unreachable
+    -O2  const_fold, copy_prop, dead_code, simplify_cfg, simplify_locals
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..mir.syntax import Body, Program
+from ..mir.verify import MirVerifyError, verify_body
+from .const_fold import const_fold
+from .copy_prop import copy_prop
+from .dead_code import dead_code, simplify_locals
+from .simplify_cfg import remove_unreachable, simplify_cfg
+
+Pass = Callable[[Body], bool]
+
+REGISTRY: dict[str, Pass] = {
+    "remove_unreachable": remove_unreachable,
+    "const_fold": const_fold,
+    "copy_prop": copy_prop,
+    "dead_code": dead_code,
+    "simplify_cfg": simplify_cfg,
+    "simplify_locals": simplify_locals,
+}
+
+# The pass names each -O level runs, in order, repeated until none changes anything.
+PASSES: dict[int, tuple[str, ...]] = {
+    0: ("remove_unreachable",),
+    1: ("const_fold", "dead_code", "remove_unreachable"),
+    2: ("const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals"),
+}
+
+MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice
+
+
+def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
+    """Optimise `body` in place at `level` (0, 1 or 2; higher means 2); True if it changed.
+
+    With `verify=True` the body is checked after every pass, and a `MirVerifyError` names
+    the pass that broke it.
+    """
+    if level < 0:
+        raise ValueError(f"optimisation level must be 0, 1 or 2, not {level}")
+    names = PASSES[min(level, 2)]
+    changed = False
+    for _ in range(MAX_ITERATIONS):
+        round_changed = False
+        for name in names:
+            if REGISTRY[name](body):
+                round_changed = True
+                if verify:
+                    _verify_after(body, name)
+        if not round_changed:
+            break
+        changed = True
+    return changed
+
+
+def optimize_program(program: Program, level: int = 2, *, verify: bool = False) -> bool:
+    changed = False
+    for body in program.bodies:
+        changed |= optimize(body, level, verify=verify)
+    return changed
+
+
+def _verify_after(body: Body, name: str) -> None:
+    try:
+        verify_body(body)
+    except MirVerifyError as e:
+        raise MirVerifyError([f"after {name}: {msg}" for msg in e.errors]) from None
+
+
+__all__ = [
+    "optimize", "optimize_program", "PASSES", "REGISTRY", "const_fold", "copy_prop",
+    "dead_code", "simplify_locals", "simplify_cfg", "remove_unreachable",
+]

@@ -1,0 +1,139 @@
+"""Copy propagation: `copy_prop(body)`.
+
+A local `_b` whose only write is `_b = copy _a` (or `move _a`), where `_a` is an argument
+the body never writes or a local written once, always holds `_a`'s value: borrowck has
+checked that every read of `_b` comes after that write, and neither local changes
+afterwards (neither has its address taken). Reads of `_b` become reads of `_a`:
+
+    _4 = copy _1;                          _4 = copy _1;
+    _5 = copy _4;                   ->     _5 = copy _1;
+    _6 = Add(copy _5, copy _4);            _6 = Add(copy _1, copy _1);
+    _7 = (*_5)[_4];                        _7 = (*_1)[_1];
+
+The same reasoning forwards fields of an aggregate built once from such values, which is
+what the lowering of `get_mut` produces:
+
+    _8 = Option::<&mut f32>(copy _6, move _7);      _8 = Option::<&mut f32>(copy _6, move _7);
+    switchInt(copy _8.0) -> [0: bb2, otherwise: bb1];   ->   switchInt(copy _6) -> [...];
+
+Moves of forwarded values become copies (after borrowck a move is a copy of the bits).
+The now-unused copies are left for `dead_code`.
+"""
+from __future__ import annotations
+
+from ..mir.syntax import (
+    Aggregate, Body, ConstIndex, Constant, Copy, Field, Index, Move, Operand, Place, Use,
+)
+from ..mir.typeof import MirTypeError, place_ty
+from ..types import ArrayTy, OptionTy, StructTy, TupleTy
+from .visit import has_deref, never_written, rewrite, single_def_locals, write_once_locals
+
+
+def copy_prop(body: Body) -> bool:
+    """Forward copies and aggregate fields; True if the body changed."""
+    stable = single_def_locals(body)
+    fixed = write_once_locals(body) | never_written(body)  # values that never change once set
+    copies = _copy_sources(body, stable, fixed)
+    aggregates = _aggregate_fields(body, stable, fixed)
+    if not copies and not aggregates:
+        return False
+
+    def resolve(place: Place) -> Place:
+        """Follow copy chains and aggregate fields to the place that really holds the value."""
+        for _ in range(len(body.locals) + 1):
+            if place.local in copies:
+                src = copies[place.local]
+                place = Place(src.local, src.projection + place.projection)
+                continue
+            agg = aggregates.get(place.local)
+            if agg is not None and place.projection:
+                op = _field_operand(agg, place.projection[0])
+                if isinstance(op, (Copy, Move)):
+                    place = Place(op.place.local, op.place.projection + place.projection[1:])
+                    continue
+            break
+        return place
+
+    def operand(op: Operand) -> Operand:
+        if not isinstance(op, (Copy, Move)):
+            return op
+        new = resolve(op.place)
+        agg = aggregates.get(new.local)
+        if agg is not None and len(new.projection) == 1:
+            field = _field_operand(agg, new.projection[0])
+            if isinstance(field, Constant):
+                return field
+        return op if new == op.place else Copy(new)
+
+    def place_fn(place: Place, is_def: bool) -> Place:
+        if not is_def or has_deref(place):  # a def of the local itself keeps its base
+            place = resolve(place)
+        proj = tuple(_index(p, copies) for p in place.projection)
+        return place if proj == place.projection else Place(place.local, proj)
+
+    return rewrite(body, operand, place_fn)
+
+
+def _copy_sources(body: Body, stable, fixed) -> dict[int, Place]:
+    """`_b -> place` for each `_b = copy/move place`, place a fixed local plus fields."""
+    out = {}
+    for local, stmt in stable.items():
+        rv = stmt.rvalue
+        if not (isinstance(rv, Use) and isinstance(rv.operand, (Copy, Move))):
+            continue
+        src = rv.operand.place
+        if src.local == local or src.local not in fixed:
+            continue
+        if not all(isinstance(p, (Field, ConstIndex)) for p in src.projection):
+            continue  # a load through a pointer may see a different value later
+        if local == 0 or body.locals[local].ty != _local_ty(body, src):
+            continue
+        out[local] = src
+    return out
+
+
+def _local_ty(body: Body, place: Place):
+    try:
+        return place_ty(body, place)
+    except (MirTypeError, IndexError):
+        return None
+
+
+def _aggregate_fields(body: Body, stable, fixed) -> dict[int, Aggregate]:
+    """Aggregates built once, whose every operand is a constant or a fixed local's value."""
+    out = {}
+    for local, stmt in stable.items():
+        rv = stmt.rvalue
+        if not isinstance(rv, Aggregate) or local == 0:
+            continue
+        if not isinstance(rv.ty, (TupleTy, StructTy, OptionTy, ArrayTy)):
+            continue
+        if all(isinstance(o, Constant) or (
+                o.place.local in fixed and o.place.local != local
+                and all(isinstance(p, (Field, ConstIndex)) for p in o.place.projection))
+               for o in rv.operands):
+            out[local] = rv
+    return out
+
+
+def _field_operand(agg: Aggregate, proj) -> Operand | None:
+    if isinstance(agg.ty, ArrayTy):
+        i = proj.offset if isinstance(proj, ConstIndex) else None
+    else:
+        i = proj.index if isinstance(proj, Field) else None
+    if i is None or not 0 <= i < len(agg.operands):
+        return None
+    return agg.operands[i]
+
+
+def _index(proj, copies: dict[int, Place]):
+    """`Index(_b)` with `_b` a copy of a plain local becomes `Index(_a)`."""
+    if isinstance(proj, Index):
+        seen = set()
+        local = proj.local
+        while local in copies and not copies[local].projection and local not in seen:
+            seen.add(local)
+            local = copies[local].local
+        if local != proj.local:
+            return Index(local)
+    return proj

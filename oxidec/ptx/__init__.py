@@ -1,0 +1,21 @@
+"""MIR -> PTX text, directly (no LLVM).
+
+    from oxidec.ptx import emit_program
+    text = emit_program(program, arch="sm_80", fmad=True, line_info=True)
+
+Modules, one job each:
+- `types.py`    type tables: leaves of a type, register classes, suffixes, C layout;
+- `regalloc.py` locals -> virtual registers (and the few locals kept in `.local`);
+- `spaces.py`   which state space each pointer leaf points into;
+- `fusion.py`   fma contraction and widened-index planning;
+- `instrs.py`   tables from MIR operations to instruction templates;
+- `legalize.py` what is not one table entry (narrow ints, casts, round, bool logic);
+- `places.py`   resolving places to registers or memory; loads, stores, moves;
+- `rvalues.py`  rvalues -> instructions;
+- `abi.py`      kernel params, device function params/returns, call sequences;
+- `emit.py`     one body -> one function; `module.py` the whole module.
+"""
+from .module import emit_program
+from .types import PtxEmitError
+
+__all__ = ["emit_program", "PtxEmitError"]

@@ -1,0 +1,301 @@
+"""Body emission: one MIR Body -> the text of one `.entry` or `.func`.
+
+Blocks are laid out in MIR order (unreachable ones dropped); a branch to the next
+block is left out. Every failing `Assert` branches to one `trap` block at the end of
+the function, off the hot path. Parameters are loaded in a prologue before the first
+block's label, so MIR that jumps back to block 0 does not reload them.
+"""
+from __future__ import annotations
+
+from ..mir import syntax as mir
+from ..types import BOOL, U32, USIZE, PtrTy
+from . import abi
+from .fusion import plan_fusion, successors
+from .instrs import EFFECTS, INT_COMPARE, instr
+from .places import PlaceAccess, RegPlace, Val
+from .regalloc import RegisterFile, memory_locals, place_ty
+from .rvalues import emit_fma, emit_rvalue
+from .spaces import GENERIC, SpaceAnalysis
+from .types import PtxEmitError, arith, is_thin_pointer, leaf_types, memory
+
+
+class FunctionEmitter(PlaceAccess):
+    def __init__(self, module, body: mir.Body, index: int, fmad: bool) -> None:
+        self.module = module
+        self.body = body
+        self.index = index
+        self.regs = RegisterFile()
+        self.memlocals = memory_locals(body)
+        self.spaces = SpaceAnalysis(body, self.memlocals, module.static_spaces)
+        self.plan = plan_fusion(body, self.memlocals, fmad)
+        self.lines: list[str] = []
+        self.leaves: dict[int, list[Val]] = {}
+        self.bases: dict[int, Val] = {}
+        self.targets: set[str] = set()  # labels something branches to
+        self.trap_used = False
+        self.last_loc = None
+        self.pending_loc = None
+
+    # -- services for places/rvalues ------------------------------------------
+
+    def emit(self, line: str) -> None:
+        if self.pending_loc is not None:
+            if self.pending_loc != self.last_loc:
+                self.lines.append("\t.loc\t%d %d %d" % self.pending_loc)
+                self.last_loc = self.pending_loc
+            self.pending_loc = None
+        self.lines.append("\t" + line)
+
+    def tmp(self, ty) -> str:
+        return self.regs.new(ty)
+
+    def tmp_u32(self) -> str:
+        return self.regs.new(U32)
+
+    def local_leaves(self, local: int) -> list[Val]:
+        if local not in self.leaves:
+            ty = self.body.locals[local].ty
+            self.leaves[local] = [Val(self.regs.new(leaf), leaf, self.spaces.space(local, i))
+                                  for i, leaf in enumerate(leaf_types(ty))]
+        return self.leaves[local]
+
+    def local_base(self, local: int) -> Val:
+        return self.bases[local]
+
+    def static_space(self, name: str) -> str:
+        return self.module.static_spaces.get(name, GENERIC)
+
+    def static_symbol(self, name: str) -> str:
+        return self.module.static_symbol(name)
+
+    # -- the function -----------------------------------------------------------
+
+    def run(self) -> list[str]:
+        """The function's body lines, between its `{` and `}`."""
+        self.prologue()
+        reachable = self.reachable()
+        for pos, b in enumerate(reachable):
+            following = reachable[pos + 1] if pos + 1 < len(reachable) else None
+            self.block(b, following)
+        if self.trap_used:
+            self.lines += ["", f"{self.trap_label()}:"]
+            self.emit("trap;")
+        body_lines = [line for line in self._with_labels()]
+        decls = ["\t" + d for d in self.regs.declarations()]
+        decls += ["\t" + m.declaration() for m in self.memlocals.values()]
+        return decls + [""] + body_lines
+
+    def _with_labels(self):
+        for line in self.lines:
+            if line.startswith("\x00"):  # a block label marker
+                label = line[1:]
+                if label in self.targets:
+                    yield ""
+                    yield f"{label}:"
+            else:
+                yield line
+
+    def reachable(self) -> list[int]:
+        seen, stack = set(), [0]
+        while stack:
+            b = stack.pop()
+            if b not in seen:
+                seen.add(b)
+                stack.extend(successors(self.body.blocks[b].terminator))
+        return sorted(seen)
+
+    def label(self, b: int) -> str:
+        return f"$L__BB{self.index}_{b}"
+
+    def trap_label(self) -> str:
+        return f"$L__BB{self.index}_trap"
+
+    def branch(self, b: int, guard: str = "") -> None:
+        self.targets.add(self.label(b))
+        self.emit(guard + instr("bra", self.label(b)))
+
+    def loc(self, span) -> None:
+        """Line info for the next instruction (written only if one follows)."""
+        where = self.module.location(span)
+        if where is not None:
+            self.pending_loc = where
+
+    # -- prologue -----------------------------------------------------------------
+
+    def prologue(self) -> None:
+        self.loc(self.body.span)
+        for local, mem in self.memlocals.items():
+            base = self.regs.new(USIZE)
+            self.emit(instr("mov.u64", base, mem.symbol))
+            self.bases[local] = Val(base, PtrTy(mem.ty, True), "local")
+        if self.body.kind == "kernel":
+            self.load_kernel_params()
+        else:
+            self.load_device_params()
+
+    def load_kernel_params(self) -> None:
+        for local, params in abi.kernel_params(self.body):
+            leaves = [(p.name, off, leaf) for p in params for off, leaf in p.leaves]
+            into = self._param_destinations(local)
+            values = [self.load_kernel_leaf(name, off, leaf, dst)
+                      for (name, off, leaf), dst in zip(leaves, into)]
+            if local in self.memlocals:
+                self.write(mir.Place(local), values)
+
+    def _param_destinations(self, local: int) -> list[str]:
+        """Parameters load straight into the local's registers (temporaries if the
+        local lives in memory)."""
+        if local in self.memlocals:
+            return [self.tmp(leaf) for leaf in leaf_types(self.body.locals[local].ty)]
+        return [v.text for v in self.local_leaves(local)]
+
+    def load_kernel_leaf(self, name: str, off: int, leaf, dst: str) -> Val:
+        src = f"[{abi.offset_address(name, off)}]"
+        if leaf == BOOL:
+            byte = self.tmp_u32()
+            self.emit(instr("ld.param.u8", byte, src))
+            self.emit(instr("setp.ne.b32", dst, byte, "0"))
+            return Val(dst, BOOL)
+        if not is_thin_pointer(leaf):
+            self.emit(instr(f"ld.param.{memory(leaf)}", dst, src))
+            return Val(dst, leaf)
+        r = self.tmp(leaf)
+        self.emit(instr(f"ld.param.{memory(leaf)}", r, src))
+        self.emit(instr("cvta.to.global.u64", dst, r))
+        return Val(dst, leaf, "global")
+
+    def load_device_params(self) -> None:
+        sig = self.module.signature(self.body.name)
+        params = iter(sig.params)
+        for local in self.body.args():
+            values = []
+            into = self._param_destinations(local)
+            for leaf, dst in zip(leaf_types(self.body.locals[local].ty), into):
+                name, _ = next(params)
+                abi.load_param(self, dst, name, leaf)
+                values.append(Val(dst, leaf, GENERIC if is_thin_pointer(leaf) else None))
+            if local in self.memlocals:
+                self.write(mir.Place(local), values)
+
+    # -- blocks -------------------------------------------------------------------
+
+    def block(self, b: int, following: int | None) -> None:
+        self.lines.append("\x00" + self.label(b))
+        block = self.body.blocks[b]
+        for s, stmt in enumerate(block.statements):
+            self.statement(b, s, stmt)
+        self.terminator(block.terminator, following)
+
+    def statement(self, b: int, s: int, stmt) -> None:
+        if isinstance(stmt, mir.Nop):
+            return
+        if (b, s) in self.plan.skipped:
+            return  # a mul folded into the fma that uses it
+        self.loc(stmt.span)
+        if isinstance(stmt, mir.Effect):
+            self.effect(stmt)
+            return
+        ty = place_ty(self.body, stmt.place)
+        if not leaf_types(ty):
+            return  # unit: nothing to compute (rvalues have no side effects)
+        dest = self.resolve(stmt.place)
+        hint = None
+        if isinstance(dest, RegPlace) and dest.single() is not None:
+            hint = [v.text for v in dest.single()]
+        shape = self.plan.fma.get((b, s))
+        if shape is not None:
+            values = emit_fma(self, shape, ty, hint)
+        else:
+            values = emit_rvalue(self, stmt.rvalue, ty, hint)
+        self.write_place(dest, values)
+
+    def effect(self, stmt: mir.Effect) -> None:
+        if stmt.name not in EFFECTS:
+            raise PtxEmitError(f"unsupported effect `{stmt.name}`")
+        self.emit(EFFECTS[stmt.name])
+
+    # -- terminators ----------------------------------------------------------
+
+    def terminator(self, term, following: int | None) -> None:
+        self.loc(term.span)
+        if isinstance(term, mir.Goto):
+            self.goto(term.target, following)
+        elif isinstance(term, mir.SwitchInt):
+            self.switch(term, following)
+        elif isinstance(term, mir.Assert):
+            self.assertion(term, following)
+        elif isinstance(term, mir.Return):
+            self.ret()
+        elif isinstance(term, mir.Call):
+            self.call(term)
+            self.goto(term.target, following)
+        elif isinstance(term, mir.Unreachable):
+            self.emit("trap;")
+        else:
+            raise PtxEmitError(f"unsupported terminator {type(term).__name__}")
+
+    def goto(self, target: int, following: int | None) -> None:
+        if target != following:
+            self.branch(target)
+
+    def switch(self, term: mir.SwitchInt, following: int | None) -> None:
+        discr = self.scalar(self.operand(term.discr))
+        cases = list(zip(term.values, term.targets))
+        if discr.imm:
+            value = int(discr.text, 0)
+            self.goto(dict(cases).get(value, term.otherwise), following)
+            return
+        if discr.ty == BOOL:
+            table = dict(cases)
+            on_false = table.get(0, term.otherwise)
+            on_true = next((t for v, t in cases if v != 0), term.otherwise)
+            if on_true == following:
+                self.branch(on_false, f"@!{discr.text} ")
+            else:
+                self.branch(on_true, f"@{discr.text} ")
+                self.goto(on_false, following)
+            return
+        for value, target in cases:
+            p = self.tmp(BOOL)
+            self.emit(instr(f"setp.{INT_COMPARE['eq']}.{arith(discr.ty)}", p, discr.text,
+                            str(value)))
+            self.branch(target, f"@{p} ")
+        self.goto(term.otherwise, following)
+
+    def assertion(self, term: mir.Assert, following: int | None) -> None:
+        cond = self.scalar(self.operand(term.cond))
+        message = " ".join(term.message.split()) or "assertion failed"
+        self.emit(f"// assert: {message}")
+        if cond.imm:
+            if (cond.text == "1") != term.expected:
+                self.trap_used = True
+                self.targets.add(self.trap_label())
+                self.emit(instr("bra", self.trap_label()))
+                return
+        else:
+            guard = f"@!{cond.text} " if term.expected else f"@{cond.text} "
+            self.trap_used = True
+            self.emit(guard + instr("bra", self.trap_label()))
+        self.goto(term.target, following)
+
+    def ret(self) -> None:
+        if self.body.kind == "device":
+            sig = self.module.signature(self.body.name)
+            values = self.read(mir.Place(0)) if sig.returns else []
+            for (off, leaf), v in zip(sig.returns, values):
+                if v is not None:
+                    abi.store_param(self, abi.offset_address("func_retval0", off), v, leaf)
+        self.emit("ret;")
+
+    def call(self, term: mir.Call) -> None:
+        callee = self.module.signature(term.func)
+        args = [v for op in term.args for v in self.operand(op)]
+        if len(args) != len(callee.params):
+            raise PtxEmitError(f"call of `{term.func}` with {len(args)} leaves, "
+                               f"expected {len(callee.params)}")
+        results = [self.tmp(leaf) for _, leaf in callee.returns]
+        abi.emit_call(self, callee, args, results)
+        values = [Val(r, leaf, GENERIC if is_thin_pointer(leaf) else None)
+                  for r, (_, leaf) in zip(results, callee.returns)]
+        if values:
+            self.write(term.destination, values)

@@ -1,0 +1,105 @@
+"""Tables from MIR operations to PTX instruction templates.
+
+Templates name the operation and leave the type to the suffix fields:
+`{s}` the signed/unsigned arithmetic suffix (`s32`, `u64`), `{b}` the untyped width
+(`b32`, `b64`), `{f}` the float type (`f32`, `f64`). Operands follow in PTX order:
+`op dst, a, b;`. What a table cannot say (narrow integers, shift amounts, bool
+comparisons, rounding modes that need several instructions) is in `legalize.py`.
+
+Float arithmetic is always written with `.rn`: that stops ptxas from contracting
+mul+add on its own, so exactly the contractions chosen by `fusion.py` (and written as
+`fma.rn`) happen, and `fmad=False` gives IEEE results operation by operation.
+"""
+
+INT_BINARY = {
+    "add": "add.{s}",
+    "sub": "sub.{s}",
+    "mul": "mul.lo.{s}",
+    "div": "div.{s}",
+    "rem": "rem.{s}",
+    "bitand": "and.{b}",
+    "bitor": "or.{b}",
+    "bitxor": "xor.{b}",
+    "shl": "shl.{b}",
+    "shr": "shr.{s}",  # arithmetic for signed types, logical for unsigned
+}
+
+FLOAT_BINARY = {
+    "add": "add.rn.{f}",
+    "sub": "sub.rn.{f}",
+    "mul": "mul.rn.{f}",
+    "div": "div.rn.{f}",  # IEEE division (div.approx/.full are not)
+}
+
+BOOL_BINARY = {
+    "bitand": "and.pred",
+    "bitor": "or.pred",
+    "bitxor": "xor.pred",
+    "ne": "xor.pred",
+}
+
+# setp comparison operators. Float `ne` is unordered (true when either is NaN), as
+# Rust's `!=`; the others are ordered (false on NaN).
+INT_COMPARE = {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
+FLOAT_COMPARE = {"eq": "eq", "ne": "neu", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
+
+INT_UNARY = {"neg": "neg.{s}", "not": "not.{b}"}
+FLOAT_UNARY = {"neg": "neg.{f}"}
+
+# Special registers read by `Intrinsic`: all are 32-bit unsigned.
+SPECIAL_REGISTERS = {
+    f"{name}.{axis}": f"%{name}.{axis}"
+    for name in ("tid", "ntid", "ctaid", "nctaid") for axis in "xyz"
+}
+SPECIAL_REGISTERS["laneid"] = "%laneid"
+
+# One-instruction math intrinsics on floats: name -> template.
+FLOAT_MATH = {
+    "sqrt": "sqrt.rn.{f}",
+    "abs": "abs.{f}",
+    "min": "min.{f}",  # returns the other operand when one is NaN, as f32::min
+    "max": "max.{f}",
+    "fma": "fma.rn.{f}",
+    "floor": "cvt.rmi.{f}.{f}",
+    "ceil": "cvt.rpi.{f}.{f}",
+    "trunc": "cvt.rzi.{f}.{f}",
+    "copysign": "copysign.{f}",  # operands swapped by the emitter: PTX takes sign first
+}
+
+# Approximate f32-only transcendental functions (the hardware MUFU unit, about 2 ulp):
+# not Rust's correctly rounded results, but what CUDA's fast-math intrinsics give.
+FLOAT_APPROX = {
+    "exp2": "ex2.approx.f32",
+    "log2": "lg2.approx.f32",
+    "sin": "sin.approx.f32",
+    "cos": "cos.approx.f32",
+    "rsqrt": "rsqrt.approx.f32",
+}
+
+# One-instruction math intrinsics on integers.
+INT_MATH = {
+    "abs": "abs.{s}",
+    "min": "min.{s}",
+    "max": "max.{s}",
+}
+
+# Effects: name -> the instruction (no operands).
+EFFECTS = {
+    "sync_threads": "bar.sync \t0;",
+    "sync_warp": "bar.warp.sync \t-1;",
+    "threadfence": "membar.gl;",
+    "threadfence_block": "membar.cta;",
+    "trap": "trap;",
+}
+
+# ld/st state-space qualifiers by the analysed space of the address.
+SPACE_QUALIFIER = {"global": ".global", "shared": ".shared", "local": ".local", "generic": ""}
+
+
+def fill(template: str, s: str = "", b: str = "", f: str = "") -> str:
+    return template.format(s=s, b=b, f=f)
+
+
+def instr(opcode: str, *operands: str) -> str:
+    """One instruction line as nvcc lays it out: `opcode \tdst, a, b;`."""
+    return f"{opcode} \t{', '.join(operands)};"

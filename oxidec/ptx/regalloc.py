@@ -1,0 +1,143 @@
+"""Locals -> virtual registers.
+
+Every local is scalarised by its type into leaf registers (see `types.leaf_types`);
+ptxas does the real register allocation, so a leaf keeps one virtual register for the
+whole body. Two kinds of local live in `.local` memory instead:
+
+- a local whose address is taken (`Ref` of a place that does not go through a Deref),
+  because a register has no address;
+- a local array indexed by a runtime index (`Index`) whose selection would need more
+  than `SELECT_LIMIT` candidates. Smaller ones stay in registers: a read becomes a
+  chain of predicated moves over the candidates and a write a predicated move into
+  each, which ptxas turns into a few SEL instructions and no stack frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..mir import syntax as mir
+from ..types import ArrayTy, Ty
+from .types import (REG_CLASSES, RegClass, elem_of, field_leaves, is_fat_pointer, leaf_types,
+                    mem_align, mem_size, pointee, reg_class)
+
+# Most candidate leaf groups a dynamically indexed register array may have.
+SELECT_LIMIT = 8
+
+
+class RegisterFile:
+    """Numbers virtual registers per class, in order of first allocation."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {cls.name: 0 for cls in REG_CLASSES}
+
+    def new(self, leaf: Ty) -> str:
+        return self.new_of(reg_class(leaf))
+
+    def new_of(self, cls: RegClass) -> str:
+        self.counts[cls.name] += 1
+        return f"{cls.prefix}{self.counts[cls.name]}"
+
+    def declarations(self) -> list[str]:
+        """`.reg .b32 %r<N>;` lines (N is one past the highest number, as nvcc writes)."""
+        return [f".reg {cls.decl} \t{cls.prefix}<{self.counts[cls.name] + 1}>;"
+                for cls in REG_CLASSES if self.counts[cls.name]]
+
+
+@dataclass
+class MemoryLocal:
+    """A local kept in a `.local` array named `symbol`."""
+
+    symbol: str
+    ty: Ty
+
+    def declaration(self) -> str:
+        size = max(mem_size(self.ty), 1)
+        return f".local .align {mem_align(self.ty)} .b8 \t{self.symbol}[{size}];"
+
+
+def memory_locals(body: mir.Body) -> dict[int, MemoryLocal]:
+    """The locals of `body` that must live in `.local` memory, by local index."""
+    chosen: set[int] = set()
+    for place, is_ref in _places(body):
+        if is_ref and not any(isinstance(p, mir.Deref) for p in place.projection):
+            chosen.add(place.local)
+        elif _selection_candidates(body.locals[place.local].ty, place) > SELECT_LIMIT:
+            chosen.add(place.local)
+    return {i: MemoryLocal(f"__local_{i}", body.locals[i].ty) for i in sorted(chosen)
+            if leaf_types(body.locals[i].ty)}
+
+
+def _selection_candidates(ty: Ty, place: mir.Place) -> int:
+    """How many leaf groups a register place may select between (1 without Index)."""
+    count = 1
+    for proj in place.projection:
+        if isinstance(proj, mir.Deref) or is_fat_pointer(ty):
+            break  # from here on the place is in memory
+        if isinstance(proj, mir.Index) and isinstance(ty, ArrayTy):
+            count *= ty.length
+        ty = project_ty(ty, proj)
+    return count
+
+
+def _places(body: mir.Body):
+    """Every place of the body, with whether it is the operand of a `Ref`."""
+    for block in body.blocks:
+        for stmt in block.statements:
+            if isinstance(stmt, mir.Assign):
+                yield stmt.place, False
+                yield from _rvalue_places(stmt.rvalue)
+            elif isinstance(stmt, mir.Effect):
+                yield from _operand_places(stmt.args)
+        term = block.terminator
+        if isinstance(term, mir.Call):
+            yield term.destination, False
+            yield from _operand_places(term.args)
+        elif isinstance(term, mir.SwitchInt):
+            yield from _operand_places((term.discr,))
+        elif isinstance(term, mir.Assert):
+            yield from _operand_places((term.cond,))
+
+
+def _rvalue_places(rv: mir.Rvalue):
+    if isinstance(rv, mir.Ref):
+        yield rv.place, True
+    elif isinstance(rv, mir.Len):
+        yield rv.place, False
+    else:
+        yield from _operand_places(rvalue_operands(rv))
+
+
+def _operand_places(operands):
+    for op in operands:
+        if isinstance(op, (mir.Copy, mir.Move)):
+            yield op.place, False
+
+
+def rvalue_operands(rv: mir.Rvalue) -> tuple[mir.Operand, ...]:
+    if isinstance(rv, mir.Use):
+        return (rv.operand,)
+    if isinstance(rv, mir.BinaryOp):
+        return (rv.lhs, rv.rhs)
+    if isinstance(rv, (mir.UnaryOp, mir.Cast, mir.Repeat)):
+        return (rv.operand,)
+    if isinstance(rv, (mir.Aggregate, mir.Intrinsic)):
+        return tuple(rv.operands if isinstance(rv, mir.Aggregate) else rv.args)
+    return ()
+
+
+def place_ty(body: mir.Body, place: mir.Place) -> Ty:
+    """The type of a place, following its projections."""
+    ty = body.locals[place.local].ty
+    for proj in place.projection:
+        ty = project_ty(ty, proj)
+    return ty
+
+
+def project_ty(ty: Ty, proj) -> Ty:
+    if isinstance(proj, mir.Deref):
+        return pointee(ty)
+    if isinstance(proj, mir.Field):
+        return field_leaves(ty, proj.index)[2]
+    if is_fat_pointer(ty):  # `slice[i]` indexes through the data pointer
+        ty = pointee(ty)
+    return elem_of(ty)

@@ -1,0 +1,182 @@
+"""Which state space each pointer leaf of a body points into (flow-insensitive).
+
+A pointer register holds an address in the representation of its space: a global
+address for pointers derived from kernel parameters (after `cvta.to.global`), a
+shared-window address for pointers derived from a `.shared` static, a `.local` address
+for pointers to a local kept in memory, and a generic address otherwise. Loads and
+stores through it then use `ld.global`, `ld.shared`, `ld.local` or plain `ld`.
+
+Every pointer leaf of every register local starts unknown and is joined with the space
+of each value assigned to it, until nothing changes:
+
+    unknown < global | shared | local < generic
+
+A leaf that receives pointers of two spaces becomes generic, and the emitter converts
+with `cvta.<space>.u64` where a value moves into it. Pointers of kernel parameters are
+global, of device function parameters and return values generic, loaded from memory
+generic, and returned by calls generic.
+"""
+from __future__ import annotations
+
+from ..mir import syntax as mir
+from ..types import Ty
+from .regalloc import MemoryLocal, place_ty, project_ty
+from .types import (element_leaves, field_leaves, is_fat_pointer, is_thin_pointer, leaf_types)
+
+GENERIC = "generic"
+SPACES = ("global", "shared", "local", GENERIC)
+
+
+def join(a: str | None, b: str | None) -> str | None:
+    if a is None or a == b:
+        return b
+    if b is None:
+        return a
+    return GENERIC
+
+
+Slot = tuple[int, int]  # (local, leaf index)
+
+
+class SpaceAnalysis:
+    def __init__(self, body: mir.Body, memory_locals: dict[int, MemoryLocal],
+                 static_spaces: dict[str, str]) -> None:
+        self.body = body
+        self.memory_locals = memory_locals
+        self.static_spaces = static_spaces
+        self.slots: dict[Slot, str | None] = {}
+        for local, decl in enumerate(body.locals):
+            if local in memory_locals:
+                continue
+            for i, leaf in enumerate(leaf_types(decl.ty)):
+                if is_thin_pointer(leaf):
+                    self.slots[(local, i)] = None
+        arg_space = "global" if body.kind == "kernel" else GENERIC
+        for local in body.args():
+            self._assign_local(local, arg_space)
+        if body.kind == "device":
+            self._assign_local(0, GENERIC)
+        self._solve()
+
+    def space(self, local: int, leaf: int) -> str | None:
+        """The space of a pointer leaf (None for leaves that are not pointers)."""
+        if (local, leaf) not in self.slots:
+            return None
+        return self.slots[(local, leaf)] or GENERIC
+
+    # -- fixpoint -----------------------------------------------------------
+
+    def _assign_local(self, local: int, space: str) -> None:
+        for key in self.slots:
+            if key[0] == local:
+                self.slots[key] = join(self.slots[key], space)
+
+    def _solve(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for block in self.body.blocks:
+                for stmt in block.statements:
+                    if isinstance(stmt, mir.Assign):
+                        spaces = self.rvalue_spaces(stmt.rvalue, place_ty(self.body, stmt.place))
+                        changed |= self._flow(stmt.place, spaces)
+                term = block.terminator
+                if isinstance(term, mir.Call):
+                    n = len(leaf_types(place_ty(self.body, term.destination)))
+                    changed |= self._flow(term.destination, [GENERIC] * n)
+
+    def _flow(self, place: mir.Place, spaces: list[str | None]) -> bool:
+        changed = False
+        for candidate in self.register_slots(place) or ():
+            for key, space in zip(candidate, spaces):
+                if key in self.slots:
+                    new = join(self.slots[key], space)
+                    changed |= new != self.slots[key]
+                    self.slots[key] = new
+        return changed
+
+    # -- places ---------------------------------------------------------------
+
+    def register_slots(self, place: mir.Place) -> list[list[Slot]] | None:
+        """The leaf slots a register place may name (several under an Index), or None
+        when the place is in memory."""
+        if place.local in self.memory_locals:
+            return None
+        ty = self.body.locals[place.local].ty
+        ranges = [(0, len(leaf_types(ty)))]
+        for proj in place.projection:
+            if isinstance(proj, mir.Deref) or is_fat_pointer(ty):
+                return None
+            if isinstance(proj, mir.Field):
+                start, stop, _ = field_leaves(ty, proj.index)
+                ranges = [(lo + start, lo + stop) for lo, _ in ranges]
+            elif isinstance(proj, mir.ConstIndex):
+                start, stop, _ = element_leaves(ty, proj.offset)
+                ranges = [(lo + start, lo + stop) for lo, _ in ranges]
+            else:
+                width = len(leaf_types(ty.elem))
+                ranges = [(lo + k * width, lo + (k + 1) * width)
+                          for lo, _ in ranges for k in range(ty.length)]
+            ty = project_ty(ty, proj)
+        return [[(place.local, i) for i in range(lo, hi)] for lo, hi in ranges]
+
+    def base_space(self, place: mir.Place) -> str:
+        """The space of the memory a place through a Deref (or a memory local) is in."""
+        ty = self.body.locals[place.local].ty
+        in_memory = place.local in self.memory_locals
+        space = "local" if in_memory else None
+        for n, proj in enumerate(place.projection):
+            if isinstance(proj, mir.Deref) or is_fat_pointer(ty):
+                if in_memory:  # a pointer loaded from memory
+                    space = GENERIC
+                else:  # a pointer held in registers
+                    space = self._pointer_space(mir.Place(place.local, place.projection[:n]))
+                in_memory = True
+            ty = project_ty(ty, proj)
+        return space or GENERIC
+
+    def _pointer_space(self, place: mir.Place) -> str:
+        result = None
+        for candidate in self.register_slots(place) or ():
+            if candidate and candidate[0] in self.slots:
+                result = join(result, self.slots[candidate[0]])
+        return result or GENERIC
+
+    # -- rvalues --------------------------------------------------------------
+
+    def operand_spaces(self, op: mir.Operand) -> list[str | None]:
+        if isinstance(op, mir.Constant):
+            return [GENERIC if is_thin_pointer(t) else None for t in leaf_types(op.ty)]
+        ty = place_ty(self.body, op.place)
+        leaves = leaf_types(ty)
+        candidates = self.register_slots(op.place)
+        if candidates is None:  # loaded from memory
+            return [GENERIC if is_thin_pointer(t) else None for t in leaves]
+        result: list[str | None] = [None] * len(leaves)
+        for candidate in candidates:
+            for i, key in enumerate(candidate):
+                if key in self.slots:
+                    result[i] = join(result[i], self.slots[key] or None)
+        return result
+
+    def rvalue_spaces(self, rv: mir.Rvalue, dest_ty: Ty) -> list[str | None]:
+        n = len(leaf_types(dest_ty))
+        if isinstance(rv, mir.Use):
+            return self.operand_spaces(rv.operand)
+        if isinstance(rv, mir.Ref):
+            return [self.base_space(rv.place)]
+        if isinstance(rv, mir.StaticRef):
+            return [self.static_spaces.get(rv.name, GENERIC)]
+        if isinstance(rv, mir.Aggregate):
+            return [s for op in rv.operands for s in self.operand_spaces(op)]
+        if isinstance(rv, mir.Repeat):
+            return self.operand_spaces(rv.operand) * rv.count
+        if isinstance(rv, mir.Cast) and is_thin_pointer(rv.ty):
+            src = self.operand_spaces(rv.operand)
+            return [src[0] if src and src[0] else GENERIC]
+        if isinstance(rv, mir.Intrinsic) and rv.name == "ptr_add":
+            return self.operand_spaces(rv.args[0])[:1]
+        if isinstance(rv, mir.Intrinsic) and rv.name == "select":
+            a, b = self.operand_spaces(rv.args[1]), self.operand_spaces(rv.args[2])
+            return [join(x, y) for x, y in zip(a, b)]
+        return [GENERIC] * n

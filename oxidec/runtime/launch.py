@@ -1,0 +1,172 @@
+"""Kernel launches: launch geometry, the PTX parameter ABI, and `cuLaunchKernel`.
+
+The ABI (see `oxidec.signature`): each Rust parameter expands, in order, to
+- scalar `T`                 -> one `.param` of T (bool as one byte)
+- `&[T]`, `DisjointSlice<T>` -> two `.param .u64`: device pointer, element count
+- `*const T`, `*mut T`, `&T` -> one `.param .u64`: device pointer
+`cuLaunchKernel` takes the address of an array of pointers, one per PTX parameter, each
+pointing at that parameter's bytes; `KernelParams` owns both (ctypes) for the launch.
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .. import types as T
+from ..signature import KernelSignature
+from . import context
+from .cuda import check
+from .dtypes import ctype_of
+from .errors import CudaError, LaunchError
+
+Dim3 = tuple[int, int, int]
+
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK = (1024, 1024, 64)
+MAX_GRID = ((1 << 31) - 1, 65535, 65535)
+DEFAULT_SHARED_LIMIT = 48 * 1024  # more dynamic shared memory needs an opt-in per function
+
+
+def dim3(value: Any, what: str = "grid") -> Dim3:
+    """An int or a tuple of 1-3 ints -> (x, y, z), each >= 1."""
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        items = [value]
+    if not 1 <= len(items) <= 3 or not all(_is_int(v) for v in items):
+        raise LaunchError(f"{what} must be an int or a tuple of 1 to 3 ints, got {value!r}")
+    dims = [int(v) for v in items] + [1] * (3 - len(items))
+    if any(d < 1 for d in dims):
+        raise LaunchError(f"{what} dimensions must be at least 1, got {tuple(dims)}")
+    return dims[0], dims[1], dims[2]
+
+
+def _is_int(v: Any) -> bool:
+    import numpy as np
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def check_launch_config(grid: Dim3, block: Dim3, shared_bytes: int = 0,
+                        sig: KernelSignature | None = None) -> None:
+    """The CUDA limits every current GPU shares, checked before any launch (GPU or simulator)."""
+    who = f" of kernel `{sig.name}`" if sig else ""
+    threads = block[0] * block[1] * block[2]
+    if threads > MAX_THREADS_PER_BLOCK:
+        raise LaunchError(f"block {block}{who} has {threads} threads; "
+                          f"at most {MAX_THREADS_PER_BLOCK} per block")
+    for axis, (d, limit) in enumerate(zip(block, MAX_BLOCK)):
+        if d > limit:
+            raise LaunchError(f"block {block}{who}: {'xyz'[axis]} extent {d} exceeds {limit}")
+    for axis, (d, limit) in enumerate(zip(grid, MAX_GRID)):
+        if d > limit:
+            raise LaunchError(f"grid {grid}{who}: {'xyz'[axis]} extent {d} exceeds {limit}")
+    if shared_bytes < 0:
+        raise LaunchError(f"shared_bytes must be >= 0, got {shared_bytes}")
+    bounds = (sig.attrs or {}).get("launch_bounds") if sig else None
+    if bounds:
+        max_threads = bounds[0] if isinstance(bounds, (tuple, list)) else bounds
+        if max_threads and threads > int(max_threads):
+            raise LaunchError(f"block {block} has {threads} threads, but kernel `{sig.name}` "
+                              f"has #[launch_bounds({max_threads}, ..)]")
+
+
+@dataclass(frozen=True)
+class PtxParam:
+    name: str  # "a.ptr", "a.len", or the Rust name for one-part parameters
+    ctype: type
+    param: str  # the Rust parameter it comes from
+    part: str  # "value" | "ptr" | "len"
+
+
+def ptx_params(sig: KernelSignature) -> list[PtxParam]:
+    """The PTX `.param` list of a kernel, in order."""
+    out: list[PtxParam] = []
+    for p in sig.params:
+        if p.kind in ("slice", "disjoint"):
+            out.append(PtxParam(f"{p.name}.ptr", ctypes.c_uint64, p.name, "ptr"))
+            out.append(PtxParam(f"{p.name}.len", ctypes.c_uint64, p.name, "len"))
+        elif p.kind == "ptr":
+            out.append(PtxParam(p.name, ctypes.c_uint64, p.name, "ptr"))
+        else:
+            ct = ctype_of(p.ty)
+            if ct is None:
+                raise LaunchError(f"parameter `{p.name}: {p.ty}` has a type the host cannot pass "
+                                  "(only scalars, slices and pointers)")
+            out.append(PtxParam(p.name, ct, p.name, "value"))
+    return out
+
+
+class KernelParams:
+    """The kernelParams array for one launch.
+
+    `values` has one entry per Rust parameter: a number for a scalar, (device pointer, element
+    count) for a slice or DisjointSlice, a device pointer for a raw pointer.
+    """
+
+    def __init__(self, sig: KernelSignature, values: Sequence[Any]):
+        if len(values) != len(sig.params):
+            raise LaunchError(f"kernel `{sig.name}` takes {len(sig.params)} parameters, "
+                              f"got {len(values)} values to pack")
+        self.layout = ptx_params(sig)
+        self.storage: list[ctypes._SimpleCData] = []
+        for p, v in zip(sig.params, values):
+            if p.kind in ("slice", "disjoint"):
+                ptr, length = v
+                self.storage.append(ctypes.c_uint64(int(ptr)))
+                self.storage.append(ctypes.c_uint64(int(length)))
+            elif p.kind == "ptr":
+                self.storage.append(ctypes.c_uint64(int(v)))
+            else:
+                self.storage.append(_scalar_cvalue(p.ty, v))
+        n = len(self.storage)
+        self.pointers = (ctypes.c_void_p * max(n, 1))(
+            *[ctypes.addressof(s) for s in self.storage])
+
+    def __len__(self) -> int:
+        return len(self.storage)
+
+    @property
+    def address(self) -> int:
+        """What cuLaunchKernel's kernelParams gets: the pointer array's address (0 if empty)."""
+        return ctypes.addressof(self.pointers) if self.storage else 0
+
+    def blobs(self) -> list[bytes]:
+        """Each PTX parameter's bytes, as the driver will copy them."""
+        return [bytes(s) for s in self.storage]
+
+
+def _scalar_cvalue(ty: T.Ty, v: Any) -> ctypes._SimpleCData:
+    ct = ctype_of(ty)
+    if isinstance(ty, T.BoolTy):
+        return ct(1 if v else 0)
+    if isinstance(ty, T.FloatTy):
+        return ct(float(v))
+    return ct(int(v))
+
+
+def pack_params(sig: KernelSignature, values: Sequence[Any]) -> KernelParams:
+    return KernelParams(sig, values)
+
+
+def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int = 0, *,
+           sync: bool = True) -> None:
+    """Launch `fn` (a module.Function) on the context's stream; with `sync`, wait and check.
+
+    A fault on the device (illegal address, trap, ...) resets the context before the CudaError
+    propagates, so later launches get a working one.
+    """
+    ctx = fn.module.ctx
+    drv = ctx.drv
+    if shared_bytes > DEFAULT_SHARED_LIMIT:
+        fn.set_max_dynamic_shared(shared_bytes)
+    try:
+        check(drv.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1],
+                                 block[2], int(shared_bytes), ctx.stream, params.address, 0),
+              f"launching kernel `{fn.name}` with grid {tuple(grid)} and block {tuple(block)}")
+        if sync:
+            ctx.synchronize(f"synchronizing after launching kernel `{fn.name}`")
+    except CudaError as exc:
+        if exc.sticky:
+            context.reset_after_fault()
+        raise

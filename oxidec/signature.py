@@ -1,0 +1,52 @@
+"""Kernel signatures as the host sees them: the launch ABI shared by the PTX emitter,
+the GPU runtime, the simulator and the Python API.
+
+PTX parameter order follows the Rust parameters; each expands as:
+- scalar `T`                 -> one `.param` of T (bool as a byte)
+- `&[T]`, `DisjointSlice<T>` -> two `.param .u64`: element pointer, element count
+- `*const T`, `*mut T`, `&T` -> one `.param .u64`
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import types as T
+from .mir.syntax import Body, Program
+
+
+@dataclass(frozen=True)
+class KernelParam:
+    name: str
+    kind: str  # "scalar" | "slice" (&[T], read-only) | "disjoint" (DisjointSlice<T>) | "ptr"
+    ty: T.Ty  # the parameter's full type
+    elem: T.Ty  # the scalar type itself for "scalar"; the element type otherwise
+    writable: bool  # the kernel may write through it (copied back by the host API)
+
+
+@dataclass(frozen=True)
+class KernelSignature:
+    name: str
+    params: tuple[KernelParam, ...]
+    attrs: dict  # launch_bounds, launch_contract, ...
+
+
+def classify_param(name: str, ty: T.Ty) -> KernelParam:
+    if isinstance(ty, T.DisjointSliceTy):
+        return KernelParam(name, "disjoint", ty, ty.elem, True)
+    if isinstance(ty, T.RefTy) and isinstance(ty.inner, T.SliceTy):
+        return KernelParam(name, "slice", ty, ty.inner.elem, ty.mutable)
+    if isinstance(ty, (T.PtrTy, T.RefTy)):
+        return KernelParam(name, "ptr", ty, ty.inner, ty.mutable)
+    return KernelParam(name, "scalar", ty, ty, False)
+
+
+def body_signature(body: Body) -> KernelSignature:
+    params = []
+    for local in body.args():
+        decl = body.locals[local]
+        params.append(classify_param(decl.name or f"arg{local}", decl.ty))
+    return KernelSignature(body.name, tuple(params), dict(body.attrs))
+
+
+def kernel_signatures(program: Program) -> dict[str, KernelSignature]:
+    return {b.name: body_signature(b) for b in program.bodies if b.kind == "kernel"}

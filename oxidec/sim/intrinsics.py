@@ -1,0 +1,295 @@
+"""The `Intrinsic` rvalues: special registers, math, bit counting, pointers, warp collectives.
+
+An implementation is `fn(x, args, arg_tys, result_ty) -> value` where
+- `x` is the executing `Batch` (machine.py) positioned at the current step: `x.n` active
+  lanes, `x.lanes` their batch lane ids (ascending, i.e. linear thread order), `x.sel` the
+  selector to gather per-lane batch arrays (`arr[x.sel]`), and per-batch lane tables
+  (`x.special(name)`, `x.lane_id`, `x.warp_base`, `x.warp_size`, `x.warp_index`);
+- `args` are the operand values for the active lanes (arrays of shape (n, ...)); they must not
+  be modified;
+- `result_ty` is the type of the destination place.
+All lanes of a warp that execute the same statement are in the same call, which is what
+warp collectives (`shfl.*`, `vote.*`) need. Add one with `@intrinsic("name")`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import types as T
+from .errors import SimError
+from .fma import fma
+from .layout import canon, scalar_dtype, size_of, tree_map
+from .ops import unsigned_view
+
+Impl = Callable[..., object]
+INTRINSICS: dict[str, Impl] = {}
+
+SPECIAL_REGISTERS = tuple(f"{r}.{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz") \
+    + ("laneid", "warpid", "nwarpid")
+
+
+def intrinsic(*names: str):
+    """Register an implementation under one or more names."""
+    def register(fn: Impl) -> Impl:
+        for name in names:
+            INTRINSICS[name] = fn
+        return fn
+    return register
+
+
+def _result_dtype(result_ty: T.Ty, fallback: np.dtype) -> np.dtype:
+    dt = scalar_dtype(canon(result_ty)) if result_ty is not None else None
+    return dt if dt is not None else fallback
+
+
+# -- special registers ----------------------------------------------------------------
+
+def _special(name: str) -> Impl:
+    def read(x, args, arg_tys, result_ty):
+        return x.special(name)[x.sel]
+    return read
+
+
+for _name in SPECIAL_REGISTERS:
+    INTRINSICS[_name] = _special(_name)
+
+
+@intrinsic("clock", "clock64")
+def _clock(x, args, arg_tys, result_ty):
+    return np.full(x.n, x.steps, dtype=_result_dtype(result_ty, np.dtype(np.uint64)))
+
+
+# -- math ---------------------------------------------------------------------------------
+
+def _float_unary(ufunc) -> Impl:
+    def fn(x, args, arg_tys, result_ty):
+        with np.errstate(all="ignore"):
+            return ufunc(args[0])
+    return fn
+
+
+for _name, _ufunc in {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
+                      "exp": np.exp, "exp2": np.exp2, "ln": np.log, "log2": np.log2,
+                      "log10": np.log10, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+                      "tanh": np.tanh}.items():
+    INTRINSICS[_name] = _float_unary(_ufunc)
+
+
+@intrinsic("abs")
+def _abs(x, args, arg_tys, result_ty):
+    with np.errstate(all="ignore"):
+        a = args[0]
+        return a if a.dtype.kind == "u" else np.abs(a)  # wrapping for iN::MIN, as release Rust
+
+
+@intrinsic("min")
+def _min(x, args, arg_tys, result_ty):
+    a, b = args
+    return np.fmin(a, b) if a.dtype.kind == "f" else np.minimum(a, b.astype(a.dtype))
+
+
+@intrinsic("max")
+def _max(x, args, arg_tys, result_ty):
+    a, b = args
+    return np.fmax(a, b) if a.dtype.kind == "f" else np.maximum(a, b.astype(a.dtype))
+
+
+@intrinsic("fma")
+def _fma(x, args, arg_tys, result_ty):
+    return fma(*args)
+
+
+@intrinsic("round")
+def _round(x, args, arg_tys, result_ty):
+    """Half away from zero (Rust `round`); exact: x - trunc(x) has no rounding error."""
+    a = args[0]
+    with np.errstate(all="ignore"):
+        t = np.trunc(a)
+        frac = a - t
+        r = t + np.where(np.abs(frac) >= a.dtype.type(0.5), np.sign(a), a.dtype.type(0))
+        return np.copysign(r, a).astype(a.dtype)
+
+
+@intrinsic("powf")
+def _powf(x, args, arg_tys, result_ty):
+    with np.errstate(all="ignore"):
+        return np.power(args[0], args[1].astype(args[0].dtype))
+
+
+@intrinsic("powi")
+def _powi(x, args, arg_tys, result_ty):
+    with np.errstate(all="ignore"):
+        return np.power(args[0], args[1].astype(args[0].dtype))
+
+
+@intrinsic("signum")
+def _signum(x, args, arg_tys, result_ty):
+    a = args[0]
+    if a.dtype.kind == "f":
+        return np.where(np.isnan(a), a, np.copysign(a.dtype.type(1), a))
+    return np.sign(a)
+
+
+# -- bits ---------------------------------------------------------------------------------
+
+_POPC8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint32)
+
+
+def _popcount(a: np.ndarray) -> np.ndarray:
+    u = np.ascontiguousarray(unsigned_view(a))
+    by = u.view(np.uint8).reshape(u.shape + (u.dtype.itemsize,))
+    return _POPC8[by].sum(axis=-1, dtype=np.uint32)
+
+
+def _bit_length(a: np.ndarray) -> np.ndarray:
+    v = unsigned_view(a).astype(np.uint64)
+    n = np.zeros(v.shape, dtype=np.uint32)
+    for s in (32, 16, 8, 4, 2, 1):
+        m = v >= np.uint64(1 << s)
+        n[m] += s
+        v = np.where(m, v >> np.uint64(s), v)
+    return n + (v > 0)
+
+
+@intrinsic("popc")
+def _popc(x, args, arg_tys, result_ty):
+    return _popcount(args[0])
+
+
+@intrinsic("clz")
+def _clz(x, args, arg_tys, result_ty):
+    a = args[0]
+    return (np.uint32(a.dtype.itemsize * 8) - _bit_length(a)).astype(np.uint32)
+
+
+@intrinsic("ctz")
+def _ctz(x, args, arg_tys, result_ty):
+    a = args[0]
+    u = unsigned_view(a)
+    with np.errstate(all="ignore"):
+        low = u & (~u + u.dtype.type(1))  # the lowest set bit
+    bits = np.uint32(a.dtype.itemsize * 8)
+    return np.where(u == 0, bits, _bit_length(low) - np.uint32(1)).astype(np.uint32)
+
+
+# -- select, pointers ----------------------------------------------------------------------
+
+@intrinsic("select")
+def _select(x, args, arg_tys, result_ty):
+    cond, a, b = args
+    cond = cond.astype(bool)
+
+    def pick(p, q):
+        c = cond.reshape(cond.shape + (1,) * (np.ndim(p) - 1))
+        return np.where(c, p, q)
+    return tree_map(pick, a, b)
+
+
+@intrinsic("ptr_add")
+def _ptr_add(x, args, arg_tys, result_ty):
+    p, n = args
+    pty = arg_tys[0]
+    if not isinstance(pty, (T.PtrTy, T.RefTy)):
+        raise SimError(f"`ptr_add` on a value of type `{pty}`")
+    step = np.uint64(size_of(canon(pty.inner)))
+    with np.errstate(all="ignore"):
+        return p + n.astype(np.uint64) * step
+
+
+@intrinsic("dynamic_shared")
+def _dynamic_shared(x, args, arg_tys, result_ty):
+    """The address of this block's dynamic shared memory (after the static shared arrays)."""
+    return x.shared_address(x.dynamic_shared_offset)
+
+
+# -- warp collectives (provisional names) ---------------------------------------------------
+# Lanes are grouped in warps of 32 consecutive linear thread ids of a block. A source lane
+# that does not exist or is not executing this statement yields the lane's own value.
+
+def _width(args, i) -> np.ndarray | int:
+    return args[i].astype(np.int64) if len(args) > i else 32
+
+
+def _shuffle(x, value, src: np.ndarray, seg_lo: np.ndarray, seg_hi: np.ndarray):
+    lanes = x.lanes
+    lane = x.lane_id[lanes].astype(np.int64)
+    ok = (src >= seg_lo) & (src < seg_hi) & (src < x.warp_size[lanes])
+    src_lane = x.warp_base[lanes] + np.where(ok, src, lane)
+    pos = x.position_of()[src_lane]
+    own = np.arange(x.n)
+    pos = np.where(ok & (pos >= 0), pos, own)
+    return tree_map(lambda v: v[pos], value)
+
+
+def _segment(x, width):
+    lane = x.lane_id[x.lanes].astype(np.int64)
+    lo = lane - lane % width
+    return lane, lo, lo + width
+
+
+@intrinsic("shfl.xor")
+def _shfl_xor(x, args, arg_tys, result_ty):
+    lane, lo, hi = _segment(x, _width(args, 2))
+    return _shuffle(x, args[0], lane ^ args[1].astype(np.int64), lo, hi)
+
+
+@intrinsic("shfl.down")
+def _shfl_down(x, args, arg_tys, result_ty):
+    lane, lo, hi = _segment(x, _width(args, 2))
+    return _shuffle(x, args[0], lane + args[1].astype(np.int64), lo, hi)
+
+
+@intrinsic("shfl.up")
+def _shfl_up(x, args, arg_tys, result_ty):
+    lane, lo, hi = _segment(x, _width(args, 2))
+    return _shuffle(x, args[0], lane - args[1].astype(np.int64), lo, hi)
+
+
+@intrinsic("shfl.idx")
+def _shfl_idx(x, args, arg_tys, result_ty):
+    width = _width(args, 2)
+    lane, lo, hi = _segment(x, width)
+    return _shuffle(x, args[0], lo + args[1].astype(np.int64) % width, lo, hi)
+
+
+def _warp_sum(x, weights: np.ndarray) -> np.ndarray:
+    """Per active lane: the sum of `weights` over the active lanes of its warp (exact below
+    2^53, which covers ballots and sums of 32 u32)."""
+    wid = x.warp_index[x.lanes]
+    sums = np.bincount(wid, weights=weights.astype(np.float64), minlength=x.nwarps)
+    return sums[wid].astype(np.uint64)
+
+
+def _ballot(x, pred: np.ndarray) -> np.ndarray:
+    bits = np.where(pred.astype(bool), np.uint64(1) << x.lane_id[x.lanes].astype(np.uint64),
+                    np.uint64(0))
+    return _warp_sum(x, bits).astype(np.uint32)
+
+
+@intrinsic("vote.ballot", "ballot")
+def _vote_ballot(x, args, arg_tys, result_ty):
+    return _ballot(x, args[0])
+
+
+@intrinsic("activemask")
+def _activemask(x, args, arg_tys, result_ty):
+    return _ballot(x, np.ones(x.n, dtype=bool))
+
+
+@intrinsic("vote.any")
+def _vote_any(x, args, arg_tys, result_ty):
+    return _ballot(x, args[0]) != 0
+
+
+@intrinsic("vote.all")
+def _vote_all(x, args, arg_tys, result_ty):
+    return _ballot(x, args[0]) == _ballot(x, np.ones(x.n, dtype=bool))
+
+
+@intrinsic("redux.add")
+def _redux_add(x, args, arg_tys, result_ty):
+    v = args[0]
+    total = _warp_sum(x, v.astype(np.uint64)) & np.uint64(0xFFFFFFFF)
+    return total.astype(v.dtype)

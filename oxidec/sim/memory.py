@@ -1,0 +1,239 @@
+"""Memory: a registry of byte regions addressed by 64-bit "addresses".
+
+    address = region_id << 40 | byte_offset
+
+Region 0 is the null region (any access is a null pointer dereference). Global buffers
+(one per array argument) and the per-batch shared memory are NumPy byte views, so kernels
+write the caller's arrays in place. Region ids from `LOCAL_BASE` on name thread-local
+variables (`&mut x` of a local): local `g` is region `LOCAL_BASE + g`, and an access reads
+the accessing lane's own slot of that local (see layout.ByteMap).
+
+Shared memory of a batch of blocks is one region of `nblocks * block_bytes` bytes; a lane
+may only touch its own block's slice, which every access checks.
+
+All accesses take an address array of any shape whose first axis is the lanes (`lanes`
+gives each row's batch lane id); a bad address raises `LaneFault` with the faulting lanes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import types as T
+from .errors import LaneFault, SimError
+from .layout import BOOL_DTYPE, assemble, byte_map, flatten, leaves, scalar_dtype
+
+REGION_SHIFT = 40
+OFFSET_MASK = np.uint64((1 << REGION_SHIFT) - 1)
+LOCAL_BASE = 1 << 22
+_SHIFT = np.uint64(REGION_SHIFT)
+
+
+def make_address(region: int, offset: int = 0) -> int:
+    return (region << REGION_SHIFT) | offset
+
+
+class Region:
+    """A byte buffer: an argument array, a static, or a batch's shared memory."""
+
+    def __init__(self, rid: int, buf: np.ndarray, name: str, kind: str, writable: bool,
+                 block_bytes: int = 0):
+        self.rid = rid
+        self.buf = buf  # 1-D uint8
+        self.name = name
+        self.kind = kind  # "global" | "shared"
+        self.writable = writable
+        self.block_bytes = block_bytes  # shared: bytes per block
+        self._typed: dict[np.dtype, np.ndarray] = {}
+
+    def typed(self, dtype: np.dtype) -> np.ndarray:
+        view = self._typed.get(dtype)
+        if view is None:
+            k = dtype.itemsize
+            view = self.buf[: self.buf.size // k * k].view(dtype)
+            self._typed[dtype] = view
+        return view
+
+    def describe(self) -> str:
+        return self.name
+
+
+class Memory:
+    """All regions of one launch; `batch` is the batch being executed (for local regions
+    and the shared-memory block check)."""
+
+    def __init__(self):
+        self.regions: list[Region | None] = [None]
+        self.batch = None
+
+    # -- regions ---------------------------------------------------------------
+    def add(self, buf: np.ndarray, name: str, kind: str = "global", writable: bool = True,
+            block_bytes: int = 0) -> int:
+        rid = len(self.regions)
+        if rid >= LOCAL_BASE:
+            raise SimError("too many memory regions")
+        self.regions.append(Region(rid, buf, name, kind, writable, block_bytes))
+        return rid
+
+    def replace(self, rid: int, buf: np.ndarray, block_bytes: int) -> None:
+        old = self.regions[rid]
+        self.regions[rid] = Region(rid, buf, old.name, old.kind, True, block_bytes)
+
+    # -- typed access ------------------------------------------------------------
+    def load(self, cty: T.Ty, addr: np.ndarray, lanes: np.ndarray):
+        """The value of canonical type cty at addr (shape (n,)) for each lane."""
+        dt = scalar_dtype(cty)
+        if dt is not None:
+            return self.load_scalar(dt, addr, lanes)
+        n = addr.shape[0]
+        vals = []
+        for lf in leaves(cty):
+            a = addr.reshape((n,) + (1,) * len(lf.dims)) + lf.offsets
+            vals.append(self.load_scalar(lf.dtype, a, lanes))
+        return assemble(cty, iter(vals))
+
+    def store(self, cty: T.Ty, addr: np.ndarray, value, lanes: np.ndarray) -> None:
+        dt = scalar_dtype(cty)
+        if dt is not None:
+            self.store_scalar(dt, addr, value, lanes)
+            return
+        n = addr.shape[0]
+        for lf, v in zip(leaves(cty), flatten(value)):
+            a = addr.reshape((n,) + (1,) * len(lf.dims)) + lf.offsets
+            self.store_scalar(lf.dtype, a, v, lanes)
+
+    # -- scalar access -----------------------------------------------------------
+    def load_scalar(self, dtype: np.dtype, addr: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+        if addr.size == 0:
+            return np.zeros(addr.shape, dtype)
+        rid = addr >> _SHIFT
+        r0 = rid.flat[0]
+        if (rid == r0).all():
+            return self._load_in(int(r0), dtype, addr & OFFSET_MASK,
+                                 _lanes_like(lanes, addr.shape))
+        out = np.empty(addr.shape, dtype)
+        lane_b = _lanes_like(lanes, addr.shape)
+        off = addr & OFFSET_MASK
+        for r in np.unique(rid):
+            m = rid == r
+            out[m] = self._load_in(int(r), dtype, off[m], lane_b[m])
+        return out
+
+    def store_scalar(self, dtype: np.dtype, addr: np.ndarray, value, lanes: np.ndarray) -> None:
+        if addr.size == 0:
+            return
+        value = np.asarray(value)
+        rid = addr >> _SHIFT
+        r0 = rid.flat[0]
+        if (rid == r0).all():
+            self._store_in(int(r0), dtype, addr & OFFSET_MASK, value,
+                           _lanes_like(lanes, addr.shape))
+            return
+        value = np.broadcast_to(value, addr.shape)
+        lane_b = _lanes_like(lanes, addr.shape)
+        off = addr & OFFSET_MASK
+        for r in np.unique(rid):
+            m = rid == r
+            self._store_in(int(r), dtype, off[m], value[m], lane_b[m])
+
+    # -- within one region ---------------------------------------------------------
+    def _region(self, rid: int, off, lanes) -> Region:
+        region = self.regions[rid] if rid < len(self.regions) else None
+        if region is None:
+            if rid == 0:
+                raise LaneFault("null pointer dereference", lanes=lanes.reshape(-1))
+            raise LaneFault(f"illegal memory access: address {rid << REGION_SHIFT:#x} "
+                            "is not in any buffer", lanes=lanes.reshape(-1))
+        return region
+
+    def _index(self, region: Region, dtype: np.dtype, off: np.ndarray, lanes) -> np.ndarray:
+        k = dtype.itemsize
+        if k > 1:
+            mis = (off & np.uint64(k - 1)) != 0
+            if mis.any():
+                bad = np.flatnonzero(mis.reshape(-1))
+                o = int(off.reshape(-1)[bad[0]])
+                raise LaneFault(f"misaligned {k}-byte access at byte offset {o} of "
+                                f"{region.describe()}", lanes=lanes.reshape(-1)[bad])
+            idx = off // np.uint64(k)
+        else:
+            idx = off
+        length = region.buf.size // k
+        if idx.size and idx.max() >= length:
+            badm = (idx >= length).reshape(-1)
+            bad = np.flatnonzero(badm)
+            o = int(off.reshape(-1)[bad[0]])
+            raise LaneFault(f"illegal memory access: byte offset {o} is out of bounds of "
+                            f"{region.describe()} ({region.buf.size} bytes)",
+                            lanes=lanes.reshape(-1)[bad])
+        if region.kind == "shared":
+            own = self.batch.lane_block[lanes]
+            wrong = (off // np.uint64(region.block_bytes)) != own
+            if wrong.any():
+                bad = np.flatnonzero(wrong.reshape(-1))
+                o = int(off.reshape(-1)[bad[0]]) - int(own.reshape(-1)[bad[0]]) * region.block_bytes
+                raise LaneFault(f"illegal memory access: shared memory byte offset {o} is out "
+                                f"of bounds of the block's {region.block_bytes} bytes",
+                                lanes=lanes.reshape(-1)[bad])
+        return idx
+
+    def _load_in(self, rid: int, dtype: np.dtype, off, lanes) -> np.ndarray:
+        if rid >= LOCAL_BASE:
+            return self._local_access(rid - LOCAL_BASE, dtype, off, lanes, None)
+        region = self._region(rid, off, lanes)
+        if dtype == BOOL_DTYPE:
+            return region.typed(np.dtype(np.uint8))[self._index(region, dtype, off, lanes)] != 0
+        return region.typed(dtype)[self._index(region, dtype, off, lanes)]
+
+    def _store_in(self, rid: int, dtype: np.dtype, off, value, lanes) -> None:
+        if rid >= LOCAL_BASE:
+            self._local_access(rid - LOCAL_BASE, dtype, off, lanes, value)
+            return
+        region = self._region(rid, off, lanes)
+        idx = self._index(region, dtype, off, lanes)
+        if not region.writable:
+            raise LaneFault(f"write to read-only memory ({region.describe()})",
+                            lanes=lanes.reshape(-1))
+        if dtype == BOOL_DTYPE:
+            region.typed(np.dtype(np.uint8))[idx] = value
+        else:
+            region.typed(dtype)[idx] = value
+
+    def _local_access(self, g: int, dtype: np.dtype, off, lanes, value):
+        """Load (value None) or store through a reference to local `g` of the batch."""
+        batch = self.batch
+        cty = batch.local_ctys[g]
+        bm = byte_map(cty)
+        flat_off = off.reshape(-1).astype(np.int64)
+        flat_lanes = lanes.reshape(-1)
+        size = bm.leaf.size
+        inb = flat_off < size
+        leaf_ids = np.where(inb, bm.leaf[np.minimum(flat_off, size - 1)], -1)
+        storage = flatten(batch.local(g))
+        lfs = leaves(cty)
+        ok = leaf_ids >= 0
+        if ok.all():
+            ok = np.array([lfs[j].dtype == dtype for j in range(len(lfs))])[leaf_ids]
+        if not ok.all():
+            bad = np.flatnonzero(~ok)
+            raise LaneFault(f"illegal memory access: a {dtype.itemsize}-byte {dtype} access "
+                            f"at byte {int(flat_off[bad[0]])} of a local variable of type "
+                            f"`{cty}`", lanes=flat_lanes[bad])
+        elem = bm.elem[flat_off]
+        out = None if value is None else np.broadcast_to(np.asarray(value), off.shape).reshape(-1)
+        result = np.empty(flat_off.shape, dtype) if value is None else None
+        for j in np.unique(leaf_ids):
+            m = leaf_ids == j
+            arr = storage[j].reshape(storage[j].shape[0], -1)
+            if value is None:
+                result[m] = arr[flat_lanes[m], elem[m]]
+            else:
+                arr[flat_lanes[m], elem[m]] = out[m]
+        if value is None:
+            return result.reshape(off.shape)
+        return None
+
+
+def _lanes_like(lanes: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    if len(shape) == 1:
+        return lanes
+    return np.broadcast_to(lanes.reshape((shape[0],) + (1,) * (len(shape) - 1)), shape)

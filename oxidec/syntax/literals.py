@@ -1,0 +1,137 @@
+"""Decoding literal tokens: `1_000u32`, `0xFFu8`, `1f32`, `2.5e-3f32`, `"a\\n"`, `'\\u{41}'`.
+
+Each decoder returns the value and suffix, or raises `LiteralError` with a rustc-style
+message. Range checks (does 300 fit `u8`?) are typeck's job: ints keep their value.
+"""
+from __future__ import annotations
+
+import re
+
+INT_SUFFIXES = frozenset("u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize".split())
+FLOAT_SUFFIXES = frozenset({"f32", "f64"})  # later also f16, bf16
+
+
+class LiteralError(Exception):
+    def __init__(self, message: str, label: str = "", help: str | None = None,
+                 offset: int = 0, length: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.label = label
+        self.help = help
+        self.offset = offset  # where in the token the problem is
+        self.length = length  # how long it is; None: the whole token
+
+
+_BASES = {"0x": (16, "0123456789abcdefABCDEF"), "0o": (8, "01234567"), "0b": (2, "01")}
+_FLOAT = re.compile(r"([0-9][0-9_]*(?:\.(?:[0-9][0-9_]*)?)?(?:[eE][+-]?[0-9_]*[0-9][0-9_]*)?)"
+                    r"([A-Za-z_][A-Za-z0-9_]*)?$")
+_SUFFIX_HELP = "the suffix must be one of the numeric types (`u32`, `isize`, `f32`, etc.)"
+
+
+def decode_int(text: str) -> tuple[str, object, str | None]:
+    """(kind, value, suffix) of an INT token; kind is "float" for `1f32`."""
+    prefix = text[:2]
+    base, digits_ok = _BASES.get(prefix, (10, "0123456789"))
+    start = 2 if base != 10 else 0
+    i = start
+    # hex digits swallow `f32`-looking suffixes, as in rustc (`0x1f32` is hex 1f32)
+    accept = "0123456789abcdefABCDEF_" if base == 16 else "0123456789_"
+    while i < len(text) and text[i] in accept:
+        i += 1
+    digits, suffix = text[start:i].replace("_", ""), text[i:] or None
+    if not digits:
+        raise LiteralError("no valid digits found for number", "", None, 0, None)
+    for pos, ch in enumerate(text[start:i], start):
+        if ch != "_" and ch not in digits_ok:
+            raise LiteralError(f"invalid digit for a base {base} literal", "", None, pos, 1)
+    if suffix is None or suffix in INT_SUFFIXES:
+        return "int", int(digits, base), suffix
+    if suffix in FLOAT_SUFFIXES and base == 10:
+        return "float", float(digits), suffix
+    if suffix in FLOAT_SUFFIXES:
+        raise LiteralError(f"{_base_name(base)} float literal is not supported", "", None)
+    raise LiteralError(f"invalid suffix `{suffix}` for number literal",
+                       f"invalid suffix `{suffix}`", _SUFFIX_HELP)
+
+
+def _base_name(base: int) -> str:
+    return {16: "hexadecimal", 8: "octal", 2: "binary"}[base]
+
+
+def decode_float(text: str) -> tuple[float, str | None]:
+    m = _FLOAT.match(text)
+    if not m:  # the grammar's FLOAT regex and this one agree; keep a clear error anyway
+        raise LiteralError("invalid float literal", "")
+    number, suffix = m.group(1), m.group(2)
+    if suffix is not None and suffix not in FLOAT_SUFFIXES:
+        raise LiteralError(f"invalid suffix `{suffix}` for float literal",
+                           f"invalid suffix `{suffix}`",
+                           "valid suffixes are `f32` and `f64`")
+    return float(number.replace("_", "")), suffix
+
+
+_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "0": "\0", "'": "'", '"': '"'}
+
+
+def decode_escapes(body: str, offset: int, in_string: bool) -> str:
+    """Decode the escapes of a string or char body; `offset` is where body starts in the token."""
+    out: list[str] = []
+    i = 0
+    n = len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        if i + 1 >= n:
+            raise LiteralError("unterminated escape", "", None, offset + i, 1)
+        e = body[i + 1]
+        if e in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[e])
+            i += 2
+        elif e == "x":
+            hexd = body[i + 2:i + 4]
+            if len(hexd) != 2 or not all(c in "0123456789abcdefABCDEF" for c in hexd):
+                raise LiteralError("numeric character escape is too short", "", None,
+                                   offset + i, 2 + len(hexd))
+            value = int(hexd, 16)
+            if value > 0x7F:
+                raise LiteralError("out of range hex escape", "must be a character in the "
+                                   "range [\\x00-\\x7f]", None, offset + i, 4)
+            out.append(chr(value))
+            i += 4
+        elif e == "u":
+            m = re.match(r"\{([0-9A-Fa-f_]{1,8})\}", body[i + 2:])
+            if not m:
+                raise LiteralError("invalid unicode character escape", "", None, offset + i, 2)
+            value = int(m.group(1).replace("_", ""), 16)
+            if value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+                raise LiteralError("invalid unicode character escape", "", None, offset + i,
+                                   2 + m.end())
+            out.append(chr(value))
+            i += 2 + m.end()
+        elif e == "\n" and in_string:
+            # a line continuation: skip the newline and the next line's leading whitespace
+            i += 2
+            while i < n and body[i] in " \t\r\n":
+                i += 1
+        else:
+            raise LiteralError(f"unknown character escape: `{_show(e)}`",
+                               "unknown character escape", None, offset + i + 1, 1)
+    return "".join(out)
+
+
+def _show(ch: str) -> str:
+    return ch if ch.isprintable() else "\\u{%x}" % ord(ch)
+
+
+def decode_str(text: str) -> str:
+    return decode_escapes(text[1:-1], 1, True)
+
+
+def decode_char(text: str) -> str:
+    value = decode_escapes(text[1:-1], 1, False)
+    if len(value) != 1:
+        raise LiteralError("character literal may only contain one codepoint", "")
+    return value

@@ -1,0 +1,525 @@
+"""The pre-scanner: what runs over the source before Lark sees it.
+
+A cuda-oxide file mixes kernels with host code (`fn main`, `impl` blocks, closures,
+`?`, lifetimes, `println!`) that oxidec never compiles. Rather than teach the grammar
+all of Rust, this module tokenizes the whole file the way rustc's lexer does (enough
+of it to match delimiters: nested comments, strings, raw strings, chars vs lifetimes),
+checks that every delimiter is balanced, finds the item boundaries at top level and in
+`mod` bodies, and produces the text Lark parses:
+
+    #[kernel] fn k() { ... }      kept as it is
+    fn main() { let v = vec![]; } -> "\\x01" + spaces       (one HOST_MARK character)
+    // a comment                  -> spaces
+    #![allow(unused)]             -> spaces
+
+Newlines are kept everywhere, so every offset (and so every span) in the blanked text
+is the user's. Each blanked item is recorded in `Prescan.skipped` under the offset of
+its marker; the transformer turns the marker back into an `ast.HostFn` or
+`ast.SkippedItem`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+HOST_MARK = "\x01"
+
+# kinds of Tok
+IDENT, LIFETIME, LITERAL, PUNCT = "ident", "lifetime", "literal", "punct"
+
+OPEN = {"(": ")", "[": "]", "{": "}"}
+CLOSE = {")": "(", "]": "[", "}": "{"}
+
+# Rust's strict and reserved keywords (2021 edition), for "found keyword `fn`"
+KEYWORDS = frozenset("""
+    as break const continue crate else enum extern false fn for if impl in let loop match
+    mod move mut pub ref return self Self static struct super trait true type unsafe use
+    where while async await dyn abstract become box do final macro override priv typeof
+    unsized virtual yield try
+""".split())
+
+# keywords that cannot be used as an identifier anywhere (`self`, `super`, `crate` and
+# `Self` are path segments and stay identifiers in this grammar)
+RESERVED = KEYWORDS - {"self", "Self", "super", "crate"}
+
+
+@dataclass(frozen=True)
+class Tok:
+    kind: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class LexError:
+    message: str
+    start: int
+    end: int
+    label: str = ""
+    notes: tuple[str, ...] = ()
+    secondary: tuple[tuple[int, int, str], ...] = ()  # (start, end, label)
+
+
+@dataclass(frozen=True)
+class SkippedInfo:
+    """A host item blanked out of the Lark text."""
+
+    kind: str  # "fn" for a host fn, else "impl", "trait", "enum", "macro", ...
+    name: str
+    name_start: int
+    name_end: int
+    start: int  # first token after the outer attributes (the marker's offset)
+    end: int
+
+
+@dataclass(frozen=True)
+class ItemRegion:
+    """Where an item (or a run of tokens that is not one) lies; used for error recovery."""
+
+    attr_start: int  # first outer attribute, or `start`
+    start: int
+    end: int
+    is_item: bool
+
+
+@dataclass
+class Prescan:
+    text: str  # what Lark parses
+    tokens: list[Tok]
+    errors: list[LexError]
+    fatal: bool  # an error after which parsing the text is pointless
+    skipped: dict[int, SkippedInfo] = field(default_factory=dict)
+    regions: list[ItemRegion] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# Tokenizer
+
+_WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2028\u2029\ufeff\u200e\u200f\u0085]+")
+_IDENT = re.compile(r"(?:r#)?[^\W\d]\w*")
+_NUMBER = re.compile(r"[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?")
+_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
+_RAW_START = re.compile(r'(?:b|c)?r(#*)"')
+_STR_PREFIX = re.compile(r'(?:b|c)"')
+_CHAR = re.compile(r"'(?:\\(?:u\{[^}\n]*\}|x..|.)|[^\\\n'])'", re.S)
+_BYTE_CHAR = re.compile(r"b'(?:\\(?:x..|.)|[^\\\n'])'", re.S)
+_LIFETIME = re.compile(r"'(?:r#)?[^\W\d]\w*")
+_PUNCT = frozenset(";,.(){}[]@#~?:$=!<>-&|+*/^%")
+
+
+def _char_repr(ch: str) -> str:
+    if ch.isprintable() and not ch.isspace():
+        return ch
+    return "\\u{%x}" % ord(ch)
+
+
+def tokenize(text: str) -> tuple[list[Tok], list[tuple[int, int]], list[LexError], bool]:
+    """Tokens, ranges to blank (comments, unknown characters), errors, and whether an
+    error was fatal.
+
+    Fatal errors (an unterminated comment or string) swallow the rest of the file, as
+    in rustc; we stop there.
+    """
+    toks: list[Tok] = []
+    comments: list[tuple[int, int]] = []
+    errors: list[LexError] = []
+    n = len(text)
+    i = 0
+    if text.startswith("#!") and not text.startswith("#!["):
+        # a shebang line
+        i = text.find("\n")
+        i = n if i < 0 else i
+        comments.append((0, i))
+    while i < n:
+        ch = text[i]
+        m = _WS.match(text, i)
+        if m:
+            i = m.end()
+            continue
+        if ch == "/" and text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            comments.append((i, j))
+            i = j
+            continue
+        if ch == "/" and text.startswith("/*", i):
+            j = _block_comment_end(text, i)
+            if j < 0:
+                errors.append(LexError("unterminated block comment", i, i + 2))
+                comments.append((i, n))
+                return toks, comments, errors, True
+            comments.append((i, j))
+            i = j
+            continue
+        if ch == '"' or ((ch == "b" or ch == "c") and _STR_PREFIX.match(text, i)):
+            q = text.index('"', i)
+            m = _STRING_BODY.match(text, q + 1)
+            if not m:
+                errors.append(LexError("unterminated double quote string", i, q + 1))
+                return toks, comments, errors, True
+            toks.append(Tok(LITERAL, i, m.end(), text[i:m.end()]))
+            i = m.end()
+            continue
+        if ch in "rbc":
+            m = _RAW_START.match(text, i)
+            if m:
+                closing = '"' + m.group(1)
+                j = text.find(closing, m.end())
+                if j < 0:
+                    errors.append(LexError("unterminated raw string", i, m.end()))
+                    return toks, comments, errors, True
+                j += len(closing)
+                toks.append(Tok(LITERAL, i, j, text[i:j]))
+                i = j
+                continue
+            if text.startswith("b'", i):
+                m = _BYTE_CHAR.match(text, i)
+                if m:
+                    toks.append(Tok(LITERAL, i, m.end(), m.group()))
+                    i = m.end()
+                    continue
+        if ch == "'":
+            m = _CHAR.match(text, i)
+            if m:
+                toks.append(Tok(LITERAL, i, m.end(), m.group()))
+                i = m.end()
+                continue
+            m = _LIFETIME.match(text, i)
+            if m:
+                toks.append(Tok(LIFETIME, i, m.end(), m.group()))
+                i = m.end()
+                continue
+            errors.append(LexError("unterminated character literal", i, i + 1))
+            return toks, comments, errors, True
+        m = _IDENT.match(text, i)
+        if m:
+            toks.append(Tok(IDENT, i, m.end(), m.group()))
+            i = m.end()
+            continue
+        m = _NUMBER.match(text, i)
+        if m:
+            toks.append(Tok(LITERAL, i, m.end(), m.group()))
+            i = m.end()
+            continue
+        if ch in _PUNCT:
+            toks.append(Tok(PUNCT, i, i + 1, ch))
+            i += 1
+            continue
+        # not a Rust token: report once per run of the same character
+        j = i + 1
+        while j < n and text[j] == ch:
+            j += 1
+        notes = (f"character appears {j - i - 1} more time{'s' if j - i > 2 else ''}",) \
+            if j - i > 1 else ()
+        errors.append(LexError(f"unknown start of token: {_char_repr(ch)}", i, i + 1,
+                               notes=notes))
+        comments.append((i, j))  # blanked: the parser goes on without them
+        i = j
+    return toks, comments, errors, False
+
+
+def _block_comment_end(text: str, i: int) -> int:
+    """Offset just past the `*/` closing the (nested) block comment at i, or -1."""
+    depth = 0
+    n = len(text)
+    while i < n:
+        if text.startswith("/*", i):
+            depth += 1
+            i += 2
+        elif text.startswith("*/", i):
+            depth -= 1
+            i += 2
+            if depth == 0:
+                return i
+        else:
+            i += 1
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# Delimiters
+
+def match_delimiters(toks: list[Tok]) -> tuple[dict[int, int], list[LexError]]:
+    """Map each opening delimiter's token index to its closing one's (and back)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for idx, t in enumerate(toks):
+        if t.kind != PUNCT:
+            continue
+        if t.text in OPEN:
+            stack.append(idx)
+        elif t.text in CLOSE:
+            if not stack:
+                return pairs, [LexError(f"unexpected closing delimiter: `{t.text}`", t.start,
+                                        t.end, "unexpected closing delimiter")]
+            o = stack.pop()
+            if toks[o].text != CLOSE[t.text]:
+                op = toks[o]
+                return pairs, [LexError(f"mismatched closing delimiter: `{t.text}`", t.start,
+                                        t.end, "mismatched closing delimiter",
+                                        secondary=((op.start, op.end, "unclosed delimiter"),))]
+            pairs[o] = idx
+            pairs[idx] = o
+    if stack:
+        inner = toks[stack[-1]]
+        others = tuple((toks[o].start, toks[o].end, "unclosed delimiter") for o in stack[:-1])
+        return pairs, [LexError("this file contains an unclosed delimiter", inner.start,
+                                inner.end, "unclosed delimiter", secondary=others)]
+    return pairs, []
+
+
+# ---------------------------------------------------------------------------
+# Items
+
+# qualifiers that may come between the visibility and `fn`
+_FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "safe"})
+# tokens that only host code has: a const/static/struct holding one is host code
+_HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await", "fn"})
+_DEVICE_ATTRS = frozenset({"kernel", "device"})
+
+
+class _ItemScanner:
+    def __init__(self, text: str, toks: list[Tok], pairs: dict[int, int]):
+        self.text = text
+        self.toks = toks
+        self.pairs = pairs
+        self.skipped: dict[int, SkippedInfo] = {}
+        self.blank: list[tuple[int, int]] = []
+        self.regions: list[ItemRegion] = []
+
+    def tok(self, i: int) -> str:
+        return self.toks[i].text if i < len(self.toks) else ""
+
+    def is_punct(self, i: int, ch: str) -> bool:
+        return i < len(self.toks) and self.toks[i].kind == PUNCT and self.toks[i].text == ch
+
+    def is_word(self, i: int, word: str) -> bool:
+        return i < len(self.toks) and self.toks[i].kind == IDENT and self.toks[i].text == word
+
+    def skip_group(self, i: int) -> int:
+        """Index after the token at i, or after the whole group if it opens one."""
+        t = self.toks[i]
+        if t.kind == PUNCT and t.text in OPEN:
+            return self.pairs[i] + 1
+        return i + 1
+
+    def end_at_semi(self, i: int, end: int) -> int:
+        """Index of the `;` ending a `use`/`const`/`static`/`type` item (groups skipped)."""
+        while i < end:
+            if self.is_punct(i, ";"):
+                return i
+            if self.is_punct(i, "}"):
+                return i - 1  # a missing `;`: let the parser say so
+            i = self.skip_group(i)
+        return end - 1
+
+    def end_at_body(self, i: int, end: int) -> int:
+        """Index of the `}` closing the first brace group, or of a `;` before one."""
+        while i < end:
+            t = self.toks[i]
+            if t.kind == PUNCT:
+                if t.text == "{":
+                    return self.pairs[i]
+                if t.text == ";":
+                    return i
+                if t.text == "}":
+                    return i - 1
+            i = self.skip_group(i)
+        return end - 1
+
+    def end_of_macro(self, i: int, end: int) -> int:
+        """`name! (...)`, `name! [...];`, `name! {...}` with i at the group."""
+        if i >= end or not (self.toks[i].kind == PUNCT and self.toks[i].text in OPEN):
+            return min(i, end - 1)
+        close = self.pairs[i]
+        if self.toks[i].text != "{" and self.is_punct(close + 1, ";"):
+            return close + 1
+        return close
+
+    def attr_name(self, i: int) -> str:
+        """The path of the attribute whose `[` is at i: `kernel`, `cuda_device::kernel`."""
+        parts: list[str] = []
+        j = i + 1
+        while j < len(self.toks) and self.toks[j].kind == IDENT:
+            parts.append(self.toks[j].text)
+            if self.is_punct(j + 1, ":") and self.is_punct(j + 2, ":"):
+                j += 3
+            else:
+                break
+        return "::".join(parts)
+
+    def has_host_only_tokens(self, i: int, j: int) -> bool:
+        prev = ""
+        for t in self.toks[i:j + 1]:
+            if t.kind == LIFETIME or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
+                return True
+            if t.kind == PUNCT and t.text in "?$":
+                return True
+            if t.kind == PUNCT and t.text == "|" and prev in ("=", "(", ",", "{", "|"):
+                return True  # a closure
+            prev = t.text
+        return False
+
+    def skip(self, kind: str, name_i: int | None, start_i: int, end_i: int) -> None:
+        start = self.toks[start_i].start
+        end = self.toks[end_i].end
+        if name_i is not None and name_i <= end_i:
+            nt = self.toks[name_i]
+            name, ns, ne = nt.text, nt.start, nt.end
+        else:
+            kw = self.toks[start_i]
+            name, ns, ne = "", kw.start, kw.end
+        self.skipped[start] = SkippedInfo(kind, name, ns, ne, start, end)
+        self.blank.append((start, end))
+
+    def scan(self, i: int, end: int) -> None:
+        """Scan the items of tokens[i:end] (a file, or the inside of a `mod` body)."""
+        junk_start: int | None = None
+        while i < end:
+            # inner attributes: recorded nowhere
+            if self.is_punct(i, "#") and self.is_punct(i + 1, "!") and self.is_punct(i + 2, "["):
+                close = self.pairs[i + 2]
+                self.blank.append((self.toks[i].start, self.toks[close].end))
+                i = close + 1
+                continue
+            attr_i = i
+            attrs: list[str] = []
+            while i < end and self.is_punct(i, "#") and self.is_punct(i + 1, "["):
+                attrs.append(self.attr_name(i + 1))
+                i = self.pairs[i + 1] + 1
+            if i >= end:
+                break
+            item_end = self.item(i, end, attrs)
+            if item_end is None:
+                # not an item: the parser will report it; remember the run for recovery
+                if junk_start is None:
+                    junk_start = self.toks[attr_i].start
+                i = self.skip_group(i)
+                continue
+            if junk_start is not None:
+                self.regions.append(ItemRegion(junk_start, junk_start,
+                                               self.toks[attr_i].start, False))
+                junk_start = None
+            self.regions.append(ItemRegion(self.toks[attr_i].start, self.toks[i].start,
+                                           self.toks[item_end].end, True))
+            i = item_end + 1
+        if junk_start is not None:
+            last = self.toks[end - 1].end if end > 0 else junk_start
+            self.regions.append(ItemRegion(junk_start, junk_start, last, False))
+
+    def item(self, i: int, end: int, attrs: list[str]) -> int | None:
+        """Classify the item starting at token i; return the index of its last token."""
+        start_i = i
+        if self.is_word(i, "pub"):
+            i += 1
+            if self.is_punct(i, "("):
+                i = self.pairs[i] + 1
+        k = self.skip_fn_qualifiers(i, end)
+        if self.is_word(k, "fn"):
+            last = self.end_at_body(k + 1, end)
+            device = any(a.rsplit("::", 1)[-1] in _DEVICE_ATTRS for a in attrs)
+            if not device:
+                self.skip("fn", k + 1 if k + 1 < end and self.toks[k + 1].kind == IDENT else None,
+                          start_i, last)
+            return last
+        if k != i and not (self.is_word(i, "unsafe") and self.tok(i + 1) in ("impl", "trait")):
+            return None  # `unsafe`, `async`, ... not followed by an item we know
+        kw = self.tok(i)
+        if self.toks[i].kind != IDENT:
+            return None
+        name_i = i + 1 if i + 1 < end and self.toks[i + 1].kind == IDENT else None
+        if kw == "mod":
+            if name_i is not None and self.is_punct(i + 2, "{"):
+                close = self.pairs[i + 2]
+                self.scan(i + 3, close)
+                return close
+            last = self.end_at_semi(i + 1, end)
+            self.skip("mod", name_i, start_i, last)
+            return last
+        if kw == "use":
+            return self.end_at_semi(i + 1, end)
+        if kw in ("const", "static"):
+            last = self.end_at_semi(i + 1, end)
+            if self.has_host_only_tokens(i + 1, last):
+                self.skip(kw, name_i if kw == "const" else self._static_name(i), start_i, last)
+            return last
+        if kw == "struct":
+            last = self.end_at_body(i + 1, end)
+            plain = name_i is not None and (self.is_punct(i + 2, "{") or self.is_punct(i + 2, ";"))
+            if not plain or self.has_host_only_tokens(i + 1, last):
+                self.skip("struct", name_i, start_i, last)
+            return last
+        if kw in ("enum", "trait", "impl") or (kw in ("union", "auto") and name_i is not None):
+            last = self.end_at_body(i + 1, end)
+            self.skip(kw if kw != "auto" else "trait", name_i if kw != "impl" else None,
+                      start_i, last)
+            return last
+        if kw == "unsafe" and self.tok(i + 1) in ("impl", "trait"):
+            last = self.end_at_body(i + 2, end)
+            self.skip(self.tok(i + 1), None if self.tok(i + 1) == "impl" else i + 2, start_i, last)
+            return last
+        if kw == "type":
+            last = self.end_at_semi(i + 1, end)
+            self.skip("type", name_i, start_i, last)
+            return last
+        if kw == "extern":
+            if self.is_word(i + 1, "crate"):
+                last = self.end_at_semi(i + 2, end)
+                self.skip("extern crate", i + 2 if i + 2 < end else None, start_i, last)
+                return last
+            last = self.end_at_body(i + 1, end)
+            self.skip("extern", None, start_i, last)
+            return last
+        if kw == "macro_rules" and self.is_punct(i + 1, "!"):
+            last = self.end_of_macro(i + 3, end)
+            self.skip("macro_rules", i + 2 if i + 2 < end else None, start_i, last)
+            return last
+        # an item-level macro call: `name!(...);`, `a::b! { ... }`
+        j = i
+        while self.is_punct(j + 1, ":") and self.is_punct(j + 2, ":") and j + 3 < end \
+                and self.toks[j + 3].kind == IDENT:
+            j += 3
+        if self.is_punct(j + 1, "!") and kw not in KEYWORDS:
+            last = self.end_of_macro(j + 2, end)
+            self.skip("macro", j, start_i, last)
+            return last
+        return None
+
+    def skip_fn_qualifiers(self, k: int, end: int) -> int:
+        """Index after `const async unsafe extern "C"` and the like before a `fn`."""
+        while k < end and self.toks[k].kind == IDENT:
+            word = self.toks[k].text
+            nxt = k + 1
+            if word == "extern" and nxt < end and self.toks[nxt].kind == LITERAL:
+                nxt += 1  # the ABI string
+            if word not in _FN_QUALIFIERS or self.tok(nxt) not in _FN_QUALIFIERS | {"fn"}:
+                return k
+            k = nxt
+        return k
+
+    def _static_name(self, i: int) -> int | None:
+        j = i + 1
+        if self.is_word(j, "mut"):
+            j += 1
+        return j if j < len(self.toks) and self.toks[j].kind == IDENT else None
+
+
+def prescan(text: str) -> Prescan:
+    toks, comments, errors, fatal = tokenize(text)
+    if fatal:
+        return Prescan(text, toks, errors, True)
+    pairs, delim_errors = match_delimiters(toks)
+    if delim_errors:
+        return Prescan(text, toks, errors + delim_errors, True)
+    scanner = _ItemScanner(text, toks, pairs)
+    scanner.scan(0, len(toks))
+    chars = list(text)
+    for start, end in comments + scanner.blank:
+        for p in range(start, end):
+            if chars[p] != "\n":
+                chars[p] = " "
+    for start in scanner.skipped:
+        chars[start] = HOST_MARK
+    # a HOST_MARK in the source itself is an unknown character: reported and blanked
+    return Prescan("".join(chars), toks, errors, False, scanner.skipped, scanner.regions)

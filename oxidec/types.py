@@ -1,0 +1,317 @@
+"""The semantic types of the kernel language, shared by typeck, MIR, the emitter and the simulator.
+
+All types are frozen dataclasses, so they compare and hash by value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Ty:
+    """Base of all types."""
+
+    def __str__(self) -> str:  # overridden; Rust spelling
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class IntTy(Ty):
+    bits: int
+    signed: bool
+    pointer_sized: bool = False  # usize/isize: 64-bit here, but distinct types as in Rust
+
+    def __str__(self) -> str:
+        if self.pointer_sized:
+            return "isize" if self.signed else "usize"
+        return ("i" if self.signed else "u") + str(self.bits)
+
+
+@dataclass(frozen=True)
+class FloatTy(Ty):
+    bits: int
+
+    def __str__(self) -> str:
+        return f"f{self.bits}"
+
+
+@dataclass(frozen=True)
+class BoolTy(Ty):
+    def __str__(self) -> str:
+        return "bool"
+
+
+@dataclass(frozen=True)
+class UnitTy(Ty):
+    def __str__(self) -> str:
+        return "()"
+
+
+@dataclass(frozen=True)
+class NeverTy(Ty):
+    def __str__(self) -> str:
+        return "!"
+
+
+@dataclass(frozen=True)
+class ArrayTy(Ty):
+    elem: Ty
+    length: int
+
+    def __str__(self) -> str:
+        return f"[{self.elem}; {self.length}]"
+
+
+@dataclass(frozen=True)
+class TupleTy(Ty):
+    elems: tuple[Ty, ...]
+
+    def __str__(self) -> str:
+        if len(self.elems) == 1:
+            return f"({self.elems[0]},)"
+        return "(" + ", ".join(map(str, self.elems)) + ")"
+
+
+@dataclass(frozen=True)
+class StructTy(Ty):
+    name: str
+    fields: tuple[tuple[str, Ty], ...]
+    is_copy: bool = False
+
+    def field_index(self, name: str) -> int | None:
+        for i, (fname, _) in enumerate(self.fields):
+            if fname == name:
+                return i
+        return None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class SliceTy(Ty):
+    """The unsized `[T]`; appears only behind a reference (`&[T]`)."""
+
+    elem: Ty
+
+    def __str__(self) -> str:
+        return f"[{self.elem}]"
+
+
+@dataclass(frozen=True)
+class RefTy(Ty):
+    """`&T` / `&mut T`. `&[T]` is a fat reference (pointer + length)."""
+
+    inner: Ty
+    mutable: bool
+
+    def __str__(self) -> str:
+        return ("&mut " if self.mutable else "&") + str(self.inner)
+
+
+@dataclass(frozen=True)
+class PtrTy(Ty):
+    """Raw pointers `*const T` / `*mut T`."""
+
+    inner: Ty
+    mutable: bool
+
+    def __str__(self) -> str:
+        return ("*mut " if self.mutable else "*const ") + str(self.inner)
+
+
+@dataclass(frozen=True)
+class DisjointSliceTy(Ty):
+    """`DisjointSlice<T, I>`: writable global slice, one element per thread index."""
+
+    elem: Ty
+    index: str = "1d"  # "1d" | "2d:<stride>" | "runtime2d"
+
+    def __str__(self) -> str:
+        if self.index == "1d":
+            return f"DisjointSlice<{self.elem}>"
+        if self.index.startswith("2d:"):
+            return f"DisjointSlice<{self.elem}, thread::Index2D<{self.index[3:]}>>"
+        return f"DisjointSlice<{self.elem}, thread::Runtime2DIndex>"
+
+
+@dataclass(frozen=True)
+class ThreadIndexTy(Ty):
+    """A thread's unique index; neither Copy nor Clone. Represented as a usize."""
+
+    def __str__(self) -> str:
+        return "ThreadIndex"
+
+
+@dataclass(frozen=True)
+class OptionTy(Ty):
+    """`Option<T>`, laid out as (is_some: bool, payload: T)."""
+
+    inner: Ty
+
+    def __str__(self) -> str:
+        return f"Option<{self.inner}>"
+
+
+@dataclass(frozen=True)
+class RangeTy(Ty):
+    """`a..b`, `a..=b`, and `.step_by(s)` of them; only used as a `for` iterable."""
+
+    elem: Ty
+
+    def __str__(self) -> str:
+        return f"Range<{self.elem}>"
+
+
+@dataclass(frozen=True)
+class SharedArrayTy(Ty):
+    """`SharedArray<T, N>`: a block-shared array; lives in `.shared` memory."""
+
+    elem: Ty
+    length: int
+
+    def __str__(self) -> str:
+        return f"SharedArray<{self.elem}, {self.length}>"
+
+
+@dataclass(frozen=True)
+class InferTy(Ty):
+    """An inference variable; kind is 'int', 'float' or 'any'. Only inside typeck."""
+
+    var: int
+    kind: str
+
+    def __str__(self) -> str:
+        return {"int": "{integer}", "float": "{float}"}.get(self.kind, "_")
+
+
+@dataclass(frozen=True)
+class ErrorTy(Ty):
+    """The type of an expression that already produced an error; unifies with anything."""
+
+    def __str__(self) -> str:
+        return "{error}"
+
+
+# Canonical instances ---------------------------------------------------------
+
+I8, I16, I32, I64 = (IntTy(b, True) for b in (8, 16, 32, 64))
+U8, U16, U32, U64 = (IntTy(b, False) for b in (8, 16, 32, 64))
+ISIZE, USIZE = IntTy(64, True, True), IntTy(64, False, True)
+F32, F64 = FloatTy(32), FloatTy(64)
+BOOL = BoolTy()
+UNIT = UnitTy()
+NEVER = NeverTy()
+ERROR = ErrorTy()
+THREAD_INDEX = ThreadIndexTy()
+
+SCALARS: dict[str, Ty] = {
+    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "isize": ISIZE,
+    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "usize": USIZE,
+    "f32": F32, "f64": F64, "bool": BOOL,
+}
+
+
+def is_integer(ty: Ty) -> bool:
+    return isinstance(ty, IntTy)
+
+
+def is_float(ty: Ty) -> bool:
+    return isinstance(ty, FloatTy)
+
+
+def is_numeric(ty: Ty) -> bool:
+    return isinstance(ty, (IntTy, FloatTy))
+
+
+def is_scalar(ty: Ty) -> bool:
+    return isinstance(ty, (IntTy, FloatTy, BoolTy))
+
+
+def is_copy(ty: Ty) -> bool:
+    """Rust's Copy: scalars, shared refs, raw pointers, arrays/tuples of Copy, Copy structs."""
+    if isinstance(ty, (IntTy, FloatTy, BoolTy, UnitTy, NeverTy, PtrTy, ErrorTy)):
+        return True
+    if isinstance(ty, RefTy):
+        return not ty.mutable
+    if isinstance(ty, ArrayTy):
+        return is_copy(ty.elem)
+    if isinstance(ty, TupleTy):
+        return all(is_copy(t) for t in ty.elems)
+    if isinstance(ty, StructTy):
+        return ty.is_copy
+    if isinstance(ty, OptionTy):
+        return is_copy(ty.inner)
+    if isinstance(ty, RangeTy):
+        return False
+    return False
+
+
+def size_of(ty: Ty) -> int:
+    """Size in bytes with C layout (used for memory: slices, shared arrays, pointers)."""
+    if isinstance(ty, (IntTy, FloatTy)):
+        return ty.bits // 8
+    if isinstance(ty, BoolTy):
+        return 1
+    if isinstance(ty, (PtrTy, RefTy)):
+        return 16 if isinstance(ty.inner, SliceTy) else 8
+    if isinstance(ty, ArrayTy):
+        return size_of(ty.elem) * ty.length
+    if isinstance(ty, (StructTy, TupleTy)):
+        fields = [t for _, t in ty.fields] if isinstance(ty, StructTy) else list(ty.elems)
+        off = 0
+        for f in fields:
+            a = align_of(f)
+            off = (off + a - 1) // a * a + size_of(f)
+        a = align_of(ty)
+        return (off + a - 1) // a * a
+    if isinstance(ty, SharedArrayTy):
+        return size_of(ty.elem) * ty.length
+    if isinstance(ty, UnitTy):
+        return 0
+    raise ValueError(f"size_of({ty})")
+
+
+def align_of(ty: Ty) -> int:
+    if isinstance(ty, (IntTy, FloatTy)):
+        return ty.bits // 8
+    if isinstance(ty, BoolTy):
+        return 1
+    if isinstance(ty, (PtrTy, RefTy)):
+        return 8
+    if isinstance(ty, (ArrayTy, SharedArrayTy)):
+        return align_of(ty.elem)
+    if isinstance(ty, StructTy):
+        return max([align_of(t) for _, t in ty.fields] or [1])
+    if isinstance(ty, TupleTy):
+        return max([align_of(t) for t in ty.elems] or [1])
+    return 1
+
+
+def field_offsets(ty: Ty) -> list[int]:
+    """C-layout byte offsets of a struct's or tuple's fields."""
+    fields = [t for _, t in ty.fields] if isinstance(ty, StructTy) else list(ty.elems)
+    offs, off = [], 0
+    for f in fields:
+        a = align_of(f)
+        off = (off + a - 1) // a * a
+        offs.append(off)
+        off += size_of(f)
+    return offs
+
+
+def float_max(ty: FloatTy) -> float:
+    return 3.4028234663852886e38 if ty.bits == 32 else 1.7976931348623157e308
+
+
+def int_range(ty: IntTy) -> tuple[int, int]:
+    if ty.signed:
+        return -(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1
+    return 0, (1 << ty.bits) - 1
+
+
+def wrap_int(value: int, ty: IntTy) -> int:
+    """Two's-complement wrap of a Python int to the range of ty."""
+    value &= (1 << ty.bits) - 1
+    if ty.signed and value >= 1 << (ty.bits - 1):
+        value -= 1 << ty.bits
+    return value

@@ -1,0 +1,784 @@
+"""NumPy references for the kernels in samples/: one table, SAMPLES, for the tests and the benchmarks.
+
+    from samples.reference import SAMPLES, ALL_CASES
+
+    for case in ALL_CASES:                      # or SAMPLES["saxpy"]
+        inputs = case.make_inputs(rng)          # every parameter, in Rust (= ABI) order
+        grid, block = case.launch(inputs)       # ((gx, gy, gz), (bx, by, bz))
+        run(case.path, case.kernel, case.args(inputs), grid, block)   # fills the output buffers
+        case.assert_matches(inputs)             # or problems = case.check(inputs)
+
+`make_inputs(rng, small=False)` returns a dict with one entry per kernel parameter, in the
+order of the Rust signature: slices as 1-D NumPy arrays and scalars as NumPy scalars of the
+exact parameter type (`np.float32(2.5)`, `np.uint64(n)` for a usize). A `DisjointSlice`
+parameter is an output: its entry is a preallocated buffer of the right dtype and length,
+filled with a sentinel (NaN, 0xDEADBEEF...) so that an element the kernel never writes shows
+up; `case.fresh_outputs(inputs)` gives new ones for a second run. Inputs are fresh random
+draws every time, never all zeros, and sizes are not multiples of the block size, so the
+bounds checks of the last block are exercised. `small=True` draws sizes that a CPU simulator
+gets through in seconds (still with partial blocks).
+
+`reference(inputs)` computes what the kernel must write, mirroring its arithmetic: integer
+kernels wrap in uint32/uint64 exactly as Rust does; float kernels that round differently with
+and without fma contraction are compared against a float64 reference within a per-element
+error bound that holds for both (see `Tolerance`); mandelbrot uses explicit `mul_add` in the
+kernel and an exact float32 fma here (`fma32`), so its counts match bit for bit.
+
+The table depends on NumPy only (no oxidec import), so the tests, the simulator and the GPU
+benchmarks can all use it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+SAMPLES_DIR = Path(__file__).resolve().parent
+
+#: unit roundoff of float32 (half an ulp of 1.0): |fl(x) - x| <= U32 * |x| for one rounding.
+U32 = 2.0**-24
+
+Dim3 = tuple[int, int, int]
+Inputs = Mapping[str, Any]
+
+BLOCK_1D = 256  # threads per block for the 1-D kernels (what LaunchConfig::for_num_elems uses)
+BLOCK_2D = (16, 16, 1)
+
+SENTINELS = {
+    np.dtype(np.float32): np.float32(np.nan),
+    np.dtype(np.float64): np.float64(np.nan),
+    np.dtype(np.uint32): np.uint32(0xDEAD_BEEF),
+    np.dtype(np.int32): np.int32(-0x2152_4111),
+    np.dtype(np.uint64): np.uint64(0xDEAD_BEEF_DEAD_BEEF),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# The table's types
+
+
+@dataclass(frozen=True)
+class Param:
+    """One kernel parameter. `kind` uses oxidec.signature.KernelParam's words:
+    "scalar" (by value), "slice" (`&[T]`, read-only) or "disjoint" (`DisjointSlice<T, ..>`, the outputs)."""
+
+    name: str
+    kind: str
+    dtype: np.dtype
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("scalar", "slice", "disjoint"):
+            raise ValueError(f"bad parameter kind {self.kind!r}")
+        object.__setattr__(self, "dtype", np.dtype(self.dtype))
+
+
+def scalar(name: str, dtype) -> Param:
+    return Param(name, "scalar", dtype)
+
+
+def slice_(name: str, dtype) -> Param:
+    return Param(name, "slice", dtype)
+
+
+def disjoint(name: str, dtype) -> Param:
+    return Param(name, "disjoint", dtype)
+
+
+@dataclass(frozen=True, eq=False)
+class Tolerance:
+    """An output element passes when |got - want| <= atol + rtol * |want|.
+
+    `atol` may be an array: a per-element error bound (e.g. u * n * (|A| @ |B|) for a dot
+    product), which is the honest tolerance for float sums whose rounding depends on fma
+    contraction. With rtol = atol = 0 the comparison is exact (NaN equals NaN).
+    `max_mismatch_fraction` allows that fraction of the elements to fail (no sample uses it
+    today: mandelbrot is exact thanks to explicit mul_add)."""
+
+    rtol: float = 0.0
+    atol: float | np.ndarray = 0.0
+    max_mismatch_fraction: float = 0.0
+    why: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.rtol == 0.0 and np.isscalar(self.atol) and self.atol == 0.0
+
+    def mismatches(self, got: np.ndarray, want: np.ndarray) -> np.ndarray:
+        """A boolean array, True where `got` is not acceptable."""
+        if self.exact:
+            same = got == want
+            if got.dtype.kind == "f":
+                same |= np.isnan(got) & np.isnan(want)
+            return ~same
+        g = got.astype(np.float64)
+        w = want.astype(np.float64)
+        ok = np.abs(g - w) <= self.atol + self.rtol * np.abs(w)  # False where got is NaN
+        return ~ok
+
+    def describe(self) -> str:
+        if self.exact:
+            text = "exact"
+        else:
+            atol = f"{self.atol:.3g}" if np.isscalar(self.atol) else f"per-element bound (max {np.max(self.atol):.3g})"
+            text = f"rtol={self.rtol:.3g}, atol={atol}"
+        if self.max_mismatch_fraction:
+            text += f", up to {self.max_mismatch_fraction:.3%} of elements may differ"
+        return text + (f" ({self.why})" if self.why else "")
+
+
+EXACT = Tolerance()
+
+
+@dataclass(frozen=True, eq=False)
+class KernelCase:
+    """One kernel of one sample, with everything needed to run it and check its outputs."""
+
+    sample: str  # "saxpy": the file is samples/saxpy.rs
+    kernel: str  # the #[kernel] fn's name
+    params: tuple[Param, ...]  # in the Rust signature's order: the launch ABI
+    make: Callable[[np.random.Generator, bool], dict[str, Any]]  # (rng, small) -> every parameter
+    launch: Callable[[Inputs], tuple[Dim3, Dim3]]  # inputs -> (grid, block)
+    reference: Callable[[Inputs], dict[str, np.ndarray]]  # inputs -> expected value of each output
+    tolerance: Tolerance | Callable[[Inputs], Tolerance | dict[str, Tolerance]] = EXACT
+    notes: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.sample}::{self.kernel}"
+
+    @property
+    def file(self) -> str:
+        return f"{self.sample}.rs"
+
+    @property
+    def path(self) -> Path:
+        return SAMPLES_DIR / self.file
+
+    @property
+    def outputs(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.kind == "disjoint")
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.outputs)
+
+    def make_inputs(self, rng: np.random.Generator, small: bool = False) -> dict[str, Any]:
+        """Every parameter in ABI order; outputs are sentinel-filled buffers (see the module doc)."""
+        raw = self.make(rng, small)
+        if set(raw) != {p.name for p in self.params}:
+            raise ValueError(f"{self.id}: make_inputs gave {sorted(raw)}, want {[p.name for p in self.params]}")
+        inputs: dict[str, Any] = {}
+        for p in self.params:
+            value = raw[p.name]
+            if p.kind == "scalar":
+                if not isinstance(value, np.generic) or value.dtype != p.dtype:
+                    raise TypeError(f"{self.id}: scalar {p.name} must be np.{p.dtype}, got {value!r}")
+            else:
+                if not isinstance(value, np.ndarray) or value.dtype != p.dtype or value.ndim != 1:
+                    raise TypeError(f"{self.id}: {p.name} must be a 1-D {p.dtype} array")
+                value = np.ascontiguousarray(value)
+            inputs[p.name] = value
+        return inputs
+
+    def fresh_outputs(self, inputs: Inputs) -> dict[str, np.ndarray]:
+        """New sentinel-filled output buffers, the same shapes as those in `inputs`."""
+        return {p.name: np.full(inputs[p.name].shape, SENTINELS[p.dtype], p.dtype) for p in self.outputs}
+
+    def args(self, inputs: Inputs, outputs: Mapping[str, np.ndarray] | None = None) -> list[Any]:
+        """The launch arguments in ABI order; outputs from `outputs` if given, else those in `inputs`."""
+        outputs = outputs or {}
+        return [outputs.get(p.name, inputs[p.name]) for p in self.params]
+
+    def tolerances(self, inputs: Inputs) -> dict[str, Tolerance]:
+        tol = self.tolerance(inputs) if callable(self.tolerance) else self.tolerance
+        if isinstance(tol, Tolerance):
+            return {name: tol for name in self.output_names}
+        return dict(tol)
+
+    def check(self, inputs: Inputs, outputs: Mapping[str, np.ndarray] | None = None) -> list[str]:
+        """Compare the kernel's outputs with the reference; one line per failing output (empty: all good)."""
+        outputs = outputs or {p.name: inputs[p.name] for p in self.outputs}
+        want_all = self.reference(inputs)
+        tols = self.tolerances(inputs)
+        problems = []
+        for p in self.outputs:
+            got = np.asarray(outputs[p.name])
+            want = np.asarray(want_all[p.name])
+            if got.shape != want.shape:
+                problems.append(f"{self.id}: {p.name} has shape {got.shape}, want {want.shape}")
+                continue
+            tol = tols[p.name]
+            bad = tol.mismatches(got, want)
+            nbad = int(np.count_nonzero(bad))
+            allowed = int(tol.max_mismatch_fraction * got.size)
+            if nbad > allowed:
+                where = np.flatnonzero(bad)[:5]
+                shown = ", ".join(f"[{i}] got {got[i]!r} want {want[i]!r}" for i in where)
+                problems.append(
+                    f"{self.id}: {p.name}: {nbad} of {got.size} elements wrong"
+                    f" (allowed {allowed}; tolerance {tol.describe()}): {shown}"
+                )
+        return problems
+
+    def assert_matches(self, inputs: Inputs, outputs: Mapping[str, np.ndarray] | None = None) -> None:
+        problems = self.check(inputs, outputs)
+        if problems:
+            raise AssertionError("\n".join(problems))
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+@cache
+def rust_const(file: str, name: str) -> int:
+    """The value of `const NAME: usize = 123;` in samples/FILE, so this table cannot drift from the kernel."""
+    text = (SAMPLES_DIR / file).read_text()
+    m = re.search(rf"\bconst\s+{name}\s*:\s*\w+\s*=\s*([0-9_]+)\s*;", text)
+    if not m:
+        raise LookupError(f"no `const {name}` in {file}")
+    return int(m.group(1).replace("_", ""))
+
+
+def fma32(a, b, c) -> np.ndarray:
+    """Correctly rounded float32 fused multiply-add round32(a * b + c), vectorised (Rust's
+    f32::mul_add, PTX fma.rn.f32). Plain float64 arithmetic is not enough: round64 then round32
+    is a double rounding that is wrong when the float64 sum lands on a float32 halfway point.
+    So: a * b is exact in float64 (24 + 24 significant bits); TwoSum gives the float64 sum s
+    and its exact error e; s is then rounded to odd (if inexact and its last bit is even, step
+    one ulp towards e), and rounding a round-to-odd value of >= 26 bits to 24 bits is correct."""
+    a = np.asarray(a, np.float32).astype(np.float64)
+    b = np.asarray(b, np.float32).astype(np.float64)
+    c = np.asarray(c, np.float32).astype(np.float64)
+    p = a * b
+    s = p + c
+    t = s - p
+    e = (p - (s - t)) + (c - t)
+    even = (s.view(np.uint64) & np.uint64(1)) == 0
+    towards = np.where(e > 0, np.inf, -np.inf)
+    s = np.where((e != 0) & even, np.nextafter(s, towards), s)
+    return s.astype(np.float32)
+
+
+def _size(rng: np.random.Generator, lo: int, hi: int, block: int) -> int:
+    """A random size in [lo, hi) that is not a multiple of `block` (so the last block is partial)."""
+    while True:
+        n = int(rng.integers(lo, hi))
+        if n % block:
+            return n
+
+
+def _n1d(rng: np.random.Generator, small: bool) -> int:
+    return _size(rng, 300, 1_000, BLOCK_1D) if small else _size(rng, 100_001, 100_501, BLOCK_1D)
+
+
+def _uniform_f32(rng: np.random.Generator, n: int, lo: float = -1.0, hi: float = 1.0) -> np.ndarray:
+    return rng.uniform(lo, hi, n).astype(np.float32)
+
+
+def _out(dtype, n: int) -> np.ndarray:
+    dtype = np.dtype(dtype)
+    return np.full(n, SENTINELS[dtype], dtype)
+
+
+def _grid_1d(n: int, block: int = BLOCK_1D) -> tuple[Dim3, Dim3]:
+    return ((n + block - 1) // block, 1, 1), (block, 1, 1)
+
+
+def _grid_2d(cols: int, rows: int) -> tuple[Dim3, Dim3]:
+    bx, by, _ = BLOCK_2D
+    return ((cols + bx - 1) // bx, (rows + by - 1) // by, 1), BLOCK_2D
+
+
+def _launch_1d_over(name: str) -> Callable[[Inputs], tuple[Dim3, Dim3]]:
+    """One thread per element of output `name`."""
+    return lambda inp: _grid_1d(inp[name].size)
+
+
+def _f64(x) -> np.ndarray:
+    return np.asarray(x, np.float64)
+
+
+def _fma_bound(mul_mag, add_mag) -> np.ndarray:
+    """Error bound of fl(a * b + c) in float32 whether or not it is contracted: u(2|ab| + |c|)
+    unfused, u|ab + c| fused; 2.02 u (|ab| + |c|) covers both with room for the final rounding."""
+    return 2.02 * U32 * (_f64(mul_mag) + _f64(add_mag))
+
+
+# --------------------------------------------------------------------------------------------
+# vecadd.rs
+
+
+def _vecadd_make(rng, small):
+    n = _n1d(rng, small)
+    return {"a": _uniform_f32(rng, n), "b": _uniform_f32(rng, n), "c": _out(np.float32, n)}
+
+
+def _vecadd_ref(inp):
+    return {"c": inp["a"] + inp["b"]}  # one float32 addition, correctly rounded on both sides
+
+
+VECADD = KernelCase(
+    "vecadd",
+    "vecadd",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("c", np.float32)),
+    _vecadd_make,
+    _launch_1d_over("c"),
+    _vecadd_ref,
+    EXACT,
+)
+
+# --------------------------------------------------------------------------------------------
+# saxpy.rs
+
+
+def _saxpy_make(rng, small):
+    n = _n1d(rng, small)
+    a = np.float32(rng.uniform(0.5, 4.0) * rng.choice([-1.0, 1.0]))
+    return {"a": a, "x": _uniform_f32(rng, n), "y": _uniform_f32(rng, n), "out": _out(np.float32, n)}
+
+
+def _saxpy_ref(inp):
+    return {"out": _f64(inp["a"]) * _f64(inp["x"]) + _f64(inp["y"])}
+
+
+SAXPY = KernelCase(
+    "saxpy",
+    "saxpy",
+    (scalar("a", np.float32), slice_("x", np.float32), slice_("y", np.float32), disjoint("out", np.float32)),
+    _saxpy_make,
+    _launch_1d_over("out"),
+    _saxpy_ref,
+    lambda inp: Tolerance(
+        atol=_fma_bound(np.abs(_f64(inp["a"]) * _f64(inp["x"])), np.abs(inp["y"])),
+        why="float64 reference; a*x+y rounds differently with and without fma contraction",
+    ),
+)
+
+# --------------------------------------------------------------------------------------------
+# scale_offset.rs
+
+
+def _scale_offset_make(rng, small):
+    n = _n1d(rng, small)
+    return {
+        "x": _uniform_f32(rng, n, -100.0, 100.0),
+        "scale": np.float32(rng.uniform(0.1, 3.0)),
+        "offset": np.float32(rng.uniform(-50.0, 50.0)),
+        "out": _out(np.float32, n),
+    }
+
+
+def _scale_offset_ref(inp):
+    return {"out": _f64(inp["x"]) * _f64(inp["scale"]) + _f64(inp["offset"])}
+
+
+SCALE_OFFSET = KernelCase(
+    "scale_offset",
+    "scale_offset",
+    (slice_("x", np.float32), scalar("scale", np.float32), scalar("offset", np.float32), disjoint("out", np.float32)),
+    _scale_offset_make,
+    _launch_1d_over("out"),
+    _scale_offset_ref,
+    lambda inp: Tolerance(
+        atol=_fma_bound(np.abs(_f64(inp["x"]) * _f64(inp["scale"])), abs(float(inp["offset"]))),
+        why="float64 reference; x*scale+offset may or may not be contracted",
+    ),
+)
+
+# --------------------------------------------------------------------------------------------
+# relu.rs: two kernels
+
+
+def _relu_make(rng, small):
+    n = _n1d(rng, small)
+    return {"x": _uniform_f32(rng, n, -2.0, 2.0), "y": _out(np.float32, n)}
+
+
+def _relu_ref(inp):
+    x = inp["x"]
+    return {"y": np.where(x > 0.0, x, np.float32(0.0)).astype(np.float32)}
+
+
+def _clamp_make(rng, small):
+    n = _n1d(rng, small)
+    return {
+        "x": _uniform_f32(rng, n, -2.0, 2.0),
+        "lo": np.float32(rng.uniform(-1.5, -0.25)),
+        "hi": np.float32(rng.uniform(0.25, 1.5)),
+        "y": _out(np.float32, n),
+    }
+
+
+def _clamp_ref(inp):
+    x, lo, hi = inp["x"], inp["lo"], inp["hi"]
+    return {"y": np.where(x < lo, lo, np.where(x > hi, hi, x)).astype(np.float32)}
+
+
+RELU = KernelCase(
+    "relu",
+    "relu",
+    (slice_("x", np.float32), disjoint("y", np.float32)),
+    _relu_make,
+    _launch_1d_over("y"),
+    _relu_ref,
+    EXACT,
+)
+
+CLAMP = KernelCase(
+    "relu",
+    "clamp",
+    (slice_("x", np.float32), scalar("lo", np.float32), scalar("hi", np.float32), disjoint("y", np.float32)),
+    _clamp_make,
+    _launch_1d_over("y"),
+    _clamp_ref,
+    EXACT,
+)
+
+# --------------------------------------------------------------------------------------------
+# poly.rs
+
+
+def _poly_make(rng, small):
+    n = _n1d(rng, small)
+    degree = int(rng.integers(4, 12))
+    return {
+        "coeffs": _uniform_f32(rng, degree + 1),
+        "x": _uniform_f32(rng, n),
+        "y": _out(np.float32, n),
+    }
+
+
+def _horner64(coeffs, x):
+    acc = np.zeros_like(x)
+    for c in coeffs:
+        acc = acc * x + c
+    return acc
+
+
+def _poly_ref(inp):
+    return {"y": _horner64(_f64(inp["coeffs"]), _f64(inp["x"]))}
+
+
+def _poly_tol(inp):
+    # Horner's rule in floating point: |p^(x) - p(x)| <= gamma_2d * sum |c_k| |x|^k, contracted or not.
+    coeffs, x = _f64(inp["coeffs"]), _f64(inp["x"])
+    d = coeffs.size - 1
+    bound = 1.01 * (2 * d + 2) * U32 * _horner64(np.abs(coeffs), np.abs(x))
+    return Tolerance(atol=bound, why="float64 reference; Horner error bound gamma_2d * p(|x|)")
+
+
+POLY = KernelCase(
+    "poly",
+    "poly",
+    (slice_("coeffs", np.float32), slice_("x", np.float32), disjoint("y", np.float32)),
+    _poly_make,
+    _launch_1d_over("y"),
+    _poly_ref,
+    _poly_tol,
+)
+
+# --------------------------------------------------------------------------------------------
+# mandelbrot.rs
+
+
+def _mandel_width() -> int:
+    return rust_const("mandelbrot.rs", "W")
+
+
+def _mandel_make(rng, small):
+    w = _mandel_width()
+    h = int(rng.integers(5, 12)) if small else _size(rng, 280, 330, BLOCK_2D[1])
+    jitter = lambda: rng.uniform(-0.02, 0.02)  # noqa: E731
+    return {
+        "x0": np.float32(-2.2 + jitter()),
+        "y0": np.float32(-1.2 + jitter()),
+        "dx": np.float32(3.2 / w * rng.uniform(0.97, 1.03)),
+        "dy": np.float32(2.4 / h * rng.uniform(0.97, 1.03)),
+        "max_iter": np.uint32(rng.integers(24, 48) if small else rng.integers(200, 300)),
+        "image": _out(np.uint32, w * h),
+    }
+
+
+def _mandel_launch(inp):
+    w = _mandel_width()
+    return _grid_2d(w, inp["image"].size // w)
+
+
+def mandelbrot_counts(x0, y0, dx, dy, max_iter, width: int, height: int) -> np.ndarray:
+    """The kernel's escape loop for every pixel at once, rounding exactly as the kernel does
+    (each mul_add is one fma32, each other operation one float32 operation)."""
+    f32 = np.float32
+    cols = np.tile(np.arange(width, dtype=f32), height)
+    rows = np.repeat(np.arange(height, dtype=f32), width)
+    cx = fma32(cols, dx, x0)
+    cy = fma32(rows, dy, y0)
+    counts = np.zeros(width * height, np.uint32)
+    live = np.arange(width * height)  # pixels still iterating
+    x = np.zeros(live.size, f32)
+    y = np.zeros(live.size, f32)
+    for _ in range(int(max_iter)):  # `while n < max_iter && ...`
+        inside = fma32(x, x, y * y) <= f32(4.0)
+        live, x, y = live[inside], x[inside], y[inside]
+        if live.size == 0:
+            break
+        xt = fma32(x, x, fma32(-y, y, cx[live]))
+        y = fma32(f32(2.0) * x, y, cy[live])
+        x = xt
+        counts[live] += np.uint32(1)
+    return counts
+
+
+def _mandel_ref(inp):
+    w = _mandel_width()
+    h = inp["image"].size // w
+    counts = mandelbrot_counts(inp["x0"], inp["y0"], inp["dx"], inp["dy"], inp["max_iter"], w, h)
+    return {"image": counts}
+
+
+MANDELBROT = KernelCase(
+    "mandelbrot",
+    "mandelbrot",
+    (
+        scalar("x0", np.float32),
+        scalar("y0", np.float32),
+        scalar("dx", np.float32),
+        scalar("dy", np.float32),
+        scalar("max_iter", np.uint32),
+        disjoint("image", np.uint32),
+    ),
+    _mandel_make,
+    _mandel_launch,
+    _mandel_ref,
+    Tolerance(why="explicit mul_add in the kernel, exact fma32 here: bit-for-bit equal counts"),
+    notes="Exact only if mul_add is a true fma (fma.rn.f32) and plain f32 ops are not "
+    "contracted into the mul_adds or flushed to zero; a simulator must round each mul_add once.",
+)
+
+# --------------------------------------------------------------------------------------------
+# matrix_add.rs
+
+
+def _matrix_cols() -> int:
+    return rust_const("matrix_add.rs", "COLS")
+
+
+def _matrix_add_make(rng, small):
+    cols = _matrix_cols()
+    rows = int(rng.integers(2, 6)) if small else _size(rng, 390, 420, BLOCK_2D[1])
+    n = rows * cols
+    return {"a": _uniform_f32(rng, n, -10.0, 10.0), "b": _uniform_f32(rng, n, -10.0, 10.0), "c": _out(np.float32, n)}
+
+
+def _matrix_add_launch(inp):
+    cols = _matrix_cols()
+    return _grid_2d(cols, inp["c"].size // cols)
+
+
+MATRIX_ADD = KernelCase(
+    "matrix_add",
+    "matrix_add",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("c", np.float32)),
+    _matrix_add_make,
+    _matrix_add_launch,
+    lambda inp: {"c": inp["a"] + inp["b"]},
+    EXACT,
+)
+
+# --------------------------------------------------------------------------------------------
+# matmul_naive.rs
+
+
+def _matmul_make(rng, small):
+    n = _size(rng, 17, 40, BLOCK_2D[0]) if small else _size(rng, 500, 540, BLOCK_2D[0])
+    return {
+        "a": _uniform_f32(rng, n * n),
+        "b": _uniform_f32(rng, n * n),
+        "c": _out(np.float32, n * n),
+        "n": np.uint64(n),
+    }
+
+
+def _matmul_launch(inp):
+    n = int(inp["n"])
+    return _grid_2d(n, n)
+
+
+def _matmul_ref(inp):
+    n = int(inp["n"])
+    a = _f64(inp["a"]).reshape(n, n)
+    b = _f64(inp["b"]).reshape(n, n)
+    return {"c": (a @ b).ravel()}
+
+
+def _matmul_tol(inp):
+    # A float32 dot product of n terms in any order, fused or not: |err| <= gamma_n (|A| @ |B|).
+    n = int(inp["n"])
+    a = np.abs(_f64(inp["a"])).reshape(n, n)
+    b = np.abs(_f64(inp["b"])).reshape(n, n)
+    bound = 1.01 * (n + 1) * U32 * (a @ b).ravel()
+    return Tolerance(atol=bound, why="float64 reference; dot-product error bound gamma_n * (|A| @ |B|)")
+
+
+MATMUL_NAIVE = KernelCase(
+    "matmul_naive",
+    "matmul_naive",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("c", np.float32), scalar("n", np.uint64)),
+    _matmul_make,
+    _matmul_launch,
+    _matmul_ref,
+    _matmul_tol,
+)
+
+# --------------------------------------------------------------------------------------------
+# int_hash.rs: two kernels. NumPy array arithmetic on uint32/uint64 wraps like Rust's release
+# build; every constant is given its exact dtype so that no step is promoted to a wider type.
+
+_U32 = np.uint32
+_U64 = np.uint64
+
+
+def _rotl32(x: np.ndarray, r: int) -> np.ndarray:
+    return (x << _U32(r)) | (x >> _U32(32 - r))
+
+
+def fmix32(h: np.ndarray) -> np.ndarray:
+    h = np.asarray(h, _U32)
+    h = h ^ (h >> _U32(16))
+    h = h * _U32(0x85EB_CA6B)
+    h = h ^ (h >> _U32(13))
+    h = h * _U32(0xC2B2_AE35)
+    return h ^ (h >> _U32(16))
+
+
+def murmur3_u32(keys: np.ndarray, seed) -> np.ndarray:
+    """MurmurHash3_x86_32 of each key's 4 little-endian bytes."""
+    k = np.asarray(keys, _U32) * _U32(0xCC9E_2D51)
+    k = _rotl32(k, 15)
+    k = k * _U32(0x1B87_3593)
+    h = _U32(seed) ^ k
+    h = _rotl32(h, 13)
+    h = h * _U32(5) + _U32(0xE654_6B64)
+    return fmix32(h ^ _U32(4))
+
+
+def splitmix64(seed, count: int) -> np.ndarray:
+    """The first `count` outputs of SplitMix64 from state `seed`."""
+    i = np.arange(1, count + 1, dtype=_U64)
+    z = _U64(seed) + i * _U64(0x9E37_79B9_7F4A_7C15)
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58_476D_1CE4_E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D0_49BB_1331_11EB)
+    return z ^ (z >> _U64(31))
+
+
+def _murmur_make(rng, small):
+    n = _n1d(rng, small)
+    keys = rng.integers(0, 2**32, n, dtype=np.uint32)
+    keys[rng.integers(0, n, 2)] = (0, 0xFFFF_FFFF)  # the edges, somewhere random
+    return {"keys": keys, "seed": np.uint32(rng.integers(1, 2**32)), "hashes": _out(np.uint32, n)}
+
+
+def _splitmix_make(rng, small):
+    n = _n1d(rng, small)
+    return {"seed": rng.integers(1, 2**64 - 1, dtype=np.uint64, endpoint=True), "out": _out(np.uint64, n)}
+
+
+MURMUR3 = KernelCase(
+    "int_hash",
+    "murmur3",
+    (slice_("keys", np.uint32), scalar("seed", np.uint32), disjoint("hashes", np.uint32)),
+    _murmur_make,
+    _launch_1d_over("hashes"),
+    lambda inp: {"hashes": murmur3_u32(inp["keys"], inp["seed"])},
+    EXACT,
+)
+
+SPLITMIX64 = KernelCase(
+    "int_hash",
+    "splitmix64",
+    (scalar("seed", np.uint64), disjoint("out", np.uint64)),
+    _splitmix_make,
+    _launch_1d_over("out"),
+    lambda inp: {"out": splitmix64(inp["seed"], inp["out"].size)},
+    EXACT,
+)
+
+# --------------------------------------------------------------------------------------------
+# count_positive.rs: two kernels
+
+COUNT_PER_THREAD = 8  # count_positive launches about n / 8 threads, each striding over x
+
+
+def _flags_make(rng, small):
+    n = _n1d(rng, small)
+    return {"x": _uniform_f32(rng, n), "flags": _out(np.uint32, n)}
+
+
+def _count_threads(n: int) -> int:
+    blocks = -(-n // (BLOCK_1D * COUNT_PER_THREAD))
+    return blocks * BLOCK_1D
+
+
+def _count_make(rng, small):
+    n = _n1d(rng, small)
+    return {"x": _uniform_f32(rng, n), "partial": _out(np.uint32, _count_threads(n))}
+
+
+def _count_ref(inp):
+    x = inp["x"]
+    threads = inp["partial"].size
+    owner = np.arange(x.size) % threads  # element j is counted by thread j mod T
+    counts = np.bincount(owner, weights=(x > 0.0), minlength=threads)
+    return {"partial": counts.astype(np.uint32)}
+
+
+POSITIVE_FLAGS = KernelCase(
+    "count_positive",
+    "positive_flags",
+    (slice_("x", np.float32), disjoint("flags", np.uint32)),
+    _flags_make,
+    _launch_1d_over("flags"),
+    lambda inp: {"flags": (inp["x"] > 0.0).astype(np.uint32)},
+    EXACT,
+)
+
+COUNT_POSITIVE = KernelCase(
+    "count_positive",
+    "count_positive",
+    (slice_("x", np.float32), disjoint("partial", np.uint32)),
+    _count_make,
+    _launch_1d_over("partial"),  # one thread per partial count: the grid-stride loop covers x
+    _count_ref,
+    EXACT,
+)
+
+# --------------------------------------------------------------------------------------------
+# The table
+
+SAMPLES: dict[str, list[KernelCase]] = {
+    "vecadd": [VECADD],
+    "saxpy": [SAXPY],
+    "scale_offset": [SCALE_OFFSET],
+    "relu": [RELU, CLAMP],
+    "poly": [POLY],
+    "mandelbrot": [MANDELBROT],
+    "matrix_add": [MATRIX_ADD],
+    "matmul_naive": [MATMUL_NAIVE],
+    "int_hash": [MURMUR3, SPLITMIX64],
+    "count_positive": [POSITIVE_FLAGS, COUNT_POSITIVE],
+}
+
+ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]
+
+
+def find_case(case_id: str) -> KernelCase:
+    """Look a case up by "sample::kernel" (or by the sample name when it has one kernel)."""
+    sample, _, kernel = case_id.partition("::")
+    for c in SAMPLES[sample]:
+        if not kernel or c.kernel == kernel:
+            return c
+    raise KeyError(case_id)

@@ -1,0 +1,1 @@
+#[kernel] pub fn k() { let x = 1; } @@@ ### $$$

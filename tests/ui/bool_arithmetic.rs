@@ -1,0 +1,4 @@
+#[kernel]
+pub fn k(a: bool, b: bool) {
+    let c = a + b;
+}

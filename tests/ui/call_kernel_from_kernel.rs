@@ -1,0 +1,7 @@
+#[kernel]
+pub fn a() {}
+
+#[kernel]
+pub fn b() {
+    a();
+}

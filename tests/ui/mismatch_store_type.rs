@@ -1,0 +1,6 @@
+#[kernel]
+pub fn k(mut out: DisjointSlice<f32>) {
+    if let Some(o) = out.get_mut(thread::index_1d()) {
+        *o = 1u32;
+    }
+}

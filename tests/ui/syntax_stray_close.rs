@@ -1,0 +1,3 @@
+}
+#[kernel]
+pub fn k() {}

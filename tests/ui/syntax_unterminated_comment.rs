@@ -1,0 +1,4 @@
+#[kernel]
+pub fn k() {
+    /* this comment never ends
+}

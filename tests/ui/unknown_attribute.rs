@@ -1,0 +1,2 @@
+#[kernal]
+pub fn k() {}

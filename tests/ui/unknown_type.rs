@@ -1,0 +1,3 @@
+#[kernel]
+pub fn k(a: &[f23], mut out: DisjointSlice<f32>) {
+}

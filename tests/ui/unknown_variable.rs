@@ -1,0 +1,8 @@
+#[kernel]
+pub fn k(a: &[f32], mut out: DisjointSlice<f32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) {
+        *o = a[i] * scael;
+    }
+}
