@@ -89,37 +89,59 @@ def _expand_tabs(text: str) -> str:
     return text.replace("\t", "    ")
 
 
-def _caret_line(line_text: str, start_col: int, end_col: int, ch: str) -> str:
-    # Columns are 1-based character columns; tabs render as four spaces.
-    prefix = _expand_tabs(line_text[: start_col - 1])
-    body = _expand_tabs(line_text[start_col - 1: end_col - 1])
-    width = max(1, len(body))
-    return " " * len(prefix) + ch * width
-
-
-def _label_rows(label: Label, ch: str) -> list[tuple[int, str]]:
-    """(line number, marker text) rows for one label; multi-line spans mark the first line."""
+def _columns(label: Label) -> tuple[int, int, int]:
+    """(line, start column, end column) of a label, in display columns (tabs = 4)."""
     span = label.span
     line, col = span.file.line_col(span.start)
     end_line, end_col = span.file.line_col(max(span.start, span.end))
     text = span.file.line_text(line)
     if end_line != line:
         end_col = len(text) + 1
-    marker = _caret_line(text, col, end_col, ch)
-    if label.message:
-        marker += " " + label.message
-    return [(line, marker)]
+    start = len(_expand_tabs(text[: col - 1]))
+    width = max(1, len(_expand_tabs(text[col - 1: end_col - 1])))
+    return line, start, start + width
+
+
+def _marker_rows(labels: list[tuple[Label, str]], line: int) -> list[str]:
+    """The underline rows beneath one source line, drawn as rustc draws them: every label's
+    underline on the first row, the rightmost message inline, the others hanging below on
+    `|` connectors, rightmost first."""
+    marks = sorted(((_columns(lab), lab, ch) for lab, ch in labels), key=lambda m: m[0][1])
+    width = max(end for (_, _, end), _, _ in marks)
+    row = [" "] * width
+    for (_, start, end), _, ch in marks:
+        for i in range(start, end):
+            if row[i] == " ":
+                row[i] = ch
+    first = "".join(row).rstrip()
+    last_lab = marks[-1][1]
+    if last_lab.message:
+        first += " " + last_lab.message
+    rows = [first]
+    hanging = [(start, lab.message) for (_, start, _), lab, _ in marks[:-1] if lab.message]
+    if not hanging:
+        return rows
+    while hanging:
+        connector = [" "] * (hanging[-1][0] + 1)
+        for start, _ in hanging:
+            connector[start] = "|"
+        rows.append("".join(connector).rstrip())
+        start, message = hanging.pop()
+        text = [" "] * start
+        for s, _ in hanging:
+            text[s] = "|"
+        rows.append("".join(text) + message)
+    return rows
 
 
 def render(diag: Diagnostic) -> str:
     """Render one diagnostic as rustc does (without colour)."""
     span = diag.primary.span
-    rows: list[tuple[int, str]] = []
-    rows += _label_rows(diag.primary, "^")
-    for lab in diag.labels:
+    by_line: dict[int, list[tuple[Label, str]]] = {}
+    for lab, ch in [(diag.primary, "^")] + [(lab, "-") for lab in diag.labels]:
         if lab.span.file is span.file:
-            rows += _label_rows(lab, "-")
-    lines = sorted({ln for ln, _ in rows})
+            by_line.setdefault(_columns(lab)[0], []).append((lab, ch))
+    lines = sorted(by_line)
     gutter = len(str(max(lines))) if lines else 1
     pad = " " * gutter
     out = [_header(diag)]
@@ -131,9 +153,8 @@ def render(diag: Diagnostic) -> str:
         if prev is not None and ln > prev + 1:
             out.append("...")
         out.append(f"{str(ln).rjust(gutter)} | {_expand_tabs(span.file.line_text(ln))}".rstrip())
-        for row_ln, marker in rows:
-            if row_ln == ln:
-                out.append(f"{pad} | {marker}".rstrip())
+        for marker in _marker_rows(by_line[ln], ln):
+            out.append(f"{pad} | {marker}".rstrip())
         prev = ln
     out.append(f"{pad} |")
     for note in diag.notes:

@@ -274,12 +274,13 @@ def compile_module(path: str, arch: str | None):
 
 
 def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list[str],
-                sim: bool, gpu: bool, time: bool, save: str | None, compare: bool, console: Any,
-                err_console: Any = None) -> int:
-    """Run one kernel from the command line; returns the exit code."""
-    if err_console is None:
-        from rich.console import Console
-        err_console = Console(stderr=True)
+                sim: bool, gpu: bool, time: bool, save: str | None, compare: bool,
+                console: Any = None, err_console: Any = None) -> int:
+    """Run one kernel from the command line; returns the exit code. Outputs go to `console`,
+    notes and errors to `err_console` (rich Consoles on stdout / stderr by default)."""
+    from rich.console import Console
+    console = console if console is not None else Console()
+    err_console = err_console if err_console is not None else Console(stderr=True)
 
     def error(message: str) -> None:
         err_console.print(f"error: {message}", markup=False, highlight=False)
@@ -301,10 +302,20 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
         return 1
     except CudaError as exc:
         error(str(exc))
+        if exc.sticky:
+            err_console.print("note: the kernel faulted on the GPU (a failed bounds check or "
+                              "gpu_assert!, or an invalid memory access); run it with --sim to "
+                              "see the thread and source line", markup=False, highlight=False)
         return 1
     except Exception as exc:
-        if type(exc).__name__ == "SimTrap":
+        # oxidec.sim's errors, matched by name so that a missing or broken simulator package
+        # cannot break this handler: SimTrap (a thread trapped) is a SimError.
+        kinds = {cls.__name__ for cls in type(exc).__mro__}
+        if "SimTrap" in kinds:
             error(f"kernel trapped on the CPU simulator: {exc}")
+            return 1
+        if "SimError" in kinds:
+            error(f"the CPU simulator could not run the kernel: {exc}")
             return 1
         raise
 
@@ -406,7 +417,7 @@ def preview(array: np.ndarray) -> str:
     items = [_fmt(x) for x in flat[:PREVIEW]]
     if flat.size > PREVIEW:
         items.append("...")
-    return "[" + ", ".join(items) + "]"
+    return "[" + " ".join(items) + "]"
 
 
 def _fmt(x: Any) -> str:
@@ -426,7 +437,7 @@ def print_outputs(console: Any, sig: KernelSignature, run: Run, grid: Dim3, bloc
     label = device_label(run.device)
     table = Table(title=f"kernel `{sig.name}`: grid {grid} x block {block} on {label}")
     for col in ("output", "dtype", "shape", f"first {PREVIEW} values", "checksum", "device"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=not col.startswith("first"))  # only the values wrap
     for p, v in zip(sig.params, run.values):
         if p.kind != "scalar" and p.writable:
             table.add_row(p.name, str(v.dtype), str(v.shape), preview(v), f"{checksum(v):.10g}",

@@ -195,7 +195,14 @@ class Typeck:
 
     def unify(self, a: T.Ty, b: T.Ty) -> bool:
         a, b = self.shallow(a), self.shallow(b)
-        if a == b or isinstance(a, T.ErrorTy) or isinstance(b, T.ErrorTy):
+        if a == b:
+            return True
+        if isinstance(a, T.ErrorTy) or isinstance(b, T.ErrorTy):
+            # An erroneous value satisfies any variable, so no follow-up "type annotations
+            # needed" is reported for it.
+            for v in (a, b):
+                if isinstance(v, T.InferTy):
+                    self.subst[v.var] = T.ERROR
             return True
         if isinstance(a, T.InferTy) or isinstance(b, T.InferTy):
             if not isinstance(a, T.InferTy):

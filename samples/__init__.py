@@ -1,0 +1,1 @@
+"""Sample kernels (*.rs) and their NumPy references (reference.py)."""

@@ -295,13 +295,12 @@ def test_pipeline_signature_of_a_compiled_kernel():
     assert ".entry blend" in m.ptx
 
 
-def test_pipeline_blend_on_the_simulator_matches_numpy():
+def test_pipeline_blend_on_the_simulator_matches_numpy(rng):
     m = compile_or_skip(BLEND)
     try:
         api.simulator()
     except LaunchError as exc:
         pytest.skip(str(exc))
-    rng = np.random.default_rng()
     n = 1000
     x = rng.uniform(-1, 1, n).astype(np.float32)
     y = rng.uniform(-1, 1, n).astype(np.float32)

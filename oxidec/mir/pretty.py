@@ -7,31 +7,50 @@
         debug b => _2;
         debug c => _3;
         let mut _0: ();
-        let _4: usize; // i
-        let mut _5: usize;
-        let mut _6: bool;
+        let mut _4: u32;
+        let _5: usize; // i
+        let mut _6: usize;
+        let mut _7: bool;
+        let mut _8: &mut f32;
+        let mut _9: Option<&mut f32>;
+        let _10: &mut f32; // o
 
         bb0: {
             _4 = @tid.x();
-            _5 = Len((*_3));
-            _6 = Lt(copy _4, copy _5);
-            switchInt(copy _6) -> [0: bb2, otherwise: bb1];
+            _5 = copy _4 as usize;
+            _6 = Len(_3);
+            _7 = Lt(copy _5, copy _6);
+            _8 = &mut (*_3)[_5];
+            _9 = Option::<&mut f32>(copy _7, move _8);
+            switchInt(copy _9.0) -> [0: bb2, otherwise: bb1];
         }
-        ...
+
+        bb1: {
+            _10 = move _9.1;
+            (*_10) = const 1.0_f32;
+            sync_threads();
+            goto -> bb2;
+        }
+
+        bb2: {
+            return;
+        }
     }
 
-Places: `_3`, `(*_3)`, `_8.0`, `(*_3)[_4]`, `_7[2]` (a ConstIndex). Operands: `copy _4`,
-`move _7`, `const 1_u32`, `const 2.5_f32`, `const true`, `const ()`. Rvalues: `Add(a, b)`,
-`Neg(a)`, `a as u8`, `&mut (*_3)[_4]`, `Len(p)`, tuples `(a, b)`, arrays `[a, b]`,
-`[a; 16]`, structs `Point { x: a, y: b }`, `Option::<T>(is_some, payload)`,
-intrinsics `@min(a, b)`, `StaticRef(kernel$TILE)`. Effects print as calls (`sync_threads();`).
-Pass `spans=True` to end each line with the `line:col` it came from.
+Arguments appear in the signature (`mut` when the parameter is) and in `debug name => _N`
+lines; the other locals in `let` lines, with the user's name as a comment.
+Places: `_3`, `(*_3)`, `_8.0`, `(*_3)[_4]`, `_7[2]` (a ConstIndex).
+Operands: `copy _4`, `move _7`, `const 1_u32`, `const 2.5_f32`, `const true`, `const ()`.
+Rvalues: `Add(a, b)`, `Neg(a)`, `a as u8`, `&mut (*_3)[_4]`, `Len(p)`, tuples `(a, b)`,
+arrays `[a, b]` and `[a; 16]`, structs `Point { x: a, y: b }`,
+`Option::<T>(is_some, payload)`, intrinsics `@min(a, b)`, `StaticRef(kernel$TILE)`.
+Effects print as calls (`sync_threads();`); `spans=True` ends each statement and terminator
+line with the `line:col` it came from.
 """
 from __future__ import annotations
 
 import math
-
-import numpy as np
+import struct
 
 from ..types import ArrayTy, BoolTy, FloatTy, IntTy, OptionTy, StructTy, TupleTy, UnitTy
 from .syntax import (
@@ -68,17 +87,31 @@ def pretty_place(place: Place) -> str:
     return text
 
 
+def _to_f32(value: float) -> float:
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
 def float_text(value: float, bits: int) -> str:
     """Shortest text that reads back to the same f32/f64 (`0.1`, `1e20`, `NaN`, `-inf`)."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    x = np.float32(value) if bits == 32 else np.float64(value)
-    if value == 0 or 1e-4 <= abs(value) < 1e16:
-        return np.format_float_positional(x, unique=True, trim="0")
-    mantissa, exp = np.format_float_scientific(x, unique=True, trim="-").split("e")
-    return f"{mantissa}e{int(exp)}"
+    if bits == 32:
+        x = _to_f32(value)
+        for digits in range(9):  # 9 significant digits always round-trip an f32
+            shortest = float(f"{x:.{digits}e}")
+            if _to_f32(shortest) == x:
+                break
+        value = shortest
+    text = repr(float(value))  # Python's shortest round-trip form, e.g. '1e+20', '0.1'
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        return f"{mantissa}e{int(exp)}"
+    return text
 
 
 def pretty_constant(c: Constant) -> str:

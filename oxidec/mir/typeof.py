@@ -67,7 +67,7 @@ def operand_ty(body: Body, op: Operand) -> Ty:
 
 # Intrinsics whose result has the type of their first argument (or second, for select).
 SAME_AS_ARG0 = frozenset({"sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round",
-                          "trunc"})
+                          "trunc", "ptr_add"})
 U32_RESULT = frozenset({"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
                         "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
                         "laneid", "warpid", "popc", "clz", "ctz"})

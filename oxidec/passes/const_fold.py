@@ -4,14 +4,15 @@ Folds operators, casts and pure intrinsics whose operands are constants, with th
 target semantics of `consteval`; forwards constants through locals assigned exactly once
 (and never borrowed); and turns `switchInt`/`assert` on a constant into `goto`.
 
-    bb0: {                                       bb0: {
-        _2 = const 250_u8;                           _2 = const 250_u8;
-        _3 = Add(copy _2, const 10_u8);              _3 = const 4_u8;
-        _4 = Lt(copy _3, const 5_u8);       ->       _4 = const true;
-        _5 = (*_1)[_6];                              _5 = (*_1)[3];      // _6 = const 3_usize
-        switchInt(copy _4) -> [0: bb2, otherwise: bb1];    goto -> bb1;
-    }                                            }
+    _2 = const 250_u8;                           _2 = const 250_u8;
+    _3 = Add(copy _2, const 10_u8);              _3 = const 4_u8;
+    _4 = Lt(copy _3, const 5_u8);       ->       _4 = const true;
+    _6 = const 3_usize;                          _6 = const 3_usize;
+    _5 = copy (*_1)[_6];                         _5 = copy (*_1)[3];
+    switchInt(copy _4) -> [0: bb2, otherwise: bb1];       goto -> bb1;
 
+An `Index` by a constant local becomes a `ConstIndex`, as in rustc (so the emitter can
+keep small arrays with constant indices in registers).
 An `assert` that always fails stays (it traps at run time); divisions by zero are never
 folded. Dead assignments and unreachable blocks left behind are for `dead_code` and
 `simplify_cfg`.
@@ -81,16 +82,6 @@ def _fold_once(body: Body) -> bool:
         if term is not block.terminator:
             block.terminator, changed = term, True
     return changed
-
-
-def constant_locals(body: Body) -> dict[int, Constant]:
-    """Locals whose only write is `_l = const c` (and whose address is never taken)."""
-    out = {}
-    for local, stmt in single_def_locals(body).items():
-        rv = stmt.rvalue
-        if isinstance(rv, Use) and isinstance(rv.operand, Constant):
-            out[local] = rv.operand
-    return out
 
 
 def _const_index(proj, consts: dict[int, Constant]):

@@ -17,8 +17,7 @@ division or remainder by zero, `MIN / -1`, operands of unexpected types.
 from __future__ import annotations
 
 import math
-
-import numpy as np
+import struct
 
 from ..mir.syntax import Constant
 from ..types import BOOL, BoolTy, FloatTy, IntTy, Ty
@@ -42,12 +41,17 @@ def int_range(ty: IntTy) -> tuple[int, int]:
     return 0, (1 << ty.bits) - 1
 
 
+def to_f32(value: float) -> float:
+    """The f32 nearest a Python float (ties to even; overflow -> inf)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:  # rounds past the largest f32
+        return math.copysign(math.inf, value)
+
+
 def round_float(value: float, ty: FloatTy) -> float:
-    """Round a Python float (an f64) to the precision of `ty` (overflow -> inf)."""
-    if ty.bits == 32:
-        with np.errstate(all="ignore"):
-            return float(np.float32(value))
-    return float(value)
+    """Round a Python float (an f64) to the precision of `ty`."""
+    return to_f32(value) if ty.bits == 32 else float(value)
 
 
 def normalize(c: Constant) -> Constant:
@@ -73,23 +77,35 @@ def same_constant(a: Constant, b: Constant) -> bool:
 
 
 def _float_op(op: str, a: float, b: float, ty: FloatTy) -> float | None:
-    """One IEEE operation, rounded once to `ty`."""
-    f = np.float32 if ty.bits == 32 else np.float64
-    x, y = f(a), f(b)
-    with np.errstate(all="ignore"):
+    """One IEEE operation, rounded once to `ty`.
+
+    For f32 the operation is done in f64 and rounded to f32: for + - * / that is exactly
+    the f32 operation (53 >= 2*24 + 2 bits, so the double rounding is innocuous), and
+    fmod is exact in any precision.
+    """
+    try:
         if op == "add":
-            r = x + y
+            r = a + b
         elif op == "sub":
-            r = x - y
+            r = a - b
         elif op == "mul":
-            r = x * y
+            r = a * b
         elif op == "div":
-            r = x / y
+            r = a / b
         elif op == "rem":
-            r = np.fmod(x, y)  # Rust's % on floats: truncated, sign of the dividend
+            r = math.fmod(a, b)  # Rust's % on floats: truncated, sign of the dividend
         else:
             return None
-    return float(r)
+    except (ZeroDivisionError, ValueError, OverflowError):
+        return _float_op_special(op, a, b)
+    return round_float(r, ty)
+
+
+def _float_op_special(op: str, a: float, b: float) -> float | None:
+    """IEEE results where Python raises: x / 0 (never folded anyway), fmod(inf, y) = NaN."""
+    if op == "rem" and (math.isinf(a) or b == 0) and not math.isnan(b):
+        return math.nan
+    return None
 
 
 # ---------------------------------------------------------------------------

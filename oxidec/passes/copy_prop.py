@@ -7,8 +7,8 @@ afterwards (neither has its address taken). Reads of `_b` become reads of `_a`:
 
     _4 = copy _1;                          _4 = copy _1;
     _5 = copy _4;                   ->     _5 = copy _1;
-    _6 = Add(copy _5, copy _4);            _6 = Add(copy _1, copy _1);
-    _7 = (*_5)[_4];                        _7 = (*_1)[_1];
+    _6 = Add(copy _5, copy _2);            _6 = Add(copy _1, copy _2);
+    _7 = copy (*_5)[_6];                   _7 = copy (*_1)[_6];
 
 The same reasoning forwards fields of an aggregate built once from such values, which is
 what the lowering of `get_mut` produces:
@@ -17,20 +17,70 @@ what the lowering of `get_mut` produces:
     switchInt(copy _8.0) -> [0: bb2, otherwise: bb1];   ->   switchInt(copy _6) -> [...];
 
 Moves of forwarded values become copies (after borrowck a move is a copy of the bits).
-The now-unused copies are left for `dead_code`.
+The now-unused copies are left for `dead_code`. Last, a temporary that only carries a value
+into the next statement is folded into it (rustc's destination propagation, in its
+simplest form):
+
+    _9 = Add(copy _4, const 1_i32);
+    _4 = move _9;                   ->     _4 = Add(copy _4, const 1_i32);
 """
 from __future__ import annotations
 
 from ..mir.syntax import (
-    Aggregate, Body, ConstIndex, Constant, Copy, Field, Index, Move, Operand, Place, Use,
+    Aggregate, Assign, Body, ConstIndex, Constant, Copy, Field, Index, Move, Operand, Place,
+    Use,
 )
 from ..mir.typeof import MirTypeError, place_ty
 from ..types import ArrayTy, OptionTy, StructTy, TupleTy
-from .visit import has_deref, never_written, rewrite, single_def_locals, write_once_locals
+from .dead_code import is_temporary
+from .visit import (
+    has_deref, never_written, read_counts, rewrite, single_def_locals, write_once_locals,
+)
 
 
 def copy_prop(body: Body) -> bool:
     """Forward copies and aggregate fields; True if the body changed."""
+    changed = _forward(body)
+    return merge_into_destinations(body) or changed
+
+
+def merge_into_destinations(body: Body) -> bool:
+    """`_t = rv; _x = move _t;` with `_t` a temporary read nowhere else becomes `_x = rv;`
+    (what the lowering makes of `x = x + 1` or `let y = a * b`)."""
+    reads = read_counts(body)
+    stable = single_def_locals(body)
+    changed = False
+    for block in body.blocks:
+        stmts, out = block.statements, []
+        i = 0
+        while i < len(stmts):
+            s1 = stmts[i]
+            s2 = stmts[i + 1] if i + 1 < len(stmts) else None
+            if _mergeable(body, s1, s2, reads, stable):
+                out.append(Assign(s2.place, s1.rvalue, s2.span))
+                changed = True
+                i += 2
+                continue
+            out.append(s1)
+            i += 1
+        block.statements = out
+    return changed
+
+
+def _mergeable(body: Body, s1, s2, reads, stable) -> bool:
+    if not (isinstance(s1, Assign) and isinstance(s2, Assign)):
+        return False
+    t = s1.place.local
+    if s1.place.projection or stable.get(t) is not s1 or not is_temporary(body, t):
+        return False
+    rv = s2.rvalue
+    return (not s2.place.projection and reads[t] == 1
+            and isinstance(rv, Use) and isinstance(rv.operand, (Copy, Move))
+            and rv.operand.place == Place(t)
+            and body.locals[s2.place.local].ty == body.locals[t].ty)
+
+
+def _forward(body: Body) -> bool:
     stable = single_def_locals(body)
     fixed = write_once_locals(body) | never_written(body)  # values that never change once set
     copies = _copy_sources(body, stable, fixed)

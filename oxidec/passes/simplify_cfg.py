@@ -26,7 +26,7 @@ duplicated or moved into different control flow.
 from __future__ import annotations
 
 from ..mir.syntax import Body, Goto, Return, SwitchInt, Unreachable
-from .visit import map_targets, predecessor_counts, reachable, renumber_blocks
+from .visit import map_targets, predecessor_counts, reachable, renumber_blocks, successors
 
 MAX_ROUNDS = 32
 
@@ -86,14 +86,14 @@ def _final_target(body: Body, t: int) -> int:
 def thread_jumps(body: Body) -> bool:
     changed = False
     for block in body.blocks:
-        before = repr(block.terminator)
+        before = successors(block.terminator)
         map_targets(block.terminator, lambda t: _final_target(body, t))
         term = block.terminator
         if isinstance(term, Goto):
             dest = body.blocks[term.target]
             if not dest.statements and isinstance(dest.terminator, (Return, Unreachable)):
                 block.terminator = type(dest.terminator)(dest.terminator.span)
-        changed |= repr(block.terminator) != before
+        changed |= block.terminator is not term or successors(term) != before
     return changed
 
 

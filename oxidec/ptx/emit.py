@@ -16,7 +16,7 @@ from .places import PlaceAccess, RegPlace, Val
 from .regalloc import RegisterFile, memory_locals, place_ty
 from .rvalues import emit_fma, emit_rvalue
 from .spaces import GENERIC, SpaceAnalysis
-from .types import PtxEmitError, arith, is_thin_pointer, leaf_types, memory
+from .types import PtxEmitError, arith, immediate, is_thin_pointer, leaf_types, memory
 
 
 class FunctionEmitter(PlaceAccess):
@@ -26,7 +26,8 @@ class FunctionEmitter(PlaceAccess):
         self.index = index
         self.regs = RegisterFile()
         self.memlocals = memory_locals(body)
-        self.spaces = SpaceAnalysis(body, self.memlocals, module.static_spaces)
+        self.spaces = SpaceAnalysis(body, self.memlocals, module.static_spaces,
+                                    module.readonly_nc)
         self.plan = plan_fusion(body, self.memlocals, fmad)
         self.lines: list[str] = []
         self.leaves: dict[int, list[Val]] = {}
@@ -258,7 +259,7 @@ class FunctionEmitter(PlaceAccess):
         for value, target in cases:
             p = self.tmp(BOOL)
             self.emit(instr(f"setp.{INT_COMPARE['eq']}.{arith(discr.ty)}", p, discr.text,
-                            str(value)))
+                            immediate(value, discr.ty)))
             self.branch(target, f"@{p} ")
         self.goto(term.otherwise, following)
 
@@ -293,9 +294,14 @@ class FunctionEmitter(PlaceAccess):
         if len(args) != len(callee.params):
             raise PtxEmitError(f"call of `{term.func}` with {len(args)} leaves, "
                                f"expected {len(callee.params)}")
-        results = [self.tmp(leaf) for _, leaf in callee.returns]
+        dest = self.resolve(term.destination) if callee.returns else None
+        direct = isinstance(dest, RegPlace) and dest.single() is not None
+        if direct:  # results load straight into the destination's registers
+            results = [v.text for v in dest.single()]
+        else:
+            results = [self.tmp(leaf) for _, leaf in callee.returns]
         abi.emit_call(self, callee, args, results)
         values = [Val(r, leaf, GENERIC if is_thin_pointer(leaf) else None)
                   for r, (_, leaf) in zip(results, callee.returns)]
-        if values:
-            self.write(term.destination, values)
+        if dest is not None:
+            self.write_place(dest, values)

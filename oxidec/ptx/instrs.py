@@ -83,6 +83,21 @@ INT_MATH = {
     "max": "max.{s}",
 }
 
+# Warp shuffles: name -> (shfl mode, the `c` operand: lane clamp 31, or 0 for `up`).
+SHUFFLE_MODES = {
+    "shuffle_xor": ("bfly", 31),
+    "shuffle_down": ("down", 31),
+    "shuffle_up": ("up", 0),
+    "shuffle": ("idx", 31),
+}
+
+# Warp votes over a predicate (ballot gives the u32 mask of lanes where it holds).
+VOTES = {
+    "ballot": "vote.sync.ballot.b32",
+    "any": "vote.sync.any.pred",
+    "all": "vote.sync.all.pred",
+}
+
 # Effects: name -> the instruction (no operands).
 EFFECTS = {
     "sync_threads": "bar.sync \t0;",
@@ -93,7 +108,10 @@ EFFECTS = {
 }
 
 # ld/st state-space qualifiers by the analysed space of the address.
-SPACE_QUALIFIER = {"global": ".global", "shared": ".shared", "local": ".local", "generic": ""}
+LOAD_QUALIFIER = {"global": ".global", "global.nc": ".global.nc", "shared": ".shared",
+                  "local": ".local", "generic": ""}
+STORE_QUALIFIER = {"global": ".global", "global.nc": ".global", "shared": ".shared",
+                   "local": ".local", "generic": ""}
 
 
 def fill(template: str, s: str = "", b: str = "", f: str = "") -> str:

@@ -34,9 +34,15 @@ STATE_SPACES = {"shared": "shared", "global": "global"}
 
 
 def emit_program(program: mir.Program, arch: str = "sm_80", *, fmad: bool = True,
-                 line_info: bool = True) -> str:
-    """The PTX module for `program`: one `.entry` per kernel, one `.func` per device fn."""
-    module = Module(program, line_info)
+                 line_info: bool = True, readonly_nc: bool = False) -> str:
+    """The PTX module for `program`: one `.entry` per kernel, one `.func` per device fn.
+
+    fmad: contract float mul+add into `fma.rn` (nvcc's --fmad=true);
+    line_info: `.file`/`.loc` from statement spans;
+    readonly_nc: load through `&[T]`/`&T` kernel parameters with `ld.global.nc`
+    (sound under Rust's aliasing rules; off until the driver opts in).
+    """
+    module = Module(program, line_info, readonly_nc)
     functions = []
     for index, body in enumerate(program.bodies):
         if body.kind not in ("kernel", "device"):
@@ -87,8 +93,9 @@ def launch_directives(body: mir.Body) -> list[str]:
 class Module:
     """What every function emitter needs to know about the whole program."""
 
-    def __init__(self, program: mir.Program, line_info: bool) -> None:
+    def __init__(self, program: mir.Program, line_info: bool, readonly_nc: bool) -> None:
         self.program = program
+        self.readonly_nc = readonly_nc
         self.bodies = {body.name: body for body in program.bodies}
         self.statics = {decl.name: decl for decl in program.statics}
         self.static_spaces = {}

@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
-from ..types import BOOL, U32, USIZE, BoolTy, IntTy, SliceTy, Ty
-from .instrs import SPACE_QUALIFIER, instr
-from .spaces import GENERIC, join
+from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, IntTy, SharedArrayTy, SliceTy, Ty
+from .instrs import LOAD_QUALIFIER, STORE_QUALIFIER, instr
+from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, elem_of, element_leaves, field_leaves, immediate,
                     is_fat_pointer, is_thin_pointer, leaf_types, mem_field_offsets, mem_size,
                     memory, memory_leaves, pointee, reg_class, store)
-from .types import ArrayTy, OptionTy, SharedArrayTy  # noqa: F401  (re-exported for emitters)
 
 
 @dataclass(frozen=True)
@@ -193,8 +192,10 @@ class PlaceAccess:
         return result
 
     def load(self, cur: MemPlace, hint: list[str] | None = None) -> list[Val]:
-        space = SPACE_QUALIFIER[cur.base.space or GENERIC]
+        space = LOAD_QUALIFIER[cur.base.space or GENERIC]
         base = self.as_reg(cur.base)
+        if hint and len(hint) > 1 and base.text in hint:
+            hint = None  # the first load would overwrite the address of the others
         out = []
         for i, (off, leaf) in enumerate(memory_leaves(cur.ty)):
             addr = MemPlace(leaf, base, cur.offset + off).address()
@@ -219,16 +220,24 @@ class PlaceAccess:
             return Val(str(cur.ty.length), USIZE, imm=True)
         raise PtxEmitError(f"no length for a place of type `{cur.ty}`")
 
-    def address(self, place: mir.Place) -> Val:
-        """`Ref(place)`: the address of a place in memory (never a load)."""
+    def address(self, place: mir.Place, fat: bool = False) -> list[Val]:
+        """`Ref(place)`: the address of a place in memory (never a load), with the
+        element count when the reference is a fat `&[T]`."""
         cur = self.resolve(place)
         if not isinstance(cur, MemPlace):
             raise PtxEmitError("internal: Ref of a register place")
-        if not cur.offset:
-            return cur.base
-        address = self.tmp(USIZE)
-        self.emit(instr("add.s64", address, cur.base.text, str(cur.offset)))
-        return Val(address, cur.base.ty, cur.base.space)
+        base = cur.base
+        if cur.offset:
+            address = self.tmp(USIZE)
+            self.emit(instr("add.s64", address, cur.base.text, str(cur.offset)))
+            base = Val(address, cur.base.ty, cur.base.space)
+        if not fat:
+            return [base]
+        if cur.length is not None:
+            return [base, cur.length]
+        if isinstance(cur.ty, (ArrayTy, SharedArrayTy)):  # unsizing `&[T; N]` to `&[T]`
+            return [base, Val(str(cur.ty.length), USIZE, imm=True)]
+        raise PtxEmitError(f"no length for a reference to `{cur.ty}`")
 
     # -- operands -------------------------------------------------------------
 
@@ -256,12 +265,13 @@ class PlaceAccess:
 
     def coerce(self, v: Val, space: str | None) -> Val:
         """A pointer value in the representation of `space` (generic via cvta)."""
-        if space is None or v.space in (None, space) or v.imm:
+        have, want = representation(v.space), representation(space)
+        if want is None or have in (None, want) or v.imm:
             return v
-        if space != GENERIC:
+        if want != GENERIC:
             raise PtxEmitError(f"internal: {v.space} pointer into a {space} slot")
         r = self.tmp(v.ty)
-        self.emit(instr(f"cvta.{v.space}.u64", r, v.text))
+        self.emit(instr(f"cvta.{have}.u64", r, v.text))
         return Val(r, v.ty, GENERIC)
 
     # -- writing --------------------------------------------------------------
@@ -295,8 +305,11 @@ class PlaceAccess:
             v = self.coerce(v, d.space)
             self.emit(instr(f"mov.{reg_class(d.ty).mov}", d.text, v.text))
         for d, v in zip(dests, values):  # computed in place (a hint), may need a cvta
-            if v is not None and v.text == d.text and d.space and v.space not in (None, d.space):
-                self.emit(instr(f"cvta.{v.space}.u64", d.text, d.text))
+            if v is None or v.text != d.text:
+                continue
+            have, want = representation(v.space), representation(d.space)
+            if want and have not in (None, want):
+                self.emit(instr(f"cvta.{have}.u64", d.text, d.text))
 
     def copy(self, v: Val) -> Val:
         r = self.tmp(v.ty)
@@ -304,7 +317,7 @@ class PlaceAccess:
         return Val(r, v.ty, v.space)
 
     def store(self, cur: MemPlace, values: list[Val]) -> None:
-        space = SPACE_QUALIFIER[cur.base.space or GENERIC]
+        space = STORE_QUALIFIER[cur.base.space or GENERIC]
         base = self.as_reg(cur.base)
         for (off, leaf), v in zip(memory_leaves(cur.ty), values):
             if v is None:

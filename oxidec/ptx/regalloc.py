@@ -59,12 +59,23 @@ def memory_locals(body: mir.Body) -> dict[int, MemoryLocal]:
     """The locals of `body` that must live in `.local` memory, by local index."""
     chosen: set[int] = set()
     for place, is_ref in _places(body):
-        if is_ref and not any(isinstance(p, mir.Deref) for p in place.projection):
+        if is_ref and not through_pointer(body, place):
             chosen.add(place.local)
         elif _selection_candidates(body.locals[place.local].ty, place) > SELECT_LIMIT:
             chosen.add(place.local)
     return {i: MemoryLocal(f"__local_{i}", body.locals[i].ty) for i in sorted(chosen)
             if leaf_types(body.locals[i].ty)}
+
+
+def through_pointer(body: mir.Body, place: mir.Place) -> bool:
+    """Whether a place is reached through a pointer: a Deref, or an index into a
+    slice (`s[i]`, short for `(*s)[i]`)."""
+    ty = body.locals[place.local].ty
+    for proj in place.projection:
+        if isinstance(proj, mir.Deref) or is_fat_pointer(ty):
+            return True
+        ty = project_ty(ty, proj)
+    return False
 
 
 def _selection_candidates(ty: Ty, place: mir.Place) -> int:
@@ -120,8 +131,10 @@ def rvalue_operands(rv: mir.Rvalue) -> tuple[mir.Operand, ...]:
         return (rv.lhs, rv.rhs)
     if isinstance(rv, (mir.UnaryOp, mir.Cast, mir.Repeat)):
         return (rv.operand,)
-    if isinstance(rv, (mir.Aggregate, mir.Intrinsic)):
-        return tuple(rv.operands if isinstance(rv, mir.Aggregate) else rv.args)
+    if isinstance(rv, mir.Aggregate):
+        return tuple(rv.operands)
+    if isinstance(rv, mir.Intrinsic):
+        return tuple(rv.args)
     return ()
 
 

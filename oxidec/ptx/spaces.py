@@ -9,22 +9,28 @@ stores through it then use `ld.global`, `ld.shared`, `ld.local` or plain `ld`.
 Every pointer leaf of every register local starts unknown and is joined with the space
 of each value assigned to it, until nothing changes:
 
-    unknown < global | shared | local < generic
+    unknown < global.nc < global < generic,  unknown < shared | local < generic
 
 A leaf that receives pointers of two spaces becomes generic, and the emitter converts
 with `cvta.<space>.u64` where a value moves into it. Pointers of kernel parameters are
 global, of device function parameters and return values generic, loaded from memory
 generic, and returned by calls generic.
+
+With `readonly_nc`, the data of `&[T]` and `&T` kernel parameters is `global.nc`: Rust
+forbids writing it (or holding a `&mut` to it) while the reference lives, so loads
+through it may use the non-coherent read-only path (`ld.global.nc`, as nvcc does for
+`const __restrict__`). A leaf that mixes it with other global pointers is plain global.
 """
 from __future__ import annotations
 
 from ..mir import syntax as mir
-from ..types import Ty
+from ..types import RefTy, Ty
 from .regalloc import MemoryLocal, place_ty, project_ty
 from .types import (element_leaves, field_leaves, is_fat_pointer, is_thin_pointer, leaf_types)
 
 GENERIC = "generic"
-SPACES = ("global", "shared", "local", GENERIC)
+READONLY = "global.nc"  # global, and never written while the kernel runs
+SPACES = ("global", READONLY, "shared", "local", GENERIC)
 
 
 def join(a: str | None, b: str | None) -> str | None:
@@ -32,7 +38,14 @@ def join(a: str | None, b: str | None) -> str | None:
         return b
     if b is None:
         return a
+    if {a, b} == {"global", READONLY}:
+        return "global"
     return GENERIC
+
+
+def representation(space: str | None) -> str | None:
+    """The address representation of a space: read-only global pointers are global."""
+    return "global" if space == READONLY else space
 
 
 Slot = tuple[int, int]  # (local, leaf index)
@@ -40,7 +53,7 @@ Slot = tuple[int, int]  # (local, leaf index)
 
 class SpaceAnalysis:
     def __init__(self, body: mir.Body, memory_locals: dict[int, MemoryLocal],
-                 static_spaces: dict[str, str]) -> None:
+                 static_spaces: dict[str, str], readonly_nc: bool = False) -> None:
         self.body = body
         self.memory_locals = memory_locals
         self.static_spaces = static_spaces
@@ -51,9 +64,8 @@ class SpaceAnalysis:
             for i, leaf in enumerate(leaf_types(decl.ty)):
                 if is_thin_pointer(leaf):
                     self.slots[(local, i)] = None
-        arg_space = "global" if body.kind == "kernel" else GENERIC
         for local in body.args():
-            self._assign_local(local, arg_space)
+            self._assign_local(local, self._arg_space(body.locals[local].ty, readonly_nc))
         if body.kind == "device":
             self._assign_local(0, GENERIC)
         self._solve()
@@ -63,6 +75,13 @@ class SpaceAnalysis:
         if (local, leaf) not in self.slots:
             return None
         return self.slots[(local, leaf)] or GENERIC
+
+    def _arg_space(self, ty: Ty, readonly_nc: bool) -> str:
+        if self.body.kind != "kernel":
+            return GENERIC
+        if readonly_nc and isinstance(ty, RefTy) and not ty.mutable:
+            return READONLY
+        return "global"
 
     # -- fixpoint -----------------------------------------------------------
 
@@ -163,8 +182,8 @@ class SpaceAnalysis:
         n = len(leaf_types(dest_ty))
         if isinstance(rv, mir.Use):
             return self.operand_spaces(rv.operand)
-        if isinstance(rv, mir.Ref):
-            return [self.base_space(rv.place)]
+        if isinstance(rv, mir.Ref):  # a fat reference also carries its length
+            return [self.base_space(rv.place)] + [None] * (n - 1)
         if isinstance(rv, mir.StaticRef):
             return [self.static_spaces.get(rv.name, GENERIC)]
         if isinstance(rv, mir.Aggregate):

@@ -4,9 +4,9 @@
     device_capability()           # "sm_90"
     gpu_unavailable_reason()      # None when a GPU is usable, else why not (cached)
 
-Each opened context gets a new `generation`; modules and buffers remember theirs, so that after
-`reset_after_fault()` (a kernel faulted: the context is unusable until reset) stale handles are
-reloaded or skipped instead of being used.
+A device fault (a kernel hit an illegal address or a `trap`) is sticky for the whole process in
+CUDA; `check` reports it to `mark_faulted`, after which `current()` raises a CudaError that says
+so, instead of letting every later call fail with a puzzling message.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ class GpuContext:
     capability: tuple[int, int]
     generation: int
     closed: bool = field(default=False)
+    faulted: bool = field(default=False)  # a kernel faulted: the context is unusable
 
     @property
     def arch(self) -> str:
@@ -45,6 +46,7 @@ class GpuContext:
 _lock = threading.RLock()
 _current: GpuContext | None = None
 _failure: NoGpuError | None = None
+_fault: CudaError | None = None
 _generation = 0
 _atexit_registered = False
 
@@ -58,6 +60,9 @@ def open_context(drv: Any, device_index: int = 0, generation: int = 0) -> GpuCon
     try:
         result = drv.cuInit(0)
     except Exception as exc:  # cuda-python raises when libcuda itself cannot be loaded
+        if type(exc).__name__ == "DynamicLibNotFoundError":  # cuda.pathfinder: not installed
+            raise NoGpuError("the NVIDIA driver library (libcuda) was not found; "
+                             "is the NVIDIA driver installed?") from None
         raise NoGpuError(f"the NVIDIA driver library (libcuda) could not be loaded "
                          f"({type(exc).__name__}: {exc})") from None
     try:
@@ -86,6 +91,10 @@ def current() -> GpuContext:
     """The runtime's context, opened on first use and made current on this thread."""
     global _current, _failure, _generation, _atexit_registered
     with _lock:
+        if _fault is not None:
+            raise CudaError(_fault.code, _fault.name, _fault.text,
+                            f"reusing the GPU after an earlier fault when {_fault.what}; CUDA "
+                            "cannot recover from a device fault inside a process, start a new one")
         if _current is None:
             if _failure is not None:
                 raise _failure
@@ -132,23 +141,22 @@ def device_name() -> str:
     return current().name
 
 
-def reset_after_fault() -> None:
-    """A kernel faulted: the primary context is unusable. Reset it so the next use starts a
-    fresh one (modules reload, old buffers are gone)."""
-    global _current
+def mark_faulted(err: CudaError) -> None:
+    """A kernel faulted (illegal address, trap, ...). CUDA keeps such errors for the rest of the
+    process: every later call fails the same way and no context reset clears them (measured on
+    the H200 with driver 580: cuDevicePrimaryCtxReset succeeds, the next retain fails with the
+    same error). So remember the fault and refuse later GPU work with a clear message."""
+    global _fault
     with _lock:
-        ctx, _current = _current, None
-        if ctx is None:
-            return
-        ctx.closed = True
-        drv = ctx.drv
-        for call in (lambda: drv.cuStreamDestroy(ctx.stream),
-                     lambda: drv.cuDevicePrimaryCtxRelease(ctx.device),
-                     lambda: drv.cuDevicePrimaryCtxReset(ctx.device)):
-            try:
-                call()
-            except Exception:
-                pass
+        if _fault is None:
+            _fault = err
+        if _current is not None:
+            _current.faulted = True
+
+
+def fault() -> CudaError | None:
+    """The device fault that made the GPU unusable in this process, if any."""
+    return _fault
 
 
 def shutdown() -> None:
@@ -159,6 +167,8 @@ def shutdown() -> None:
         if ctx is None or ctx.closed:
             return
         ctx.closed = True
+        if ctx.faulted:
+            return
         try:
             ctx.drv.cuStreamSynchronize(ctx.stream)
             ctx.drv.cuStreamDestroy(ctx.stream)
@@ -168,8 +178,12 @@ def shutdown() -> None:
 
 
 def forget() -> None:
-    """Drop the cached context and cached failure (tests use it with a fake driver)."""
-    global _current, _failure
+    """Drop the cached context, failure and fault (tests use it with a fake driver)."""
+    global _current, _failure, _fault
     with _lock:
         _current = None
         _failure = None
+        _fault = None
+
+
+cuda.set_fault_hook(mark_faulted)

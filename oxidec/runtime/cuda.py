@@ -6,7 +6,8 @@ into a `CudaError` with the driver's error name and string and a note on what we
     fn = check(drv.cuModuleGetFunction(mod, b"vecadd"), "looking up kernel `vecadd`")
 
 The driver module is imported lazily, so that `import oxidec.runtime` works without cuda-python;
-tests replace it with a fake through `set_driver`.
+tests replace it with a fake through `set_driver`. A device fault (a sticky error such as
+CUDA_ERROR_ILLEGAL_ADDRESS) is also reported to the context, which refuses later GPU work.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 from .errors import CudaError, NoGpuError
 
 _driver: Any = None
+_fault_hook: Any = None  # context.mark_faulted: told about sticky (device fault) errors
 
 
 def driver() -> Any:
@@ -35,6 +37,11 @@ def set_driver(drv: Any) -> Any:
     global _driver
     previous, _driver = _driver, drv
     return previous
+
+
+def set_fault_hook(hook: Any) -> None:
+    global _fault_hook
+    _fault_hook = hook
 
 
 def error_name_and_text(err: Any) -> tuple[str, str]:
@@ -70,7 +77,10 @@ def check(result: Any, what: str = "") -> Any:
     else:
         err, rest = result, ()
     if int(err) != 0:
-        raise cuda_error(err, what)
+        exc = cuda_error(err, what)
+        if exc.sticky and _fault_hook is not None:
+            _fault_hook(exc)
+        raise exc
     if not rest:
         return None
     return rest[0] if len(rest) == 1 else rest

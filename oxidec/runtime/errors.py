@@ -18,8 +18,8 @@ class NoGpuError(RuntimeError):
         self.reason = reason
 
 
-# Errors after which the CUDA context is unusable (every later call fails the same way) until the
-# primary context is reset: the kernel faulted on the device.
+# Device faults: CUDA keeps them for the rest of the process (every later call fails the same
+# way; resetting the primary context does not clear them).
 STICKY_ERRORS = frozenset({
     "CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_HARDWARE_STACK_ERROR",
     "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_MISALIGNED_ADDRESS",
@@ -47,7 +47,7 @@ class CudaError(RuntimeError):
 
     @property
     def sticky(self) -> bool:
-        """True when the kernel faulted and the context must be reset before further use."""
+        """True for a device fault, after which the GPU is unusable in this process."""
         return self.name in STICKY_ERRORS
 
 

@@ -15,10 +15,9 @@ from typing import Any, Sequence
 
 from .. import types as T
 from ..signature import KernelSignature
-from . import context
 from .cuda import check
 from .dtypes import ctype_of
-from .errors import CudaError, LaunchError
+from .errors import LaunchError
 
 Dim3 = tuple[int, int, int]
 
@@ -153,20 +152,15 @@ def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int 
            sync: bool = True) -> None:
     """Launch `fn` (a module.Function) on the context's stream; with `sync`, wait and check.
 
-    A fault on the device (illegal address, trap, ...) resets the context before the CudaError
-    propagates, so later launches get a working one.
+    A fault on the device (illegal address, trap, ...) raises a CudaError naming the kernel; it
+    leaves the GPU unusable for the rest of the process (see context.mark_faulted).
     """
     ctx = fn.module.ctx
     drv = ctx.drv
     if shared_bytes > DEFAULT_SHARED_LIMIT:
         fn.set_max_dynamic_shared(shared_bytes)
-    try:
-        check(drv.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1],
-                                 block[2], int(shared_bytes), ctx.stream, params.address, 0),
-              f"launching kernel `{fn.name}` with grid {tuple(grid)} and block {tuple(block)}")
-        if sync:
-            ctx.synchronize(f"synchronizing after launching kernel `{fn.name}`")
-    except CudaError as exc:
-        if exc.sticky:
-            context.reset_after_fault()
-        raise
+    check(drv.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                             int(shared_bytes), ctx.stream, params.address, 0),
+          f"launching kernel `{fn.name}` with grid {tuple(grid)} and block {tuple(block)}")
+    if sync:
+        ctx.synchronize(f"synchronizing after launching kernel `{fn.name}`")

@@ -6,8 +6,8 @@
 
 Copies go through the context's stream (the one launches use) and are synchronised before
 returning, so host arrays are safe to read or reuse afterwards. A zero-byte buffer has a null
-pointer and allocates nothing (cuMemAlloc(0) is an error). Buffers from a context that has
-since been reset or closed are not freed again.
+pointer and allocates nothing (cuMemAlloc(0) is an error). Buffers of a context that has been
+closed, or that a device fault made unusable, are not freed (it would only fail).
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ class DeviceBuffer:
 
     def free(self) -> None:
         ptr, self._ptr = self._ptr, None
-        if ptr is not None and not self.ctx.closed:
+        if ptr is not None and not self.ctx.closed and not self.ctx.faulted:
             check(self.ctx.drv.cuMemFree(ptr), f"freeing {self.nbytes} bytes of device memory")
 
     def __enter__(self) -> "DeviceBuffer":

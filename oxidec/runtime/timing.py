@@ -12,7 +12,6 @@ from typing import Callable
 
 from . import context
 from .cuda import check
-from .errors import CudaError
 
 
 @dataclass
@@ -54,12 +53,9 @@ def time_gpu(launch_once: Callable[[], None], ctx: context.GpuContext, *, warmup
         ctx.synchronize(f"synchronizing after {what}")
         times = [check(drv.cuEventElapsedTime(events[i], events[i + 1]), "reading event times")
                  for i in range(0, len(events), 2)]
-    except CudaError as exc:
-        if exc.sticky:
-            events.clear()  # the reset below frees them with the context
-            context.reset_after_fault()
-        raise
     finally:
+        if ctx.faulted:
+            events.clear()  # the context is unusable; destroying them would only fail again
         for ev in events:
             try:
                 drv.cuEventDestroy(ev)

@@ -157,23 +157,24 @@ class Memory:
             idx = off // np.uint64(k)
         else:
             idx = off
+        if region.kind == "shared":  # only the lane's own block's slice
+            bb = region.block_bytes
+            own = self.batch.lane_block[lanes]
+            wrong = (off - own * np.uint64(bb)) >= np.uint64(bb)
+            if wrong.any():
+                bad = np.flatnonzero(wrong.reshape(-1))
+                o = int(off.reshape(-1)[bad[0]]) - int(own.reshape(-1)[bad[0]]) * bb
+                raise LaneFault(f"illegal memory access: shared memory byte offset {o} is out "
+                                f"of bounds of the block's {bb} bytes",
+                                lanes=lanes.reshape(-1)[bad])
+            return idx
         length = region.buf.size // k
         if idx.size and idx.max() >= length:
-            badm = (idx >= length).reshape(-1)
-            bad = np.flatnonzero(badm)
+            bad = np.flatnonzero((idx >= length).reshape(-1))
             o = int(off.reshape(-1)[bad[0]])
             raise LaneFault(f"illegal memory access: byte offset {o} is out of bounds of "
                             f"{region.describe()} ({region.buf.size} bytes)",
                             lanes=lanes.reshape(-1)[bad])
-        if region.kind == "shared":
-            own = self.batch.lane_block[lanes]
-            wrong = (off // np.uint64(region.block_bytes)) != own
-            if wrong.any():
-                bad = np.flatnonzero(wrong.reshape(-1))
-                o = int(off.reshape(-1)[bad[0]]) - int(own.reshape(-1)[bad[0]]) * region.block_bytes
-                raise LaneFault(f"illegal memory access: shared memory byte offset {o} is out "
-                                f"of bounds of the block's {region.block_bytes} bytes",
-                                lanes=lanes.reshape(-1)[bad])
         return idx
 
     def _load_in(self, rid: int, dtype: np.dtype, off, lanes) -> np.ndarray:

@@ -1,0 +1,241 @@
+"""`Intrinsic` rvalues: special registers, math, bit counts, select, pointer offsets,
+and warp operations. `INTRINSICS` maps each name to the function that emits it.
+
+Names beyond the MIR docstring's list (all additive): "copysign", "exp2", "log2",
+"exp", "ln", "sin", "cos", "rsqrt" (f32, approximate: the hardware MUFU unit),
+"shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value, lane/delta: u32),
+"ballot", "any", "all" (bool), "active_mask", "redux_sync_add" (u32), "clock64".
+Warp operations use the full-warp member mask, as cuda-oxide's `warp::` functions do.
+"""
+from __future__ import annotations
+
+from ..mir import syntax as mir
+from ..types import U32, U64, FloatTy, IntTy, Ty
+from . import legalize
+from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, SPECIAL_REGISTERS,
+                     VOTES, fill, instr)
+from .places import Val
+from .spaces import GENERIC, join, representation
+from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
+                    pointee, reg_class)
+
+FULL_MASK = "-1"
+
+
+def emit_intrinsic(em, rv: mir.Intrinsic, ty: Ty, hint) -> list[Val]:
+    handler = INTRINSICS.get(rv.name)
+    if handler is None:
+        raise PtxEmitError(f"unsupported intrinsic `{rv.name}`")
+    return handler(em, rv, ty, hint)
+
+
+def _dst(em, ty: Ty, hint) -> str:
+    return hint[0] if hint else em.tmp(ty)
+
+
+def _leaf(ty: Ty) -> Ty:
+    leaves = leaf_types(ty)
+    if len(leaves) != 1:
+        raise PtxEmitError(f"an intrinsic cannot produce `{ty}`")
+    return leaves[0]
+
+
+def _args(em, rv) -> list[Val]:
+    return [em.scalar(em.operand(op)) for op in rv.args]
+
+
+# ---------------------------------------------------------------------------
+# Special registers
+
+def special(em, rv, ty, hint) -> list[Val]:
+    """Special registers are u32; a wider destination gets a zero extension."""
+    leaf = _leaf(ty)
+    wide = leaf != U32
+    dst = em.tmp(U32) if wide else _dst(em, U32, hint)
+    if rv.name == "warpid":
+        _linear_warp(em, dst)
+    else:
+        em.emit(instr("mov.u32", dst, SPECIAL_REGISTERS[rv.name]))
+    if not wide:
+        return [Val(dst, U32)]
+    out = _dst(em, leaf, hint)
+    legalize.cast(em, Val(dst, U32), leaf, out)
+    return [Val(out, leaf)]
+
+
+def _linear_warp(em, dst: str) -> None:
+    """The warp of this thread within its block: linear thread index / 32. Not
+    `%warpid`, which names a hardware slot and may change while a thread runs."""
+    r = {name: em.tmp(U32) for name in ("x", "y", "z", "nx", "ny")}
+    for axis in "xyz":
+        em.emit(instr("mov.u32", r[axis], f"%tid.{axis}"))
+    em.emit(instr("mov.u32", r["nx"], "%ntid.x"))
+    em.emit(instr("mov.u32", r["ny"], "%ntid.y"))
+    em.emit(instr("mad.lo.u32", r["z"], r["z"], r["ny"], r["y"]))
+    em.emit(instr("mad.lo.u32", r["z"], r["z"], r["nx"], r["x"]))
+    em.emit(instr("shr.u32", dst, r["z"], "5"))
+
+
+def clock64(em, rv, ty, hint) -> list[Val]:
+    dst = _dst(em, U64, hint)
+    em.emit(instr("mov.u64", dst, "%clock64"))
+    return [Val(dst, _leaf(ty))]
+
+
+# ---------------------------------------------------------------------------
+# Math
+
+def math(em, rv, ty, hint) -> list[Val]:
+    args = _args(em, rv)
+    leaf = _leaf(ty)
+    x = args[0]
+    dst = _dst(em, leaf, hint)
+    if isinstance(x.ty, FloatTy):
+        _float_math(em, rv.name, args, dst)
+    elif isinstance(x.ty, IntTy) and rv.name in INT_MATH:
+        if rv.name == "abs" and not x.ty.signed:
+            em.emit(instr(f"mov.{bits_suffix(x.ty)}", dst, x.text))
+        else:
+            em.emit(instr(fill(INT_MATH[rv.name], s=arith(x.ty)), dst, *(a.text for a in args)))
+            if rv.name == "abs":  # abs(i8::MIN) wraps to i8::MIN
+                legalize.rewrap(em, dst, x.ty)
+    else:
+        raise PtxEmitError(f"unsupported intrinsic `{rv.name}` on `{x.ty}`")
+    return [Val(dst, leaf)]
+
+
+def _float_math(em, name: str, args: list[Val], dst: str) -> None:
+    x = args[0]
+    f = arith(x.ty)
+    if name == "round":
+        legalize.round_half_away(em, x, dst)
+    elif name in FLOAT_MATH:
+        operands = [a.text for a in args]
+        if name == "copysign":  # Rust: x.copysign(sign); PTX: copysign d, sign, x
+            operands.reverse()
+        em.emit(instr(fill(FLOAT_MATH[name], f=f), dst, *operands))
+    elif name in FLOAT_APPROX and f == "f32":
+        em.emit(instr(FLOAT_APPROX[name], dst, x.text))
+    elif name in ("exp", "ln") and f == "f32":
+        _exp_ln(em, name, x, dst)
+    else:
+        raise PtxEmitError(f"unsupported intrinsic `{name}` on `{x.ty}`")
+
+
+def _exp_ln(em, name: str, x: Val, dst: str) -> None:
+    """exp(x) = 2^(x*log2 e), ln(x) = log2(x)*ln 2 (approximate, f32)."""
+    t = em.tmp(x.ty)
+    if name == "exp":
+        em.emit(instr("mul.rn.f32", t, x.text, "0f3FB8AA3B"))
+        em.emit(instr("ex2.approx.f32", dst, t))
+    else:
+        em.emit(instr("lg2.approx.f32", t, x.text))
+        em.emit(instr("mul.rn.f32", dst, t, "0f3F317218"))
+
+
+def count(em, rv, ty, hint) -> list[Val]:
+    """popc/clz/ctz are u32; a 64-bit destination gets the count zero-extended."""
+    x = em.scalar(em.operand(rv.args[0]))
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    if reg_class(leaf).name != "b64":
+        legalize.count_bits(em, rv.name, x, dst)
+    else:
+        n = em.tmp(U32)
+        legalize.count_bits(em, rv.name, x, n)
+        em.emit(instr("cvt.u64.u32", dst, n))
+    return [Val(dst, leaf)]
+
+
+# ---------------------------------------------------------------------------
+# Select and pointers
+
+def select(em, rv, ty, hint) -> list[Val]:
+    """select(cond, a, b) leaf by leaf (any type, including structs and Options)."""
+    cond = em.scalar(em.operand(rv.args[0]))
+    a, b = em.operand(rv.args[1]), em.operand(rv.args[2])
+    leaves = leaf_types(ty)
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if is_thin_pointer(x.ty) and representation(x.space) != representation(y.space):
+            x, y = em.coerce(x, GENERIC), em.coerce(y, GENERIC)
+        dst = hint[0] if len(leaves) == 1 and hint else em.tmp(leaves[i])
+        legalize.select(em, cond, x, y, dst)
+        out.append(Val(dst, leaves[i], join(x.space, y.space)))
+    return out
+
+
+def ptr_add(em, rv, ty, hint) -> list[Val]:
+    """p + n * size_of(*p); a 32-bit n multiplies wide (one IMAD.WIDE)."""
+    p, n = _args(em, rv)
+    size = mem_size(pointee(p.ty))
+    dst = _dst(em, p.ty, hint)
+    p = em.as_reg(p)
+    if n.imm:
+        em.emit(instr("add.s64", dst, p.text, str(int(n.text, 0) * size)))
+    elif isinstance(n.ty, IntTy) and n.ty.bits <= 32:
+        sign = "s" if n.ty.signed else "u"
+        em.emit(instr(f"mad.wide.{sign}32", dst, n.text, str(size), p.text))
+    else:
+        em.emit(instr("mad.lo.s64", dst, n.text, str(size), p.text))
+    return [Val(dst, p.ty, p.space)]
+
+
+# ---------------------------------------------------------------------------
+# Warp operations
+
+def shuffle(em, rv, ty, hint) -> list[Val]:
+    """shfl.sync on 32-bit values; 64-bit values move as two halves."""
+    v, lane = _args(em, rv)
+    mode, clamp = SHUFFLE_MODES[rv.name]
+    leaf = _leaf(ty)
+    v = em.as_reg(v)
+    dst = _dst(em, leaf, hint)
+    if reg_class(v.ty).name not in ("b64", "f64"):
+        em.emit(instr(f"shfl.sync.{mode}.b32", dst, v.text, lane.text, str(clamp), FULL_MASK))
+        return [Val(dst, leaf)]
+    lo, hi = em.tmp(U32), em.tmp(U32)
+    em.emit(instr("mov.b64", f"{{{lo}, {hi}}}", v.text))
+    for half in (lo, hi):
+        em.emit(instr(f"shfl.sync.{mode}.b32", half, half, lane.text, str(clamp), FULL_MASK))
+    em.emit(instr("mov.b64", dst, f"{{{lo}, {hi}}}"))
+    return [Val(dst, leaf)]
+
+
+def vote(em, rv, ty, hint) -> list[Val]:
+    (p,) = _args(em, rv)
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    em.emit(instr(VOTES[rv.name], dst, legalize.pred(em, p), FULL_MASK))
+    return [Val(dst, leaf)]
+
+
+def active_mask(em, rv, ty, hint) -> list[Val]:
+    dst = _dst(em, U32, hint)
+    em.emit(instr("activemask.b32", dst))
+    return [Val(dst, U32)]
+
+
+def redux_add(em, rv, ty, hint) -> list[Val]:
+    (v,) = _args(em, rv)
+    if not (isinstance(v.ty, IntTy) and v.ty.bits == 32):
+        raise PtxEmitError("redux_sync_add takes a 32-bit integer")
+    dst = _dst(em, v.ty, hint)
+    em.emit(instr(f"redux.sync.add.{arith(v.ty)}", dst, v.text, FULL_MASK))
+    return [Val(dst, v.ty)]
+
+
+INTRINSICS = {name: special for name in (*SPECIAL_REGISTERS, "warpid")}
+INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
+                                           "ceil", "round", "trunc", "copysign",
+                                           *FLOAT_APPROX, "exp", "ln")})
+INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
+INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
+INTRINSICS.update({name: vote for name in VOTES})
+INTRINSICS.update({
+    "select": select,
+    "ptr_add": ptr_add,
+    "active_mask": active_mask,
+    "redux_sync_add": redux_add,
+    "clock64": clock64,
+})

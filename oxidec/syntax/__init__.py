@@ -1,0 +1,12 @@
+"""The front end: source text -> `oxidec.ast.SourceUnit`.
+
+    from oxidec.syntax import parse
+    unit = parse(source_file, sink)
+
+`prescan` blanks host code and comments, grammar/oxide.lark (Lark, LALR) parses the
+kernel code, `transform.AstBuilder` builds the AST, `errors` words syntax errors as
+rustc does.
+"""
+from .parser import build_parser, grammar_text, parse, parser
+
+__all__ = ["parse", "parser", "build_parser", "grammar_text"]
