@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from oxidec.ptx import emit_program
+from oxidec.mir.syntax import Return
+from oxidec.ptx import PtxEmitError, emit_program
 
 HERE = Path(__file__).parent / "ptx"
 sys.path.insert(0, str(HERE))
@@ -94,3 +95,17 @@ def test_fma_flag_changes_only_contraction():
     on = emit_program(case.program, fmad=True)
     off = emit_program(case.program, fmad=False)
     assert "fma.rn.f32" in on and "fma" not in off
+
+
+def test_unsupported_construct_reports_function_and_span():
+    from mirbuild import Fn, program
+
+    f = Fn("k")
+    bb = f.block()
+    f.effect(bb, "printf")
+    f.term(bb, Return)
+    prog = program(f)
+    with pytest.raises(PtxEmitError) as info:
+        emit_program(prog)
+    assert "in `k`" in str(info.value) and "printf" in str(info.value)
+    assert info.value.span is prog.bodies[0].blocks[0].statements[0].span

@@ -1,7 +1,7 @@
 """MIR -> PTX text, directly (no LLVM).
 
     from oxidec.ptx import emit_program
-    text = emit_program(program, arch="sm_80", fmad=True, line_info=True)
+    text = emit_program(program, arch="sm_80", fmad=True, line_info=True, readonly_nc=True)
 
 Modules, one job each:
 - `types.py`    type tables: leaves of a type, register classes, suffixes, C layout;
@@ -11,7 +11,7 @@ Modules, one job each:
 - `instrs.py`   tables from MIR operations to instruction templates;
 - `legalize.py` what is not one table entry (narrow ints, casts, round, bool logic);
 - `places.py`   resolving places to registers or memory; loads, stores, moves;
-- `rvalues.py`  rvalues -> instructions;
+- `rvalues.py`  rvalues -> instructions; `intrinsics.py` the `Intrinsic` table;
 - `abi.py`      kernel params, device function params/returns, call sequences;
 - `emit.py`     one body -> one function; `module.py` the whole module.
 """

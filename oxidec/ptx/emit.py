@@ -1,11 +1,13 @@
 """Body emission: one MIR Body -> the text of one `.entry` or `.func`.
 
-Blocks are laid out in MIR order (unreachable ones dropped); a branch to the next
-block is left out. Every failing `Assert` branches to one `trap` block at the end of
+Blocks are laid out in reverse postorder (unreachable ones dropped); a branch to the
+next block is left out. Every failing `Assert` branches to one `trap` block at the end of
 the function, off the hot path. Parameters are loaded in a prologue before the first
 block's label, so MIR that jumps back to block 0 does not reload them.
 """
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 from ..mir import syntax as mir
 from ..types import BOOL, U32, USIZE, PtrTy
@@ -74,9 +76,9 @@ class FunctionEmitter(PlaceAccess):
     def run(self) -> list[str]:
         """The function's body lines, between its `{` and `}`."""
         self.prologue()
-        reachable = self.reachable()
-        for pos, b in enumerate(reachable):
-            following = reachable[pos + 1] if pos + 1 < len(reachable) else None
+        order = self.layout()
+        for pos, b in enumerate(order):
+            following = order[pos + 1] if pos + 1 < len(order) else None
             self.block(b, following)
         if self.trap_used:
             self.lines += ["", f"{self.trap_label()}:"]
@@ -96,14 +98,31 @@ class FunctionEmitter(PlaceAccess):
             else:
                 yield line
 
-    def reachable(self) -> list[int]:
-        seen, stack = set(), [0]
+    def layout(self) -> list[int]:
+        """Reachable blocks in reverse postorder, so that a block's preferred successor
+        comes right after it and needs no branch: the `otherwise` (true) side of a
+        switch, the success side of an assert. Loop bodies follow their headers and
+        loop exits come after the loop."""
+        order, seen = [], set()
+        stack = [(0, iter(self._visit_order(0)))]
+        seen.add(0)
         while stack:
-            b = stack.pop()
-            if b not in seen:
-                seen.add(b)
-                stack.extend(successors(self.body.blocks[b].terminator))
-        return sorted(seen)
+            b, pending = stack[-1]
+            nxt = next(pending, None)
+            if nxt is None:
+                order.append(b)
+                stack.pop()
+            elif nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, iter(self._visit_order(nxt))))
+        return order[::-1]
+
+    def _visit_order(self, b: int) -> list[int]:
+        """Successors in DFS order: the one visited last lands right after b."""
+        term = self.body.blocks[b].terminator
+        if isinstance(term, mir.SwitchInt):
+            return list(reversed(term.targets)) + [term.otherwise]
+        return list(successors(term))
 
     def label(self, b: int) -> str:
         return f"$L__BB{self.index}_{b}"
@@ -184,8 +203,20 @@ class FunctionEmitter(PlaceAccess):
         self.lines.append("\x00" + self.label(b))
         block = self.body.blocks[b]
         for s, stmt in enumerate(block.statements):
-            self.statement(b, s, stmt)
-        self.terminator(block.terminator, following)
+            with self.located(stmt.span):
+                self.statement(b, s, stmt)
+        with self.located(block.terminator.span):
+            self.terminator(block.terminator, following)
+
+    @contextmanager
+    def located(self, span):
+        """Errors name the function and carry the span of the statement being emitted."""
+        try:
+            yield
+        except PtxEmitError as err:
+            if err.span is not None:
+                raise
+            raise PtxEmitError(f"in `{self.body.name}`: {err.message}", span) from None
 
     def statement(self, b: int, s: int, stmt) -> None:
         if isinstance(stmt, mir.Nop):

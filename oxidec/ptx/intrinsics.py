@@ -1,7 +1,8 @@
 """`Intrinsic` rvalues: special registers, math, bit counts, select, pointer offsets,
 and warp operations. `INTRINSICS` maps each name to the function that emits it.
 
-Names beyond the MIR docstring's list (all additive): "copysign", "exp2", "log2",
+Names beyond the MIR docstring's list (all additive): "nwarpid" (warps per block, as
+the simulator defines it), "copysign", "exp2", "log2",
 "exp", "ln", "sin", "cos", "rsqrt" (f32, approximate: the hardware MUFU unit),
 "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value, lane/delta: u32),
 "ballot", "any", "all" (bool), "active_mask", "redux_sync_add" (u32), "clock64".
@@ -54,6 +55,8 @@ def special(em, rv, ty, hint) -> list[Val]:
     dst = em.tmp(U32) if wide else _dst(em, U32, hint)
     if rv.name == "warpid":
         _linear_warp(em, dst)
+    elif rv.name == "nwarpid":
+        _warps_per_block(em, dst)
     else:
         em.emit(instr("mov.u32", dst, SPECIAL_REGISTERS[rv.name]))
     if not wide:
@@ -74,6 +77,16 @@ def _linear_warp(em, dst: str) -> None:
     em.emit(instr("mad.lo.u32", r["z"], r["z"], r["ny"], r["y"]))
     em.emit(instr("mad.lo.u32", r["z"], r["z"], r["nx"], r["x"]))
     em.emit(instr("shr.u32", dst, r["z"], "5"))
+
+
+def _warps_per_block(em, dst: str) -> None:
+    """Warps in this block: ceil(threads / 32) (not `%nwarpid`, a hardware maximum)."""
+    r = {axis: em.tmp(U32) for axis in "xyz"}
+    for axis in "xyz":
+        em.emit(instr("mov.u32", r[axis], f"%ntid.{axis}"))
+    em.emit(instr("mul.lo.u32", r["x"], r["x"], r["y"]))
+    em.emit(instr("mad.lo.u32", r["x"], r["x"], r["z"], "31"))
+    em.emit(instr("shr.u32", dst, r["x"], "5"))
 
 
 def clock64(em, rv, ty, hint) -> list[Val]:
@@ -225,7 +238,7 @@ def redux_add(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, v.ty)]
 
 
-INTRINSICS = {name: special for name in (*SPECIAL_REGISTERS, "warpid")}
+INTRINSICS = {name: special for name in (*SPECIAL_REGISTERS, "warpid", "nwarpid")}
 INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
                                            "ceil", "round", "trunc", "copysign",
                                            *FLOAT_APPROX, "exp", "ln")})

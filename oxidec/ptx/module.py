@@ -34,13 +34,13 @@ STATE_SPACES = {"shared": "shared", "global": "global"}
 
 
 def emit_program(program: mir.Program, arch: str = "sm_80", *, fmad: bool = True,
-                 line_info: bool = True, readonly_nc: bool = False) -> str:
+                 line_info: bool = True, readonly_nc: bool = True) -> str:
     """The PTX module for `program`: one `.entry` per kernel, one `.func` per device fn.
 
     fmad: contract float mul+add into `fma.rn` (nvcc's --fmad=true);
     line_info: `.file`/`.loc` from statement spans;
-    readonly_nc: load through `&[T]`/`&T` kernel parameters with `ld.global.nc`
-    (sound under Rust's aliasing rules; off until the driver opts in).
+    readonly_nc: load through `&[T]` kernel parameters with `ld.global.nc` (sound under
+    Rust's aliasing rules, which the runtime checks at launch; see spaces.py).
     """
     module = Module(program, line_info, readonly_nc)
     functions = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
-from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, IntTy, SharedArrayTy, SliceTy, Ty
+from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, SharedArrayTy, SliceTy, Ty
 from .instrs import LOAD_QUALIFIER, STORE_QUALIFIER, instr
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, elem_of, element_leaves, field_leaves, immediate,
@@ -330,6 +330,3 @@ class PlaceAccess:
             v = self.coerce(v, GENERIC)  # pointers in memory are generic
             self.emit(instr(f"st{space}.{store(leaf)}", addr, v.text))
 
-
-def is_int(v: Val) -> bool:
-    return isinstance(v.ty, IntTy)

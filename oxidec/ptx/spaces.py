@@ -16,10 +16,12 @@ with `cvta.<space>.u64` where a value moves into it. Pointers of kernel paramete
 global, of device function parameters and return values generic, loaded from memory
 generic, and returned by calls generic.
 
-With `readonly_nc`, the data of `&[T]` and `&T` kernel parameters is `global.nc`: Rust
-forbids writing it (or holding a `&mut` to it) while the reference lives, so loads
-through it may use the non-coherent read-only path (`ld.global.nc`, as nvcc does for
+With `readonly_nc`, the data of `&[T]` kernel parameters is `global.nc`: Rust forbids
+writing it (or holding a `&mut` to it) while the reference lives, and the runtime
+refuses a launch where a writable argument shares memory with it, so loads through it
+may use the non-coherent read-only path (`ld.global.nc`, as nvcc does for
 `const __restrict__`). A leaf that mixes it with other global pointers is plain global.
+(`&T` parameters are left out: the runtime does not check raw pointers for aliasing.)
 """
 from __future__ import annotations
 
@@ -79,7 +81,7 @@ class SpaceAnalysis:
     def _arg_space(self, ty: Ty, readonly_nc: bool) -> str:
         if self.body.kind != "kernel":
             return GENERIC
-        if readonly_nc and isinstance(ty, RefTy) and not ty.mutable:
+        if readonly_nc and is_fat_pointer(ty) and isinstance(ty, RefTy) and not ty.mutable:
             return READONLY
         return "global"
 

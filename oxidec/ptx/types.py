@@ -24,7 +24,13 @@ from ..types import (BOOL, USIZE, ArrayTy, BoolTy, DisjointSliceTy, FloatTy, Int
 
 
 class PtxEmitError(Exception):
-    """A MIR construct that the emitter does not support (or malformed MIR)."""
+    """A MIR construct that the emitter does not support (or malformed MIR). `span` is the
+    statement it was raised for, when known, so the driver can report it as a diagnostic."""
+
+    def __init__(self, message: str, span=None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
 
 
 # ---------------------------------------------------------------------------

@@ -5,14 +5,16 @@
 
 Modules, in the order data flows:
 - `compile.py`  MIR -> flat CFG of closures (device calls inlined per call site, blocks split
-                at barriers, places compiled to local/memory plans)
+                at barriers); `order.py` numbers the blocks for reconvergence
+- `plans.py`    places compiled to local-storage / memory plans; constants
 - `machine.py`  the lane-vectorised scheduler: per-lane program counters, lowest block first,
                 barriers, traps
 - `launch.py`   arguments, memory regions, batches of blocks; `run_kernel`, `SimModule`
 - `layout.py`   canonical types, value trees (one NumPy row per lane), memory layouts
-- `memory.py`   64-bit addresses (region << 40 | offset) over NumPy byte views
+- `memory.py`   64-bit addresses (region << 40 | offset) over NumPy byte views; atomics
 - `ops.py`      Rust semantics of operators and `as` on lane vectors
-- `intrinsics.py` special registers, math, bits, pointers, warp collectives (`@intrinsic`)
+- `intrinsics.py` special registers, math, bits, pointers, warp collectives, atomics
+                (`@intrinsic`)
 - `fma.py`      exact fused multiply-add without `math.fma`
 - `errors.py`   SimError, SimTrap
 """

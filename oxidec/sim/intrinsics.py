@@ -1,4 +1,5 @@
-"""The `Intrinsic` rvalues: special registers, math, bit counting, pointers, warp collectives.
+"""The `Intrinsic` rvalues: special registers, math, bit counting, pointers, warp collectives
+and (provisionally) atomics.
 
 An implementation is `fn(x, args, arg_tys, result_ty) -> value` where
 - `x` is the executing `Batch` (machine.py) positioned at the current step: `x.n` active
@@ -293,3 +294,24 @@ def _redux_add(x, args, arg_tys, result_ty):
     v = args[0]
     total = _warp_sum(x, v.astype(np.uint64)) & np.uint64(0xFFFFFFFF)
     return total.astype(v.dtype)
+
+
+# -- atomics (provisional names) ---------------------------------------------------------
+# "atomic.<op>"(ptr, value) -> old value; "atomic.cas"(ptr, compare, new) -> old value.
+# Lanes apply in linear thread order (Memory.atomic_rmw). These have side effects: MIR passes
+# must not drop or move them, whatever MIR form they end up with.
+
+def _atomic(op: str) -> Impl:
+    def fn(x, args, arg_tys, result_ty):
+        pty = arg_tys[0]
+        if not isinstance(pty, (T.PtrTy, T.RefTy)):
+            raise SimError(f"atomic on a value of type `{pty}`")
+        dt = scalar_dtype(canon(pty.inner))
+        if op == "cas":
+            return x.mem.atomic_rmw(dt, args[0], args[2], x.lanes, "cas", args[1].astype(dt))
+        return x.mem.atomic_rmw(dt, args[0], args[1].astype(dt), x.lanes, op)
+    return fn
+
+
+for _op in ("add", "sub", "and", "or", "xor", "min", "max", "exch", "cas"):
+    INTRINSICS[f"atomic.{_op}"] = _atomic(_op)

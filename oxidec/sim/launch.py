@@ -16,7 +16,7 @@ from .. import types as T
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
-from .layout import canon, is_fat, scalar_dtype, size_of
+from .layout import canon, is_fat, scalar_dtype, size_of, tree_map
 from .machine import Batch, run_batch
 from .memory import Memory, make_address
 
@@ -231,7 +231,6 @@ def _scalar_argument(name: str, ty: T.Ty, cty: T.Ty, arg):
             if arr.shape[:1] != (cty.length,):
                 raise SimError(f"argument `{name}: {ty}`: expected {cty.length} elements")
             inner = [_scalar_argument(name, ty, cty.elem, a) for a in arr]
-            from .layout import tree_map
             return tree_map(lambda *xs: np.stack([np.asarray(v) for v in xs]), *inner)
         raise SimError(f"argument `{name}: {ty}` cannot be passed to the simulator")
     if isinstance(arg, np.ndarray) and arg.ndim == 0:

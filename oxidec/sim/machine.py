@@ -183,14 +183,18 @@ def _lane_value(tree, k: int):
 
 
 def run_batch(x: Batch) -> None:
+    with np.errstate(all="ignore"):  # IEEE results (inf, NaN) are the semantics, not warnings
+        _run(x)
+
+
+def _run(x: Batch) -> None:
     k = x.kernel
     blocks = k.blocks
     nb = len(blocks)
     wait_base, exit_pc = nb, 2 * nb
     L = x.L
-    pc = np.zeros(L, dtype=np.int32)
+    pc = np.full(L, k.entry, dtype=np.int32)
     nrun = L
-    pc[:] = k.entry
     cur, sel, n = k.entry, ALL, L
     max_steps = x.launch.max_steps
     while True:

@@ -101,39 +101,86 @@ class Memory:
             a = addr.reshape((n,) + (1,) * len(lf.dims)) + lf.offsets
             self.store_scalar(lf.dtype, a, v, lanes)
 
+    # -- atomics -------------------------------------------------------------------------
+    def atomic_rmw(self, dtype: np.dtype, addr: np.ndarray, value: np.ndarray, lanes: np.ndarray,
+                   op: str, compare: np.ndarray | None = None) -> np.ndarray:
+        """Read-modify-write of one scalar per lane, as if the lanes went one after another in
+        lane (linear thread) order; returns each lane's old value. op: add sub and or xor min
+        max exch cas (cas: store value where the current value == compare)."""
+        old = self.load_scalar(dtype, addr, lanes)  # validates every address
+        n = addr.shape[0]
+        value = np.broadcast_to(np.asarray(value, dtype=dtype), (n,))
+        order = np.argsort(addr, kind="stable")
+        sa = addr[order]
+        starts = np.flatnonzero(np.r_[True, sa[1:] != sa[:-1]])
+        ends = np.r_[starts[1:], n]
+        seq_old = old[order].copy()
+        v = value[order]
+        cmp = None if compare is None else np.broadcast_to(compare, (n,))[order]
+        final = np.empty(starts.size, dtype=dtype)
+        single = (ends - starts) == 1
+        if single.any():  # lanes alone at their address: one vectorised step
+            s = starts[single]
+            final[single] = _rmw_step(op, seq_old[s], v[s], None if cmp is None else cmp[s])
+        ufunc = _ACCUMULATE.get(op)
+        if ufunc is not None and dtype.kind == "f" and op in ("min", "max"):
+            ufunc = np.fmin if op == "min" else np.fmax
+        for g in np.flatnonzero(~single):  # lanes sharing an address: in lane order
+            s, e = int(starts[g]), int(ends[g])
+            if ufunc is not None:  # a sequential scan (accumulate rounds step by step)
+                seq = ufunc.accumulate(np.concatenate((seq_old[s:s + 1], v[s:e])), dtype=dtype)
+                seq_old[s:e] = seq[:-1]
+                final[g] = seq[-1]
+                continue
+            cur = seq_old[s]
+            for j in range(s, e):
+                seq_old[j] = cur
+                cur = _rmw_step(op, np.array([cur]), v[j:j + 1],
+                                None if cmp is None else cmp[j:j + 1])[0]
+            final[g] = cur
+        self.store_scalar(dtype, sa[starts], final, lanes[order][starts])
+        out = np.empty_like(seq_old)
+        out[order] = seq_old
+        return out
+
     # -- scalar access -----------------------------------------------------------
+    # The common case, every address in one region, costs two reductions (min, max) to
+    # find that out and to bounds-check, one (or) to check alignment, and the gather.
+
     def load_scalar(self, dtype: np.dtype, addr: np.ndarray, lanes: np.ndarray) -> np.ndarray:
         if addr.size == 0:
             return np.zeros(addr.shape, dtype)
-        rid = addr >> _SHIFT
-        r0 = rid.flat[0]
-        if (rid == r0).all():
-            return self._load_in(int(r0), dtype, addr & OFFSET_MASK,
-                                 _lanes_like(lanes, addr.shape))
+        r, hi = _one_region(addr)
+        if r is not None:
+            off = addr - np.uint64(r << REGION_SHIFT) if r else addr
+            return self._load_in(r, dtype, off, _lanes_like(lanes, addr.shape), hi)
         out = np.empty(addr.shape, dtype)
         lane_b = _lanes_like(lanes, addr.shape)
+        rid = addr >> _SHIFT
         off = addr & OFFSET_MASK
         for r in np.unique(rid):
             m = rid == r
-            out[m] = self._load_in(int(r), dtype, off[m], lane_b[m])
+            o = off[m]
+            out[m] = self._load_in(int(r), dtype, o, lane_b[m], int(o.max()))
         return out
 
     def store_scalar(self, dtype: np.dtype, addr: np.ndarray, value, lanes: np.ndarray) -> None:
         if addr.size == 0:
             return
         value = np.asarray(value)
-        rid = addr >> _SHIFT
-        r0 = rid.flat[0]
-        if (rid == r0).all():
-            self._store_in(int(r0), dtype, addr & OFFSET_MASK, value,
-                           _lanes_like(lanes, addr.shape))
+        r, hi = _one_region(addr)
+        if r is not None:
+            off = addr - np.uint64(r << REGION_SHIFT) if r else addr
+            self._store_in(r, dtype, off, value, _lanes_like(lanes, addr.shape), hi)
             return
         value = np.broadcast_to(value, addr.shape)
         lane_b = _lanes_like(lanes, addr.shape)
+        rid = addr >> _SHIFT
         off = addr & OFFSET_MASK
         for r in np.unique(rid):
             m = rid == r
-            self._store_in(int(r), dtype, off[m], value[m], lane_b[m])
+            o = off[m]
+            self._store_in(int(r), dtype, o, value[m], lane_b[m], int(o.max()))
 
     # -- within one region ---------------------------------------------------------
     def _region(self, rid: int, off, lanes) -> Region:
@@ -145,16 +192,17 @@ class Memory:
                             "is not in any buffer", lanes=lanes.reshape(-1))
         return region
 
-    def _index(self, region: Region, dtype: np.dtype, off: np.ndarray, lanes) -> np.ndarray:
+    def _index(self, region: Region, dtype: np.dtype, off: np.ndarray, lanes,
+               hi: int) -> np.ndarray:
+        """Element indices of the byte offsets `off` (hi: their maximum), checked."""
         k = dtype.itemsize
         if k > 1:
-            mis = (off & np.uint64(k - 1)) != 0
-            if mis.any():
-                bad = np.flatnonzero(mis.reshape(-1))
+            if int(np.bitwise_or.reduce(off, axis=None)) & (k - 1):
+                bad = np.flatnonzero(((off & np.uint64(k - 1)) != 0).reshape(-1))
                 o = int(off.reshape(-1)[bad[0]])
                 raise LaneFault(f"misaligned {k}-byte access at byte offset {o} of "
                                 f"{region.describe()}", lanes=lanes.reshape(-1)[bad])
-            idx = off // np.uint64(k)
+            idx = off >> np.uint64(k.bit_length() - 1)
         else:
             idx = off
         if region.kind == "shared":  # only the lane's own block's slice
@@ -168,29 +216,28 @@ class Memory:
                                 f"of bounds of the block's {bb} bytes",
                                 lanes=lanes.reshape(-1)[bad])
             return idx
-        length = region.buf.size // k
-        if idx.size and idx.max() >= length:
-            bad = np.flatnonzero((idx >= length).reshape(-1))
+        if hi + k > region.buf.size:
+            bad = np.flatnonzero((off + np.uint64(k) > np.uint64(region.buf.size)).reshape(-1))
             o = int(off.reshape(-1)[bad[0]])
             raise LaneFault(f"illegal memory access: byte offset {o} is out of bounds of "
                             f"{region.describe()} ({region.buf.size} bytes)",
                             lanes=lanes.reshape(-1)[bad])
         return idx
 
-    def _load_in(self, rid: int, dtype: np.dtype, off, lanes) -> np.ndarray:
+    def _load_in(self, rid: int, dtype: np.dtype, off, lanes, hi: int) -> np.ndarray:
         if rid >= LOCAL_BASE:
             return self._local_access(rid - LOCAL_BASE, dtype, off, lanes, None)
         region = self._region(rid, off, lanes)
         if dtype == BOOL_DTYPE:
-            return region.typed(np.dtype(np.uint8))[self._index(region, dtype, off, lanes)] != 0
-        return region.typed(dtype)[self._index(region, dtype, off, lanes)]
+            return region.typed(np.dtype(np.uint8))[self._index(region, dtype, off, lanes, hi)] != 0
+        return region.typed(dtype)[self._index(region, dtype, off, lanes, hi)]
 
-    def _store_in(self, rid: int, dtype: np.dtype, off, value, lanes) -> None:
+    def _store_in(self, rid: int, dtype: np.dtype, off, value, lanes, hi: int) -> None:
         if rid >= LOCAL_BASE:
             self._local_access(rid - LOCAL_BASE, dtype, off, lanes, value)
             return
         region = self._region(rid, off, lanes)
-        idx = self._index(region, dtype, off, lanes)
+        idx = self._index(region, dtype, off, lanes, hi)
         if not region.writable:
             raise LaneFault(f"write to read-only memory ({region.describe()})",
                             lanes=lanes.reshape(-1))
@@ -232,6 +279,41 @@ class Memory:
         if value is None:
             return result.reshape(off.shape)
         return None
+
+
+_ACCUMULATE = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
+               "xor": np.bitwise_xor, "min": np.minimum, "max": np.maximum}
+
+
+def _rmw_step(op: str, cur: np.ndarray, v: np.ndarray, cmp) -> np.ndarray:
+    if op == "add":
+        return cur + v
+    if op == "sub":
+        return cur - v
+    if op == "and":
+        return cur & v
+    if op == "or":
+        return cur | v
+    if op == "xor":
+        return cur ^ v
+    if op == "min":
+        return np.fmin(cur, v) if cur.dtype.kind == "f" else np.minimum(cur, v)
+    if op == "max":
+        return np.fmax(cur, v) if cur.dtype.kind == "f" else np.maximum(cur, v)
+    if op == "exch":
+        return v.copy()
+    if op == "cas":
+        return np.where(cur == cmp, v, cur)
+    raise SimError(f"unknown atomic operation `{op}`")
+
+
+def _one_region(addr: np.ndarray) -> tuple[int | None, int]:
+    """(region id, largest offset) when every address is in one region, else (None, 0)."""
+    lo, hi = int(addr.min()), int(addr.max())
+    r = lo >> REGION_SHIFT
+    if hi >> REGION_SHIFT != r:
+        return None, 0
+    return r, hi - (r << REGION_SHIFT)
 
 
 def _lanes_like(lanes: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

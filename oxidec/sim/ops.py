@@ -23,15 +23,15 @@ def unsigned_view(a: np.ndarray) -> np.ndarray:
 
 
 def binary(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
-        if op in ("shl", "shr"):
-            return _shift(op, a, b)
-        if b.dtype != a.dtype:
-            b = b.astype(a.dtype)
-        fn = _BINARY.get(op)
-        if fn is None:
-            raise SimError(f"unknown binary operator `{op}`")
-        return fn(a, b)
+    # No np.errstate here: the machine runs every batch with all floating-point warnings off.
+    if op in ("shl", "shr"):
+        return _shift(op, a, b)
+    if b.dtype != a.dtype:
+        b = b.astype(a.dtype)
+    fn = _BINARY.get(op)
+    if fn is None:
+        raise SimError(f"unknown binary operator `{op}`")
+    return fn(a, b)
 
 
 def _shift(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -94,11 +94,10 @@ _BINARY = {
 
 
 def unary(op: str, a: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
-        if op == "neg":
-            return np.negative(a)
-        if op == "not":
-            return np.logical_not(a) if a.dtype == BOOL_DTYPE else np.invert(a)
+    if op == "neg":
+        return np.negative(a)
+    if op == "not":
+        return np.logical_not(a) if a.dtype == BOOL_DTYPE else np.invert(a)
     raise SimError(f"unknown unary operator `{op}`")
 
 
@@ -114,12 +113,11 @@ def cast(value, src: T.Ty, dst: T.Ty):
         raise SimError(f"cannot cast `{src}` to `{dst}`")
     if value.dtype == dt:
         return value
-    with np.errstate(all="ignore"):
-        if value.dtype.kind == "f" and dt.kind in "iu":
-            return float_to_int(value, dt)
-        if dt == BOOL_DTYPE:
-            return value != 0
-        return value.astype(dt)
+    if value.dtype.kind == "f" and dt.kind in "iu":
+        return float_to_int(value, dt)
+    if dt == BOOL_DTYPE:
+        return value != 0
+    return value.astype(dt)
 
 
 def float_to_int(x: np.ndarray, dt: np.dtype) -> np.ndarray:

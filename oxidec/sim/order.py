@@ -13,7 +13,8 @@ MIR block numbers have neither property (lowering creates join blocks before the
 
 Built by recursion on strongly connected components: order the components topologically
 (ties by lowest block number, for stable output), and inside a loop start from its header
-(its entry from outside; the lowest if several) with the edges back to it removed.
+(the launch entry if the loop holds it, else its entry from outside, the lowest if several)
+with the edges back to it removed.
 Unreachable blocks go last.
 """
 from __future__ import annotations
@@ -29,7 +30,8 @@ def weak_topological_order(succ: list[list[int]], entry: int = 0) -> list[int]:
             preds[v].append(u)
     reach = _reachable(succ, entry)
     out: list[int] = []
-    _order_region(sorted(reach), entry, succ, preds, out)
+    preds[entry].append(-1)  # the launch enters there: the header if it is in a loop
+    _order_region(sorted(reach), None, succ, preds, out)
     seen = set(out)
     out.extend(v for v in range(n) if v not in seen)
     return out
@@ -78,7 +80,9 @@ def _order_region(nodes: list[int], header: int | None, succ, preds, out: list[i
         else:
             members = set(comp)
             entries = [v for v in comp if any(p not in members for p in preds[v])]
-            _order_region(sorted(comp), min(entries) if entries else min(comp), succ, preds, out)
+            first = [v for v in entries if -1 in preds[v]]
+            header = first[0] if first else min(entries) if entries else min(comp)
+            _order_region(sorted(comp), header, succ, preds, out)
         for j in dag[i]:
             indeg[j] -= 1
             if indeg[j] == 0:

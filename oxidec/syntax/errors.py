@@ -175,12 +175,21 @@ class ErrorReporter:
         self.report(e)
         if self.count >= MAX_ERRORS:
             return False
-        if isinstance(e, UnexpectedToken) and e.token.type == "$END":
-            return False
-        pos = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
         ip = e.interactive_parser
         ps = ip.parser_state
         table = ps.parse_conf.parse_table.states
+        if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+            # an incomplete last item (delimiters balance, so only a top-level one): drop it
+            # and let the parse end with what came before
+            while len(ps.state_stack) > 1 and _list_kind(table[ps.state_stack[-1]]) != "items":
+                ps.state_stack.pop()
+                ps.value_stack.pop()
+            key = (len(self.pre.text), ps.state_stack[-1])
+            if key in self._recovered_at:
+                return False
+            self._recovered_at.add(key)
+            return True
+        pos = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
         # keep what is complete: if a statement or an item could end here, end it
         for fake in ("LET", "HOST_ITEM"):
             done = _reduce_before(ps, fake)
@@ -202,6 +211,8 @@ class ErrorReporter:
             resume = self.statement_end(ps.value_stack, pos)
         else:
             resume = self.item_end(pos)
+            if kind == "mod" and resume is not None:  # never past the `mod`'s own `}`
+                resume = min(resume, self.close_of(_top_brace(ps.value_stack)))
         if resume is None:
             return False
         key = (resume, ps.state_stack[-1])
@@ -210,6 +221,10 @@ class ErrorReporter:
         self._recovered_at.add(key)
         _move_lexer(ip, self.pre.text, resume)
         return True
+
+    def close_of(self, brace: Token) -> int:
+        """Offset of the `}` matching the `{` token brace."""
+        return self.pre.tokens[self._parents.close[self.token_index(brace.start_pos)]].start
 
     def inside_open_brace(self, values: list, pos: int) -> bool:
         """Whether pos lies within the block or `mod` body whose `{` is topmost on the stack

@@ -17,6 +17,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import lark
@@ -24,7 +25,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from .. import ast
-from ..diagnostics import DiagnosticSink
+from ..diagnostics import DiagnosticSink, Label
 from ..span import SourceFile, Span
 from .errors import ErrorReporter
 from .prescan import LexError, prescan
@@ -55,7 +56,10 @@ def _cache_dir() -> Path | None:
     if base:
         return Path(base)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    root = Path(xdg) if xdg else Path.home() / ".cache"
+    try:
+        root = Path(xdg) if xdg else Path.home() / ".cache"
+    except (RuntimeError, KeyError):  # no home directory: no cache
+        return None
     return root / "oxidec"
 
 
@@ -110,8 +114,20 @@ def _write_cache(parser: Lark, cache_dir: Path, cache_file: Path) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
+        _prune(cache_dir, keep=cache_file)
     except Exception:  # a read-only home, a full disk: the cache is only an optimisation
         pass
+
+
+def _prune(cache_dir: Path, keep: Path, max_age_s: float = 7 * 24 * 3600) -> None:
+    """Drop parsers built from older grammars (one file per grammar edit otherwise)."""
+    now = time.time()
+    for old in cache_dir.glob("parser-*.lark"):
+        try:
+            if old != keep and now - old.stat().st_mtime > max_age_s:
+                old.unlink()
+        except OSError:
+            pass
 
 
 def parser() -> Lark:
@@ -123,7 +139,6 @@ def parser() -> Lark:
 
 
 def _report_lex_error(file: SourceFile, sink: DiagnosticSink, err: LexError) -> None:
-    from ..diagnostics import Label
     labels = [Label(Span(file, s, e), lab) for s, e, lab in err.secondary]
     sink.error(SYNTAX, err.message, Span(file, err.start, err.end), err.label,
                labels=labels, notes=list(err.notes))

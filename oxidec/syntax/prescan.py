@@ -96,7 +96,8 @@ class Prescan:
 # ---------------------------------------------------------------------------
 # Tokenizer
 
-_WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2028\u2029\ufeff\u200e\u200f\u0085]+")
+# Rust's whitespace, plus a byte-order mark and no-break space (the grammar's %ignore agrees)
+_WS = re.compile(r"[ \t\n\r\f\v\u0085\u00a0\u200e\u200f\u2028\u2029\ufeff]+")
 _IDENT = re.compile(r"(?:r#)?[^\W\d]\w*")
 _NUMBER = re.compile(r"[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?")
 _STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
@@ -277,6 +278,9 @@ _FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "sa
 # tokens that only host code has: a const/static/struct holding one is host code
 _HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await", "fn"})
 _DEVICE_ATTRS = frozenset({"kernel", "device"})
+# words that begin an item and occur in no item header (so a missing body ends there)
+_ITEM_STARTS = frozenset({"pub", "mod", "struct", "enum", "use", "static", "trait", "let",
+                          "macro_rules"})
 
 
 class _ItemScanner:
@@ -304,29 +308,31 @@ class _ItemScanner:
             return self.pairs[i] + 1
         return i + 1
 
+    def stops(self, i: int) -> bool:
+        """A token that starts the next item and can occur in no item's header or `;`
+        item outside a group: a missing `{` or `;` ends the item there."""
+        t = self.toks[i]
+        return (t.kind == PUNCT and t.text == "#") or (t.kind == IDENT and t.text in _ITEM_STARTS)
+
     def end_at_semi(self, i: int, end: int) -> int:
         """Index of the `;` ending a `use`/`const`/`static`/`type` item (groups skipped)."""
-        while i < end:
+        while i < end and not self.stops(i):
             if self.is_punct(i, ";"):
                 return i
-            if self.is_punct(i, "}"):
-                return i - 1  # a missing `;`: let the parser say so
             i = self.skip_group(i)
-        return end - 1
+        return i - 1  # no `;`: the item is incomplete
 
     def end_at_body(self, i: int, end: int) -> int:
         """Index of the `}` closing the first brace group, or of a `;` before one."""
-        while i < end:
+        while i < end and not self.stops(i):
             t = self.toks[i]
             if t.kind == PUNCT:
                 if t.text == "{":
                     return self.pairs[i]
                 if t.text == ";":
                     return i
-                if t.text == "}":
-                    return i - 1
             i = self.skip_group(i)
-        return end - 1
+        return i - 1  # no body: the item is incomplete
 
     def end_of_macro(self, i: int, end: int) -> int:
         """`name! (...)`, `name! [...];`, `name! {...}` with i at the group."""
@@ -356,22 +362,30 @@ class _ItemScanner:
                 return True
             if t.kind == PUNCT and t.text in "?$":
                 return True
-            if t.kind == PUNCT and t.text == "|" and prev in ("=", "(", ",", "{", "|"):
-                return True  # a closure
+            if t.kind == PUNCT and t.text == "|" and prev in ("=", "(", ",", "{", "move"):
+                return True  # a closure (`a || b` has `|` after an operand: not one)
             prev = t.text
         return False
 
-    def skip(self, kind: str, name_i: int | None, start_i: int, end_i: int) -> None:
+    def skip(self, kind: str, name_i: int | None, start_i: int, end_i: int,
+             named: bool = True, ends: str = ";}") -> int | None:
+        """Blank the host item tokens[start_i:end_i + 1] and return end_i; or return None
+        if the item is incomplete (no name, or it does not end with one of `ends`): the
+        parser then sees it and reports the error as for kernel code."""
+        last = self.toks[end_i] if start_i <= end_i < len(self.toks) else None
+        if last is None or not (last.kind == PUNCT and last.text in ends) \
+                or (named and (name_i is None or name_i > end_i)):
+            return None
         start = self.toks[start_i].start
-        end = self.toks[end_i].end
-        if name_i is not None and name_i <= end_i:
+        if name_i is not None and named:
             nt = self.toks[name_i]
             name, ns, ne = nt.text, nt.start, nt.end
         else:
             kw = self.toks[start_i]
             name, ns, ne = "", kw.start, kw.end
-        self.skipped[start] = SkippedInfo(kind, name, ns, ne, start, end)
-        self.blank.append((start, end))
+        self.skipped[start] = SkippedInfo(kind, name, ns, ne, start, last.end)
+        self.blank.append((start, last.end))
+        return end_i
 
     def scan(self, i: int, end: int) -> None:
         """Scan the items of tokens[i:end] (a file, or the inside of a `mod` body)."""
@@ -409,7 +423,8 @@ class _ItemScanner:
             self.regions.append(ItemRegion(junk_start, junk_start, last, False))
 
     def item(self, i: int, end: int, attrs: list[str]) -> int | None:
-        """Classify the item starting at token i; return the index of its last token."""
+        """Classify the item starting at token i; return the index of its last token, or
+        None if it is no item (the parser reports what it is)."""
         start_i = i
         if self.is_word(i, "pub"):
             i += 1
@@ -418,72 +433,67 @@ class _ItemScanner:
         k = self.skip_fn_qualifiers(i, end)
         if self.is_word(k, "fn"):
             last = self.end_at_body(k + 1, end)
-            device = any(a.rsplit("::", 1)[-1] in _DEVICE_ATTRS for a in attrs)
-            if not device:
-                self.skip("fn", k + 1 if k + 1 < end and self.toks[k + 1].kind == IDENT else None,
-                          start_i, last)
-            return last
-        if k != i and not (self.is_word(i, "unsafe") and self.tok(i + 1) in ("impl", "trait")):
-            return None  # `unsafe`, `async`, ... not followed by an item we know
-        kw = self.tok(i)
-        if self.toks[i].kind != IDENT:
+            if any(a.rsplit("::", 1)[-1] in _DEVICE_ATTRS for a in attrs):
+                return last  # kernel code: the parser's
+            name_i = k + 1 if k + 1 < end and self.toks[k + 1].kind == IDENT else None
+            return self.skip("fn", name_i, start_i, last)
+        if i >= end or self.toks[i].kind != IDENT:
             return None
+        kw = self.tok(i)
+        if k != i and not (kw == "unsafe" and self.tok(i + 1) in ("impl", "trait")):
+            return None  # `unsafe`, `async`, ... not followed by an item we know
         name_i = i + 1 if i + 1 < end and self.toks[i + 1].kind == IDENT else None
         if kw == "mod":
             if name_i is not None and self.is_punct(i + 2, "{"):
                 close = self.pairs[i + 2]
                 self.scan(i + 3, close)
                 return close
-            last = self.end_at_semi(i + 1, end)
-            self.skip("mod", name_i, start_i, last)
-            return last
+            return self.skip("mod", name_i, start_i, self.end_at_semi(i + 1, end), ends=";")
         if kw == "use":
             return self.end_at_semi(i + 1, end)
         if kw in ("const", "static"):
             last = self.end_at_semi(i + 1, end)
-            if self.has_host_only_tokens(i + 1, last):
-                self.skip(kw, name_i if kw == "const" else self._static_name(i), start_i, last)
-            return last
+            if not self.has_host_only_tokens(i + 1, last):
+                return last
+            return self.skip(kw, name_i if kw == "const" else self._static_name(i), start_i, last,
+                             ends=";")
         if kw == "struct":
             last = self.end_at_body(i + 1, end)
             plain = name_i is not None and (self.is_punct(i + 2, "{") or self.is_punct(i + 2, ";"))
-            if not plain or self.has_host_only_tokens(i + 1, last):
-                self.skip("struct", name_i, start_i, last)
-            return last
-        if kw in ("enum", "trait", "impl") or (kw in ("union", "auto") and name_i is not None):
-            last = self.end_at_body(i + 1, end)
-            self.skip(kw if kw != "auto" else "trait", name_i if kw != "impl" else None,
-                      start_i, last)
-            return last
-        if kw == "unsafe" and self.tok(i + 1) in ("impl", "trait"):
+            if plain and not self.has_host_only_tokens(i + 1, last):
+                return last
+            return self.skip("struct", name_i, start_i, last)
+        if kw in ("enum", "trait") or (kw in ("union", "auto") and name_i is not None):
+            kind = "trait" if kw == "auto" else kw
+            name_i = i + 2 if kw == "auto" else name_i
+            return self.skip(kind, name_i, start_i, self.end_at_body(i + 1, end))
+        if kw == "impl":
+            return self.skip("impl", None, start_i, self.end_at_body(i + 1, end), named=False)
+        if kw == "unsafe":  # `unsafe impl`, `unsafe trait`
+            what = self.tok(i + 1)
             last = self.end_at_body(i + 2, end)
-            self.skip(self.tok(i + 1), None if self.tok(i + 1) == "impl" else i + 2, start_i, last)
-            return last
+            if what == "impl":
+                return self.skip("impl", None, start_i, last, named=False)
+            return self.skip("trait", i + 2 if i + 2 < end else None, start_i, last)
         if kw == "type":
-            last = self.end_at_semi(i + 1, end)
-            self.skip("type", name_i, start_i, last)
-            return last
+            return self.skip("type", name_i, start_i, self.end_at_semi(i + 1, end), ends=";")
         if kw == "extern":
             if self.is_word(i + 1, "crate"):
-                last = self.end_at_semi(i + 2, end)
-                self.skip("extern crate", i + 2 if i + 2 < end else None, start_i, last)
-                return last
-            last = self.end_at_body(i + 1, end)
-            self.skip("extern", None, start_i, last)
-            return last
+                name_i = i + 2 if i + 2 < end and self.toks[i + 2].kind == IDENT else None
+                return self.skip("extern crate", name_i, start_i, self.end_at_semi(i + 2, end),
+                                 ends=";")
+            return self.skip("extern", None, start_i, self.end_at_body(i + 1, end), named=False)
         if kw == "macro_rules" and self.is_punct(i + 1, "!"):
-            last = self.end_of_macro(i + 3, end)
-            self.skip("macro_rules", i + 2 if i + 2 < end else None, start_i, last)
-            return last
+            name_i = i + 2 if i + 2 < end and self.toks[i + 2].kind == IDENT else None
+            return self.skip("macro_rules", name_i, start_i, self.end_of_macro(i + 3, end),
+                             ends=";})]")
         # an item-level macro call: `name!(...);`, `a::b! { ... }`
         j = i
         while self.is_punct(j + 1, ":") and self.is_punct(j + 2, ":") and j + 3 < end \
                 and self.toks[j + 3].kind == IDENT:
             j += 3
         if self.is_punct(j + 1, "!") and kw not in KEYWORDS:
-            last = self.end_of_macro(j + 2, end)
-            self.skip("macro", j, start_i, last)
-            return last
+            return self.skip("macro", j, start_i, self.end_of_macro(j + 2, end), ends=";})]")
         return None
 
     def skip_fn_qualifiers(self, k: int, end: int) -> int:

@@ -94,7 +94,7 @@ def vecadd():
         ".version 7.8", ".target sm_80", ".address_size 64", '.file 1 "kernels.rs"',
         ".visible .entry vecadd(", ".param .u64 vecadd_param_0", ".param .u64 vecadd_param_5",
         "cvta.to.global.u64", "mov.u32", "%ctaid.x", "mul.wide.u32", "@!%p",
-        "ld.global.f32", "ld.global.f32", "add.rn.f32", "st.global.f32", "ret;",
+        "ld.global.nc.f32", "ld.global.nc.f32", "add.rn.f32", "st.global.f32", "ret;",
         "$L__BB0_trap:", "trap;",
     ]
     return Case(program(f), checks, absent=["ld.f32", "st.f32", "fma"])
@@ -203,7 +203,7 @@ def loop_with_switch_int():
     f.assign(done, P(out, D), Use(cp(acc)))
     f.term(done, Return)
     checks = ["mov.f32", "0f00000000", "$L__BB0_1:", "setp.lt.u64", "@!%p", "bra",
-              "ld.global.f32", "add.rn.f32", "add.u64", "bra \t$L__BB0_1;",
+              "ld.global.nc.f32", "add.rn.f32", "add.u64", "bra \t$L__BB0_1;",
               "$L__BB0_4:", "st.global.f32"]
     return Case(program(f), checks)
 
@@ -516,16 +516,18 @@ def math_intrinsics():
     f.assign(bb, cond, BinaryOp("gt", cp(n), c(4, U32)))
     f.assign(bb, s, Intrinsic("select", (cp(cond), cp(n), c(4, U32))))
     f.assign(bb, P(iout, D), Use(cp(s)))
-    lane, warp, w64 = f.local(U32), f.local(U32), f.local(USIZE)
+    lane, warp, w64, nw = f.local(U32), f.local(U32), f.local(USIZE), f.local(U32)
     f.assign(bb, lane, Intrinsic("laneid", ()))
     f.assign(bb, warp, Intrinsic("warpid", ()))
+    f.assign(bb, nw, Intrinsic("nwarpid", ()))
+    f.assign(bb, P(iout, D), Use(cp(nw)))
     f.assign(bb, w64, Intrinsic("ntid.y", ()))
     f.assign(bb, P(iout, D), BinaryOp("add", cp(lane), cp(warp)))
     f.assign(bb, P(iout, D), Cast(cp(w64), U32))
     f.term(bb, Return)
-    checks += ["setp.gt.u32", "selp.b32", "%laneid", "%tid.y", "shr.u32", "%ntid.y",
-               "cvt.u64.u32"]
-    return Case(program(f), checks, absent=["cvt.rni", "%warpid"])
+    checks += ["setp.gt.u32", "selp.b32", "%laneid", "%tid.y", "shr.u32", "%ntid.z",
+               "mad.lo.u32", ", 31;", "shr.u32", "%ntid.y", "cvt.u64.u32"]
+    return Case(program(f), checks, absent=["cvt.rni", "%warpid", "%nwarpid"])
 
 
 @case
@@ -622,7 +624,7 @@ def struct_in_memory_field_offsets():
     f.assign(bb, P(out, D), Use(cp(w)))
     f.term(bb, Return)
     # sizeof(Rec) = 24: a@0 b@4 c@8 (c.0@8, c.1@16)
-    checks = ["mul.lo.s64", "ld.global.f64", "+16]", "ld.global.s16",
+    checks = ["mul.lo.s64", "ld.global.nc.f64", "+16]", "ld.global.nc.s16",
               "+32]", "cvt.rn.f64.s32", "add.rn.f64"]
     return Case(program(f), checks)
 
@@ -730,27 +732,31 @@ def option_payload_none_and_bool_memory():
 
 
 @case
-def readonly_params_use_nc_loads():
+def readonly_nc_can_be_turned_off():
     base = vecadd()
-    return Case(base.program, ["ld.global.nc.f32", "ld.global.nc.f32", "st.global.f32"],
-                absent=["st.global.nc"], options={"readonly_nc": True})
+    return Case(base.program, ["ld.global.f32", "ld.global.f32", "st.global.f32"],
+                absent=[".nc"], options={"readonly_nc": False})
 
 
 @case
 def readonly_and_mutable_pointer_mix_is_plain_global():
     f = Fn("mix")
-    a = f.arg("a", RefTy(F32, False))
+    a = f.arg("a", slice_of(F32))
     b = f.arg("b", PtrTy(F32, True))
+    r = f.arg("r", RefTy(F32, False))
     flag = f.arg("flag", BOOL)
     out = f.arg("out", PtrTy(F32, True))
     bb = f.block()
-    p, v = f.local(PtrTy(F32, False)), f.local(F32)
-    f.assign(bb, p, Intrinsic("select", (cp(flag), cp(a), cp(b))))
+    pa, p, v, w = f.local(PtrTy(F32, False)), f.local(PtrTy(F32, False)), f.local(F32), \
+        f.local(F32)
+    f.assign(bb, pa, Cast(cp(a), PtrTy(F32, False)))
+    f.assign(bb, p, Intrinsic("select", (cp(flag), cp(pa), cp(b))))
     f.assign(bb, v, Use(cp(p, D)))
-    f.assign(bb, P(out, D), Use(cp(v)))
+    f.assign(bb, w, Use(cp(r, D)))
+    f.assign(bb, P(out, D), BinaryOp("add", cp(v), cp(w)))
     f.term(bb, Return)
-    return Case(program(f), ["selp.b64", "ld.global.f32", "st.global.f32"],
-                absent=["cvta.global", ".nc"], options={"readonly_nc": True})
+    return Case(program(f), ["selp.b64", "ld.global.f32", "ld.global.f32", "st.global.f32"],
+                absent=["cvta.global", ".nc"])
 
 
 @case
@@ -947,3 +953,140 @@ def integer_min_max_abs():
     f.assign(bb, P(out, D), BinaryOp("sub", cp(r4), cp(r5)))
     f.term(bb, Return)
     return Case(program(f), ["abs.s32", "cvt.s32.s8", "max.s64", "-5;", "min.u32", "300;"])
+
+
+def _saxpy_lowered(store_between: bool) -> Program:
+    """saxpy as the lowering writes it: the mul loads x[i] itself, and y[i]'s bounds
+    check sits between the mul and the add (a separate block)."""
+    f = Fn("saxpy")
+    a = f.arg("a", F32)
+    x, y = f.arg("x", slice_of(F32)), f.arg("y", slice_of(F32))
+    out = f.arg("out", DisjointSliceTy(F32))
+    bb0, bb1, bb2, bb3, done = (f.block() for _ in range(5))
+    i = thread_index(f, bb0)
+    o = get_mut(f, bb0, out, i, bb1, done)
+    n1, ok1, n2, ok2, prod, s = (f.local(t) for t in (USIZE, BOOL, USIZE, BOOL, F32, F32))
+    f.assign(bb1, n1, Len(P(x)))
+    f.assign(bb1, ok1, BinaryOp("lt", cp(i), cp(n1)))
+    f.term(bb1, Assert, cp(ok1), True, "index out of bounds", bb2)
+    f.assign(bb2, prod, BinaryOp("mul", cp(a), cp(x, D, idx(i))))
+    if store_between:
+        f.assign(bb2, P(o, D), Use(c(0.0, F32)))
+    f.assign(bb2, n2, Len(P(y)))
+    f.assign(bb2, ok2, BinaryOp("lt", cp(i), cp(n2)))
+    f.term(bb2, Assert, cp(ok2), True, "index out of bounds", bb3)
+    f.assign(bb3, s, BinaryOp("add", cp(prod), cp(y, D, idx(i))))
+    f.assign(bb3, P(o, D), Use(cp(s)))
+    f.term(bb3, Goto, done)
+    f.term(done, Return)
+    return program(f)
+
+
+@case
+def fma_across_bounds_check_with_loaded_factor():
+    checks = ["// assert", "// assert", "ld.global.nc.f32", "ld.global.nc.f32", "fma.rn.f32",
+              "st.global.f32"]
+    return Case(_saxpy_lowered(False), checks, absent=["mul.rn.f32"])
+
+
+@case
+def no_fma_when_a_store_may_change_the_loaded_factor():
+    return Case(_saxpy_lowered(True), ["ld.global.nc.f32", "mul.rn.f32", "st.global.f32",
+                                       "add.rn.f32"], absent=["fma"])
+
+
+@case
+def widened_product_is_mul_wide():
+    f = Fn("wide")
+    out = f.arg("out", PtrTy(U64, True))
+    bb = f.block()
+    ctaid, ntid, a64, b64, prod = f.local(U32), f.local(U32), f.local(U64), f.local(U64), \
+        f.local(U64)
+    f.assign(bb, ctaid, Intrinsic("ctaid.x", ()))
+    f.assign(bb, ntid, Intrinsic("ntid.x", ()))
+    f.assign(bb, a64, Cast(cp(ctaid), U64))
+    f.assign(bb, b64, Cast(cp(ntid), U64))
+    f.assign(bb, prod, BinaryOp("mul", cp(a64), cp(b64)))
+    f.assign(bb, P(out, D), Use(cp(prod)))
+    f.term(bb, Return)
+    return Case(program(f), ["%ctaid.x", "%ntid.x", "mul.wide.u32", "st.global.u64"],
+                absent=["mul.lo.u64"])
+
+
+@case
+def loop_body_follows_its_header():
+    """Blocks are laid out so the loop body falls through from the header."""
+    f = Fn("count")
+    n = f.arg("n", U32)
+    out = f.arg("out", PtrTy(U32, True))
+    entry, exit_, head, body = (f.block() for _ in range(4))  # MIR order: exit first
+    k, go = f.local(U32, "k"), f.local(BOOL)
+    f.assign(entry, k, Use(c(0, U32)))
+    f.term(entry, Goto, head)
+    f.assign(exit_, P(out, D), Use(cp(k)))
+    f.term(exit_, Return)
+    f.assign(head, go, BinaryOp("lt", cp(k), cp(n)))
+    f.term(head, SwitchInt, cp(go), (0,), (exit_,), body)
+    f.assign(body, k, BinaryOp("add", cp(k), c(1, U32)))
+    f.term(body, Goto, head)
+    checks = ["$L__BB0_2:", "setp.lt.u32", "@!%p1 bra \t$L__BB0_1;", "add.u32",
+              "bra \t$L__BB0_2;", "$L__BB0_1:", "st.global.u32", "ret;"]
+    return Case(program(f), checks)
+
+
+SCALAR_TYPES = (U8, I8, U16, I16, U32, I32, U64, I64, USIZE, ISIZE, F32, F64, BOOL)
+INT_OPS = ("add", "sub", "mul", "div", "rem", "bitand", "bitor", "bitxor", "shl", "shr")
+FLOAT_OPS = ("add", "sub", "mul", "div", "rem")
+BOOL_OPS = ("bitand", "bitor", "bitxor")
+COMPARE_OPS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+@case
+def every_binary_and_unary_op_on_every_scalar():
+    """Mostly for test_assembles: every operation on every scalar type is valid PTX."""
+    f = Fn("all_ops")
+    args = [(ty, f.arg(f"a{n}", ty), f.arg(f"b{n}", ty), f.arg(f"out{n}", PtrTy(ty, True)),
+             f.arg(f"flags{n}", PtrTy(BOOL, True))) for n, ty in enumerate(SCALAR_TYPES)]
+    bb = f.block()
+    for ty, a, b, out, flags in args:
+        is_float = ty in (F32, F64)
+        ops = BOOL_OPS if ty == BOOL else FLOAT_OPS if is_float else INT_OPS
+        for op in ops:
+            r = f.local(ty)
+            rhs = c(3, U32) if op in ("shl", "shr") else cp(b)
+            f.assign(bb, r, BinaryOp(op, cp(a), rhs))
+            f.assign(bb, P(out, D), Use(cp(r)))
+        for op in COMPARE_OPS:
+            r = f.local(BOOL)
+            f.assign(bb, r, BinaryOp(op, cp(a), cp(b)))
+            f.assign(bb, P(flags, D), Use(cp(r)))
+        unary = () if is_float else ("not",)
+        if ty in (I8, I16, I32, I64, ISIZE, F32, F64):
+            unary += ("neg",)
+        for op in unary:
+            r = f.local(ty)
+            f.assign(bb, r, UnaryOp(op, cp(a)))
+            f.assign(bb, P(out, D), Use(cp(r)))
+    f.term(bb, Return)
+    checks = ["add.u32", "and.b32", ", 255;", "cvt.s32.s8", "div.rn.f32", "setp.neu.f64",
+              "xor.pred"]
+    return Case(program(f), checks)
+
+
+@case
+def every_numeric_cast_pair():
+    f = Fn("all_casts")
+    xs = [f.arg(f"x{n}", src) for n, src in enumerate(SCALAR_TYPES)]
+    bb = f.block()
+    numeric = [t for t in SCALAR_TYPES if t != BOOL]
+    for x in xs:
+        for m, dst in enumerate(numeric):
+            if f.locals[x].ty == BOOL and dst in (F32, F64):
+                continue  # not a Rust cast
+            out = f.local(PtrTy(dst, True))
+            f.assign(bb, out, Cast(c(0x1000 + 8 * m, USIZE), PtrTy(dst, True)))
+            r = f.local(dst)
+            f.assign(bb, r, Cast(cp(x), dst))
+            f.assign(bb, P(out, D), Use(cp(r)))
+    f.term(bb, Return)
+    return Case(program(f), ["cvt.rn.f64.s64", "cvt.rzi.u32.f32"])

@@ -17,7 +17,7 @@ from oxidec.mir.syntax import (Assign, BasicBlock, Body, Constant, ConstIndex, C
 from oxidec.span import SourceFile, Span
 from oxidec.types import UNIT, RefTy, SliceTy
 
-SOURCE = SourceFile("kernels.rs", "\n".join(f"    line {i}" for i in range(1, 400)) + "\n")
+SOURCE = SourceFile("kernels.rs", "\n".join(f"    line {i}" for i in range(1, 4000)) + "\n")
 
 
 def span(line: int = 1, col: int = 5) -> Span:
