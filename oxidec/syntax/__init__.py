@@ -7,6 +7,6 @@
 kernel code, `transform.AstBuilder` builds the AST, `errors` words syntax errors as
 rustc does.
 """
-from .parser import build_parser, grammar_text, parse, parser
+from .parser import build_parser, grammar_text, lark_parser, parse
 
-__all__ = ["parse", "parser", "build_parser", "grammar_text"]
+__all__ = ["parse", "lark_parser", "build_parser", "grammar_text"]

@@ -255,11 +255,8 @@ class ErrorReporter:
 
     def item_end(self, pos: int) -> int | None:
         """Where to go on after an error at pos outside any block: the next item."""
-        best = None
-        for r in self.pre.regions:
-            if r.attr_start <= pos < r.end and (best is None
-                                                or r.end - r.attr_start < best.end - best.attr_start):
-                best = r
+        inside = [r for r in self.pre.regions if r.attr_start <= pos < r.end]
+        best = min(inside, key=lambda r: r.end - r.attr_start, default=None)
         if best is None:
             return None
         if pos == best.attr_start and best.is_item:

@@ -85,7 +85,7 @@ def _cache_key(grammar: str) -> str:
 
 
 def build_parser(use_cache: bool = True) -> Lark:
-    """Build (or load from the cache) the Lark parser; callers normally use `parser()`."""
+    """Build (or load from the cache) the Lark parser; callers normally use `lark_parser()`."""
     grammar = grammar_text()
     cache_dir = _cache_dir() if use_cache else None
     cache_file = cache_dir / f"parser-{_cache_key(grammar)}.lark" if cache_dir else None
@@ -130,7 +130,7 @@ def _prune(cache_dir: Path, keep: Path, max_age_s: float = 7 * 24 * 3600) -> Non
             pass
 
 
-def parser() -> Lark:
+def lark_parser() -> Lark:
     """The process-wide parser."""
     global _parser
     if _parser is None:
@@ -153,7 +153,7 @@ def parse(source: SourceFile, sink: DiagnosticSink) -> ast.SourceUnit:
     empty = ast.SourceUnit(items=(), span=Span(source, 0, len(source.text)))
     if pre.fatal:
         return empty
-    lk = parser()
+    lk = lark_parser()
     reporter = ErrorReporter(source, sink, pre, lk.terminals)
     try:
         tree = lk.parse(pre.text, on_error=reporter.on_error)
