@@ -208,6 +208,7 @@ class Kernel:
         grid3, block3 = dim3(grid, "grid"), dim3(block, "block")
         check_launch_config(grid3, block3, shared_bytes, self.signature)
         prepared = prepare_args(self.signature, args)
+        self._check_contract(grid3, block3, args)
         device_used, reason = self._choose_device(device)
         result = LaunchResult(self.name, device_used, grid3, block3, fallback_reason=reason,
                               args=prepared)
@@ -220,6 +221,16 @@ class Kernel:
                                           SIM_WARMUP if warmup is None else warmup,
                                           SIM_REPEAT if repeat is None else repeat)
         return result
+
+    def _check_contract(self, grid: Dim3, block: Dim3, args: tuple) -> None:
+        contract = self.signature.attrs.get("launch_contract")
+        if contract is None:
+            return
+        from .contracts import check_contract
+        env = {p.name: a for p, a in zip(self.signature.params, args)}
+        problems = check_contract(self.name, contract, grid, block, env)
+        if problems:
+            raise LaunchError("\n".join(problems))
 
     def _choose_device(self, device: str) -> tuple[str, str | None]:
         if device not in DEVICES:

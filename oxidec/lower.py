@@ -150,6 +150,11 @@ class BodyBuilder:
                                 lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
             else:
                 attrs["launch_bounds"] = tuple(vals)
+        contract = self.r.contracts.get(fn.name)
+        if contract is not None:
+            attrs["launch_contract"] = contract
+            if contract.block is not None:
+                attrs["reqntid"] = contract.block
         return attrs
 
     def get_return_block(self) -> int:

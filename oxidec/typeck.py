@@ -74,6 +74,7 @@ class TypeckResults:
     statics: dict[str, StaticRes] = field(default_factory=dict)  # mangled name -> static
     struct_tys: dict[str, T.StructTy] = field(default_factory=dict)
     kernels_unchecked: set[str] = field(default_factory=set)  # #[kernel(unchecked_indexing)]
+    contracts: dict[str, object] = field(default_factory=dict)  # kernel -> LaunchContract
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]
@@ -378,6 +379,12 @@ class Typeck:
                                             a.path.names == ("unchecked_indexing",)
                                             for a in kattr.args):
                 self.r.kernels_unchecked.add(fn.name)
+            contract = attr(fn, "launch_contract")
+            if contract is not None:
+                from .contracts import parse_contract
+                parsed = parse_contract(fn, contract, self.consts, self.sink)
+                if parsed is not None:
+                    self.r.contracts[fn.name] = parsed
         return sig
 
     def check_kernel_signature(self, sig: FnSig) -> None:

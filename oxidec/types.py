@@ -174,6 +174,28 @@ class SharedArrayTy(Ty):
 
 
 @dataclass(frozen=True)
+class AtomicTy(PtrTy):
+    """`DeviceAtomicU32`, `BlockAtomicF32`, ...: a view of one scalar in global or shared
+    memory through which every access is atomic. Below typeck it is a thin `*mut T` (hence
+    the subclass: the emitter and the simulator treat it as one); `scope` is the PTX scope
+    of its operations: "gpu" (`DeviceAtomic*`) or "cta" (`BlockAtomic*`)."""
+
+    scope: str = "gpu"
+
+    def __str__(self) -> str:
+        prefix = "Block" if self.scope == "cta" else "Device"
+        return f"{prefix}Atomic{str(self.inner).upper()}"
+
+
+@dataclass(frozen=True)
+class OrderingTy(Ty):
+    """`AtomicOrdering`: only ever written out as an argument of an atomic operation."""
+
+    def __str__(self) -> str:
+        return "AtomicOrdering"
+
+
+@dataclass(frozen=True)
 class InferTy(Ty):
     """An inference variable; kind is 'int', 'float' or 'any'. Only inside typeck."""
 
@@ -203,12 +225,27 @@ UNIT = UnitTy()
 NEVER = NeverTy()
 ERROR = ErrorTy()
 THREAD_INDEX = ThreadIndexTy()
+ORDERING = OrderingTy()
+
+# Element types of the atomic views: `DeviceAtomicU32`, `BlockAtomicF64`, ...
+ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below
 
 SCALARS: dict[str, Ty] = {
     "i8": I8, "i16": I16, "i32": I32, "i64": I64, "isize": ISIZE,
     "u8": U8, "u16": U16, "u32": U32, "u64": U64, "usize": USIZE,
     "f32": F32, "f64": F64, "bool": BOOL,
 }
+
+
+ATOMIC_ELEMS.update({"U32": U32, "I32": I32, "U64": U64, "I64": I64, "F32": F32, "F64": F64})
+
+
+def atomic_type_name(name: str) -> AtomicTy | None:
+    """The view type a name such as `DeviceAtomicU32` / `BlockAtomicF32` denotes, if any."""
+    for prefix, scope in (("DeviceAtomic", "gpu"), ("BlockAtomic", "cta")):
+        if name.startswith(prefix) and name[len(prefix):] in ATOMIC_ELEMS:
+            return AtomicTy(ATOMIC_ELEMS[name[len(prefix):]], True, scope)
+    return None
 
 
 def is_integer(ty: Ty) -> bool:

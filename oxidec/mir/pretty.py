@@ -44,8 +44,10 @@ Operands: `copy _4`, `move _7`, `const 1_u32`, `const 2.5_f32`, `const true`, `c
 Rvalues: `Add(a, b)`, `Neg(a)`, `a as u8`, `&mut (*_3)[_4]`, `Len(p)`, tuples `(a, b)`,
 arrays `[a, b]` and `[a; 16]`, structs `Point { x: a, y: b }`,
 `Option::<T>(is_some, payload)`, intrinsics `@min(a, b)`, `StaticRef(kernel$TILE)`.
-Effects print as calls (`sync_threads();`); `spans=True` ends each statement and terminator
-line with the `line:col` it came from.
+Effects print as calls (`sync_threads();`), atomics as `_5 = atomic add(copy _3, const
+1_u32) [relaxed, gpu];` (`atomic store(...) [release, cta];` has no destination); a
+program's printf format strings print as `string 0: "x = %d\n"` lines. `spans=True` ends
+each statement and terminator line with the `line:col` it came from.
 """
 from __future__ import annotations
 
@@ -54,7 +56,8 @@ import struct
 
 from ..types import ArrayTy, BoolTy, FloatTy, IntTy, OptionTy, StructTy, TupleTy, UnitTy
 from .syntax import (
-    Aggregate, Assert, Assign, BinaryOp, Body, Call, Cast, ConstIndex, Constant, Copy, Deref,
+    Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, ConstIndex, Constant, Copy,
+    Deref,
     Effect, Field, Goto, Index, Intrinsic, Len, Move, Nop, Operand, Place, Program, Ref,
     Repeat, Return, Rvalue, StaticRef, SwitchInt, UnaryOp, Unreachable, Use,
 )
@@ -189,6 +192,10 @@ def pretty_statement(stmt) -> str:
         return f"{pretty_place(stmt.place)} = {pretty_rvalue(stmt.rvalue)};"
     if isinstance(stmt, Effect):
         return f"{stmt.name}({_args(stmt.args)});"
+    if isinstance(stmt, AtomicOp):
+        call = (f"atomic {stmt.op}({_args((stmt.ptr, *stmt.args))}) "
+                f"[{stmt.ordering}, {stmt.scope}];")
+        return call if stmt.dest is None else f"{pretty_place(stmt.dest)} = {call}"
     if isinstance(stmt, Nop):
         return "nop;"
     return f"<{stmt!r}>;"
@@ -266,6 +273,9 @@ def pretty_body(body: Body, *, spans: bool = False) -> str:
 
 def pretty_program(program: Program, *, spans: bool = False) -> str:
     parts = []
+    if program.strings:
+        parts.append("".join(f"string {i}: {_string(text)}\n"
+                             for i, text in enumerate(program.strings)))
     if program.statics:
         parts.append("".join(f"static mut {s.name}: {s.ty}; // {s.space}\n"
                              for s in program.statics))

@@ -137,10 +137,18 @@ class Repeat:
 
 @value
 class Intrinsic:
-    """A pure device operation: special registers and math.
+    """A pure device operation: special registers, math, warp collectives.
 
     names: "tid.x" .. "nctaid.z", "laneid", "warpid", "sqrt", "abs", "min", "max", "fma",
-    "floor", "ceil", "round", "trunc", "popc", "clz", "ctz", "select" (cond, a, b).
+    "floor", "ceil", "round", "trunc", "popc", "clz", "ctz", "select" (cond, a, b),
+    "ptr_add" (p, n), "clock64" () -> u64, "dynamic_shared" () -> *mut T (this block's
+    dynamic shared memory, sized at launch);
+    warp collectives over the full warp (mask 0xffffffff), which every lane of the warp
+    must reach together: "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value,
+    lane_or_delta: u32) -> the value's type (any 32- or 64-bit scalar; a lane whose
+    source is outside the warp gets its own value), "ballot" (bool) -> u32, "any" (bool)
+    -> bool, "all" (bool) -> bool, "active_mask" () -> u32, "redux_sync_add" (u32/i32).
+    Passes may remove an unused one but never move one into different control flow.
     """
 
     name: str
@@ -170,10 +178,40 @@ class Assign:
 @dataclass
 class Effect:
     """A side-effecting device operation that stays exactly where it is: "sync_threads",
-    "printf" (args: format id constant, values)."""
+    "printf" (args: the index of its C format string in `Program.strings` as a u32
+    constant, then the values; f32 values are promoted to f64 when packed, as in C)."""
 
     name: str
     args: tuple[Operand, ...]
+    span: Span
+
+
+ATOMIC_OPS = ("add", "sub", "min", "max", "and", "or", "xor", "exch", "cas", "load", "store")
+ATOMIC_ORDERINGS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
+ATOMIC_SCOPES = ("cta", "gpu")
+
+
+@dataclass
+class AtomicOp:
+    """An atomic access to the scalar that `ptr` (a thin pointer into global or shared
+    memory) points to: `dest = atomic <op>(ptr, args) [ordering, scope]`.
+
+    op: "add" "sub" "min" "max" "and" "or" "xor" "exch" (args: value), "cas" (args:
+    expected, new; compares bits), "load" (no args), "store" (args: value; dest is None).
+    `dest` receives the value the memory held just before (for every op but "store").
+    ordering: one of ATOMIC_ORDERINGS (Rust's Relaxed, Acquire, Release, AcqRel, SeqCst);
+    scope: "cta" (BlockAtomic*) or "gpu" (DeviceAtomic*).
+    It has side effects: passes never remove, duplicate or move it, even when `dest` is
+    unused; concurrent atomics of one statement apply in linear thread order on the
+    simulator (any order is allowed on the GPU).
+    """
+
+    dest: Place | None
+    op: str
+    ptr: Operand
+    args: tuple[Operand, ...]
+    ordering: str
+    scope: str
     span: Span
 
 
@@ -182,7 +220,7 @@ class Nop:
     span: Span
 
 
-Statement = Assign | Effect | Nop
+Statement = Assign | Effect | AtomicOp | Nop
 
 
 @dataclass
@@ -282,3 +320,4 @@ class Program:
     bodies: list[Body]
     statics: list[StaticDecl] = field(default_factory=list)
     source_name: str = ""
+    strings: list[str] = field(default_factory=list)  # C format strings of `printf` effects

@@ -18,8 +18,9 @@ from ..types import (
     StructTy, TupleTy, Ty,
 )
 from .syntax import (
-    Aggregate, BinaryOp, Body, Cast, COMPARISONS, ConstIndex, Constant, Copy, Deref, Field, Index,
-    Intrinsic, Len, Move, Operand, Place, Projection, Ref, Repeat, Rvalue, StaticRef, UnaryOp, Use,
+    Aggregate, AtomicOp, BinaryOp, Body, Cast, COMPARISONS, ConstIndex, Constant, Copy, Deref,
+    Field, Index, Intrinsic, Len, Move, Operand, Place, Projection, Ref, Repeat, Rvalue, StaticRef,
+    UnaryOp, Use,
 )
 
 
@@ -67,16 +68,20 @@ def operand_ty(body: Body, op: Operand) -> Ty:
 
 # Intrinsics whose result has the type of their first argument (or second, for select).
 SAME_AS_ARG0 = frozenset({"sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round",
-                          "trunc", "ptr_add"})
+                          "trunc", "ptr_add", "shuffle_xor", "shuffle_down", "shuffle_up",
+                          "shuffle", "redux_sync_add"})
 U32_RESULT = frozenset({"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
                         "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
-                        "laneid", "warpid", "popc", "clz", "ctz"})
+                        "laneid", "warpid", "popc", "clz", "ctz", "ballot", "active_mask"})
+BOOL_RESULT = frozenset({"any", "all"})
 
 
 def intrinsic_ty(name: str, arg_tys: list[Ty]) -> Ty | None:
     """The result type of a known intrinsic; None for names this table does not know."""
     if name in U32_RESULT:
         return U32
+    if name in BOOL_RESULT:
+        return BOOL
     if name in SAME_AS_ARG0 and arg_tys:
         return arg_tys[0]
     if name == "select" and len(arg_tys) == 3:
@@ -107,3 +112,11 @@ def rvalue_ty(body: Body, rv: Rvalue) -> Ty | None:
         return intrinsic_ty(rv.name, [operand_ty(body, a) for a in rv.args])
     assert isinstance(rv, StaticRef), rv
     return None
+
+
+def atomic_elem_ty(body: Body, stmt: AtomicOp) -> Ty:
+    """The scalar type an atomic operates on: what its pointer points to."""
+    ptr = operand_ty(body, stmt.ptr)
+    if not isinstance(ptr, (RefTy, PtrTy)) or isinstance(ptr.inner, SliceTy):
+        raise MirTypeError(f"atomic through a value of type `{ptr}`, not a thin pointer")
+    return ptr.inner

@@ -9,9 +9,12 @@ terminator). It checks:
   to the type it is used on (see `typeof`); `Index` locals are `usize`;
 - operand types agree where they can be computed: binary operators, `switchInt`
   discriminants (integer or bool), `assert` conditions (bool), and scalar assignments;
-- constants fit their type (`const 300_u8` is an error).
+- constants fit their type (`const 300_u8` is an error);
+- atomics go through a thin pointer to a 32- or 64-bit integer or float, with operands
+  (and the destination) of that type, a known op, ordering and scope, and an ordering
+  that the op allows (no release loads, no acquire stores); floats take no bitwise ops.
 `verify_program` also checks that calls name a body of the program with the right number
-of arguments, and that `StaticRef`s name a static.
+of arguments, that `StaticRef`s name a static and `printf`s a format string.
 """
 from __future__ import annotations
 
@@ -19,15 +22,17 @@ from ..types import (
     BOOL, USIZE, BoolTy, FloatTy, IntTy, PtrTy, ThreadIndexTy, Ty, UnitTy, is_scalar,
 )
 from .syntax import (
-    BINARY_OPS, COMPARISONS, Aggregate, Assert, Assign, BasicBlock, BinaryOp, Body, Call, Cast,
-    Constant, Copy, Effect, Goto, Index, Intrinsic, Len, Move, Nop, Place, Program, Ref, Repeat,
-    Return, StaticRef, SwitchInt, UnaryOp, Unreachable, Use,
+    ATOMIC_OPS, ATOMIC_ORDERINGS, ATOMIC_SCOPES, BINARY_OPS, COMPARISONS, Aggregate, Assert,
+    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Effect, Goto, Index,
+    Intrinsic, Len, Move, Nop, Place, Program, Ref, Repeat, Return, StaticRef, SwitchInt,
+    UnaryOp, Unreachable, Use,
 )
 from .pretty import pretty_place
-from .typeof import MirTypeError, intrinsic_ty, place_ty
+from .typeof import MirTypeError, atomic_elem_ty, intrinsic_ty, place_ty
 
 TERMINATORS = (Goto, SwitchInt, Return, Call, Assert, Unreachable)
-STATEMENTS = (Assign, Effect, Nop)
+STATEMENTS = (Assign, Effect, AtomicOp, Nop)
+ATOMIC_ARITY = {"cas": 2, "load": 0}  # every other op takes one value
 ARITHMETIC = ("add", "sub", "mul", "div", "rem")
 BITWISE = ("bitand", "bitor", "bitxor")
 
@@ -192,8 +197,46 @@ class _Checker:
         elif isinstance(stmt, Effect):
             for op in stmt.args:
                 self.operand(op)
+        elif isinstance(stmt, AtomicOp):
+            self.atomic(stmt)
         elif not isinstance(stmt, Nop):
             self.error(f"expected a statement, found {stmt!r}")
+
+    def atomic(self, stmt: AtomicOp) -> None:
+        if stmt.op not in ATOMIC_OPS:
+            self.error(f"unknown atomic operation `{stmt.op}`")
+            return
+        if stmt.ordering not in ATOMIC_ORDERINGS:
+            self.error(f"unknown atomic ordering `{stmt.ordering}`")
+        if stmt.scope not in ATOMIC_SCOPES:
+            self.error(f"unknown atomic scope `{stmt.scope}`")
+        if stmt.op == "load" and stmt.ordering in ("release", "acq_rel"):
+            self.error(f"an atomic load with `{stmt.ordering}` ordering")
+        if stmt.op == "store" and stmt.ordering in ("acquire", "acq_rel"):
+            self.error(f"an atomic store with `{stmt.ordering}` ordering")
+        if len(stmt.args) != ATOMIC_ARITY.get(stmt.op, 1):
+            self.error(f"atomic {stmt.op} with {len(stmt.args)} operands")
+        if (stmt.dest is None) != (stmt.op == "store"):
+            self.error(f"atomic {stmt.op} " + ("has a destination" if stmt.op == "store"
+                                                else "without a destination"))
+        ptr = self.operand(stmt.ptr)
+        arg_tys = [_repr_ty(self.operand(a)) for a in stmt.args]
+        dest = _repr_ty(self.place(stmt.dest)) if stmt.dest is not None else None
+        if ptr is None:
+            return
+        try:
+            elem = atomic_elem_ty(self.body, stmt)
+        except MirTypeError as e:
+            self.error(str(e))
+            return
+        if not (isinstance(elem, (IntTy, FloatTy)) and elem.bits in (32, 64)):
+            self.error(f"atomic on `{elem}`: only 32- and 64-bit integers and floats")
+            return
+        if isinstance(elem, FloatTy) and stmt.op in ("min", "max", "and", "or", "xor"):
+            self.error(f"atomic {stmt.op} on `{elem}`")
+        for ty in arg_tys + ([dest] if stmt.dest is not None else []):
+            if ty is not None and ty != elem:
+                self.error(f"atomic {stmt.op} on `{elem}` with an operand of type `{ty}`")
 
     def target(self, t: object) -> None:
         if not isinstance(t, int) or not 0 <= t < len(self.body.blocks):
@@ -288,6 +331,12 @@ def _program_errors(program: Program) -> list[str]:
                         and stmt.rvalue.name not in statics:
                     errors.append(f"fn {body.name}: bb{b}[{i}]: unknown static "
                                   f"`{stmt.rvalue.name}`")
+                if isinstance(stmt, Effect) and stmt.name == "printf":
+                    fmt = stmt.args[0] if stmt.args else None
+                    if not (isinstance(fmt, Constant) and isinstance(fmt.value, int)
+                            and 0 <= fmt.value < len(program.strings)):
+                        errors.append(f"fn {body.name}: bb{b}[{i}]: printf without a format "
+                                      "string of the program")
     return errors
 
 

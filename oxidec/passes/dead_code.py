@@ -4,7 +4,8 @@
 A temporary is a local with no user name that is neither the return place nor an
 argument. Every rvalue is pure, so its assignment can go; a write through a pointer
 (`(*_7) = ...`) is a store to memory and stays, as do `Effect` statements (barriers,
-printf) and calls, whose destination is kept.
+printf), atomics (`AtomicOp`, even when nothing reads the old value) and calls, whose
+destination is kept.
 
     _5 = Len((*_3));                             _5 = Len((*_3));
     _6 = Lt(copy _4, copy _5);                   _6 = Lt(copy _4, copy _5);
@@ -21,7 +22,7 @@ leave the `let` list too. Arguments and the return place keep their numbers.
 """
 from __future__ import annotations
 
-from ..mir.syntax import Assign, Body, Call, Index, Nop, Place
+from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Nop, Place
 from .visit import has_deref, read_counts, rewrite
 
 
@@ -61,6 +62,8 @@ def simplify_locals(body: Body) -> bool:
         for stmt in block.statements:
             if isinstance(stmt, Assign):
                 used.add(stmt.place.local)
+            elif isinstance(stmt, AtomicOp) and stmt.dest is not None:
+                used.add(stmt.dest.local)
         if isinstance(block.terminator, Call):
             used.add(block.terminator.destination.local)
     used |= set(read_counts(body))

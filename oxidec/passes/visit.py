@@ -1,8 +1,9 @@
 """Walking and rewriting MIR: the shared plumbing of the passes.
 
 Vocabulary used by every pass:
-- a *def* of local `l` writes `l`'s own storage: an `Assign` or `Call` destination whose
-  place is `l` with no `Deref` in its projection (`_5 = ...`, `_5.0 = ...`, `_5[_2] = ...`);
+- a *def* of local `l` writes `l`'s own storage: an `Assign`, `AtomicOp` or `Call`
+  destination whose place is `l` with no `Deref` in its projection (`_5 = ...`,
+  `_5.0 = ...`, `_5[_2] = ...`);
 - a *read* of `l` is any other mention: an operand, an `Index(l)`, a `Ref`/`Len` place, or a
   destination that goes through a pointer held in `l` (`(*_5) = ...` reads `_5`);
 - `l`'s *address is taken* when a `Ref` points into its own storage (no `Deref` in the
@@ -14,7 +15,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from ..mir.syntax import (
-    Aggregate, Assert, Assign, BinaryOp, Body, Call, Cast, Copy, Deref, Effect, Goto, Index,
+    Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Copy, Deref, Effect, Goto,
+    Index,
     Intrinsic, Len, Move, Operand, Place, Ref, Repeat, Rvalue, StaticRef, SwitchInt,
     Terminator, UnaryOp, Use,
 )
@@ -113,6 +115,22 @@ def statement_reads(stmt) -> Iterator[int]:
     elif isinstance(stmt, Effect):
         for op in stmt.args:
             yield from _operand_reads(op)
+    elif isinstance(stmt, AtomicOp):
+        if stmt.dest is not None:
+            yield from _place_reads(stmt.dest, is_def=True)
+        for op in (stmt.ptr, *stmt.args):
+            yield from _operand_reads(op)
+
+
+def statement_def(stmt) -> Place | None:
+    """The place a statement writes as a def (see above), or None."""
+    if isinstance(stmt, Assign):
+        place = stmt.place
+    elif isinstance(stmt, AtomicOp) and stmt.dest is not None:
+        place = stmt.dest
+    else:
+        return None
+    return None if has_deref(place) else place
 
 
 def rvalue_reads(rv: Rvalue) -> Iterator[int]:
@@ -138,13 +156,14 @@ def read_counts(body: Body) -> Counter[int]:
     return counts
 
 
-def defs(body: Body) -> dict[int, list[Assign | Call]]:
+def defs(body: Body) -> dict[int, list[Assign | AtomicOp | Call]]:
     """Every statement or call that writes a local's own storage, by local."""
-    out: dict[int, list[Assign | Call]] = {}
+    out: dict[int, list[Assign | AtomicOp | Call]] = {}
     for block in body.blocks:
         for stmt in block.statements:
-            if isinstance(stmt, Assign) and not has_deref(stmt.place):
-                out.setdefault(stmt.place.local, []).append(stmt)
+            place = statement_def(stmt)
+            if place is not None:
+                out.setdefault(place.local, []).append(stmt)
         term = block.terminator
         if isinstance(term, Call) and not has_deref(term.destination):
             out.setdefault(term.destination.local, []).append(term)
@@ -187,7 +206,9 @@ def write_once_locals(body: Body) -> set[int]:
         if (0 < local <= body.arg_count) or local in taken or len(writes) != 1:
             continue
         w = writes[0]
-        if not (w.place if isinstance(w, Assign) else w.destination).projection:
+        place = w.place if isinstance(w, Assign) else w.dest if isinstance(w, AtomicOp) \
+            else w.destination
+        if not place.projection:
             out.add(local)
     return out
 
@@ -264,6 +285,12 @@ def rewrite_statement(stmt, op_fn: OperandFn = _keep_operand,
         args = tuple(m(o) for o in stmt.args)
         if args != tuple(stmt.args):
             stmt.args = args
+            return True
+    elif isinstance(stmt, AtomicOp):
+        ptr, args = m(stmt.ptr), tuple(m(o) for o in stmt.args)
+        dest = place_fn(stmt.dest, True) if stmt.dest is not None else None
+        if ptr != stmt.ptr or args != tuple(stmt.args) or dest != stmt.dest:
+            stmt.ptr, stmt.args, stmt.dest = ptr, args, dest
             return True
     return False
 
@@ -347,7 +374,7 @@ def renumber_blocks(body: Body, keep: list[bool]) -> bool:
 
 
 __all__ = [
-    "successors", "map_targets", "reachable", "predecessor_counts", "has_deref",
+    "successors", "map_targets", "reachable", "predecessor_counts", "has_deref", "statement_def",
     "rvalue_operands", "terminator_operands", "statement_reads", "rvalue_reads",
     "terminator_reads", "read_counts", "defs", "address_taken", "single_def_locals",
     "write_once_locals", "never_written", "map_rvalue", "rewrite", "rewrite_statement",

@@ -79,12 +79,18 @@ def function_header(module: "Module", body: mir.Body) -> str:
 
 
 def launch_directives(body: mir.Body) -> list[str]:
-    """`.maxntid` / `.minnctapersm` from `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`."""
+    """`.maxntid` / `.minnctapersm` from `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`, and
+    `.reqntid` from a launch contract's exact `block = (X, Y, Z)`."""
+    out = []
+    reqntid = body.attrs.get("reqntid")
+    if reqntid:
+        out.append(".reqntid " + ", ".join(str(int(n)) for n in reqntid))
     bounds = body.attrs.get("launch_bounds")
     if not bounds:
-        return []
+        return out
     max_threads, min_blocks = (tuple(bounds) + (None,))[:2]
-    out = [f".maxntid {int(max_threads)}, 1, 1"]
+    if not reqntid:  # PTX allows one of .reqntid and .maxntid
+        out.append(f".maxntid {int(max_threads)}, 1, 1")
     if min_blocks:
         out.append(f".minnctapersm {int(min_blocks)}")
     return out
