@@ -24,6 +24,60 @@ def _special(prefix: str, reg: str) -> list[ApiFn]:
     return [ApiFn(f"thread::{prefix}_{axis}", (), T.U32, f"{reg}.{axis}") for axis in "xyz"]
 
 
+# Warp shuffles exist for these value types (cuda-oxide's `shuffle_xor_f32` ... `_u64`):
+# (value, lane_or_delta: u32) -> value, over the full warp.
+SHUFFLES = ("shuffle_xor", "shuffle_down", "shuffle_up", "shuffle")
+SHUFFLE_TYPES = {"f32": T.F32, "u32": T.U32, "i32": T.I32, "f64": T.F64, "u64": T.U64}
+
+
+def _warp_fns() -> list[ApiFn]:
+    fns = [ApiFn(f"warp::{mode}_{suffix}", (ty, T.U32), ty, mode)
+           for mode in SHUFFLES for suffix, ty in SHUFFLE_TYPES.items()]
+    return fns + [
+        ApiFn("warp::ballot", (T.BOOL,), T.U32, "ballot"),
+        ApiFn("warp::any", (T.BOOL,), T.BOOL, "any"),
+        ApiFn("warp::all", (T.BOOL,), T.BOOL, "all"),
+        ApiFn("warp::active_mask", (), T.U32, "active_mask"),
+        ApiFn("warp::redux_sync_add", (T.U32,), T.U32, "redux_sync_add"),
+    ]
+
+
+# Atomic views (see README "Block-level cooperation"): for every `DeviceAtomic<E>` and
+# `BlockAtomic<E>` type,
+#   unsafe { X::from_ptr(p: *mut E) }   any pointer into global or shared memory;
+#   X::from_mut(r: &mut E)              e.g. `unsafe { &mut TILE[i] }`, `out.get_mut(idx)`;
+#   X::from_slice_elem(&s, i: usize)    element i of a `DisjointSlice<E>` (bounds-checked).
+ATOMIC_CONSTRUCTORS = ("from_ptr", "from_mut", "from_slice_elem")
+
+
+def _atomic_constructors() -> list[ApiFn]:
+    fns = []
+    for prefix in ("DeviceAtomic", "BlockAtomic"):
+        for suffix, elem in T.ATOMIC_ELEMS.items():
+            view = T.atomic_type_name(prefix + suffix)
+            name = f"{prefix}{suffix}"
+            fns += [
+                ApiFn(f"{name}::from_ptr", (T.PtrTy(elem, True),), view, unsafe=True),
+                ApiFn(f"{name}::from_mut", (T.RefTy(elem, True),), view),
+                # params checked by typeck: any DisjointSlice<E, _> (or &mut [E]), usize
+                ApiFn(f"{name}::from_slice_elem", (T.ERROR, T.USIZE), view),
+            ]
+    return fns
+
+
+# Methods of atomic views: name -> (MIR AtomicOp op, number of value operands). Each takes
+# its values, then one `AtomicOrdering` (compare_exchange: one, or success and failure).
+ATOMIC_METHODS = {
+    "fetch_add": ("add", 1), "fetch_sub": ("sub", 1), "fetch_min": ("min", 1),
+    "fetch_max": ("max", 1), "fetch_and": ("and", 1), "fetch_or": ("or", 1),
+    "fetch_xor": ("xor", 1), "swap": ("exch", 1), "compare_exchange": ("cas", 2),
+    "load": ("load", 0), "store": ("store", 1),
+}
+FLOAT_ATOMIC_METHODS = ("fetch_add", "fetch_sub", "swap", "compare_exchange", "load", "store")
+ORDERINGS = {"Relaxed": "relaxed", "Acquire": "acquire", "Release": "release",
+             "AcqRel": "acq_rel", "SeqCst": "seq_cst"}
+
+
 API_FNS: dict[str, ApiFn] = {f.path: f for f in [
     *_special("threadIdx", "tid"), *_special("blockIdx", "ctaid"),
     *_special("blockDim", "ntid"), *_special("gridDim", "nctaid"),
@@ -35,16 +89,26 @@ API_FNS: dict[str, ApiFn] = {f.path: f for f in [
     ApiFn("warp::lane_id", (), T.U32, "laneid"),
     ApiFn("warp::warp_id", (), T.U32, "warpid"),
     ApiFn("debug::trap", (), T.NEVER),
+    ApiFn("clock64", (), T.U64, "clock64"),
+    *_warp_fns(),
+    *_atomic_constructors(),
+    # `DynamicSharedArray::<T>::get()`: the type argument is on the type's segment; typeck
+    # reads it and returns `*mut T` (the ret here is a placeholder).
+    ApiFn("DynamicSharedArray::get", (), T.PtrTy(T.U8, True), "dynamic_shared"),
 ]}
 
-# Crate prefixes a user may write before an API path.
+# Crate prefixes a user may write before an API path, and modules of the device crate
+# whose items are also reachable by their own name (`atomic::DeviceAtomicU32`).
 CRATES = ("cuda_device", "cuda_core")
+MODULES = ("atomic",)
 
 
 def lookup_api(names: tuple[str, ...]) -> ApiFn | None:
     """Find an API function by the path the user wrote (`thread::index_1d`,
     `cuda_device::thread::index_1d`, or `index_1d` after `use cuda_device::thread::*`)."""
     while names and names[0] in CRATES:
+        names = names[1:]
+    if len(names) > 2 and names[0] in MODULES:
         names = names[1:]
     key = "::".join(names)
     if key in API_FNS:

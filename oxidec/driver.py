@@ -1,7 +1,7 @@
 """The one function that runs the phases in order. The CLI, the tests and the Python API all
 call `compile_source` / `compile_file`.
 
-    source -> parse -> resolve -> typeck -> lower (MIR) -> optimize -> PTX
+    source -> parse -> resolve -> typeck -> lower (MIR) -> unsafeck, borrowck -> optimize -> PTX
 
 `stop` names the last phase to run ("ast", "mir", "mir-opt", "ptx"), like QBE's `func()`:
 one line per phase.
@@ -53,7 +53,9 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     from .resolve import resolve
     from .typeck import typeck
     from .lower import lower
-    from .passes import optimize_program
+    from .unsafeck import unsafeck
+    from .borrowck import borrowck
+    from .passes import contract_program, optimize_program
     from .ptx import emit_program
 
     opts = options or Options()
@@ -66,12 +68,16 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     items = resolve(comp.unit, sink); sink.check()
     typed = typeck(items, sink); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
+    unsafeck(items, typed, sink)
+    borrowck(comp.program, items, sink); sink.check()
     if opts.stop == "mir":
         return comp
     optimize_program(comp.program, opts.opt_level)
+    if opts.fmad:
+        contract_program(comp.program)
     if opts.stop == "mir-opt":
         return comp
-    comp.ptx = emit_program(comp.program, opts.arch, fmad=opts.fmad, line_info=opts.line_info)
+    comp.ptx = emit_program(comp.program, opts.arch, line_info=opts.line_info)
     return comp
 
 

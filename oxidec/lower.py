@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast
+from . import ast, printf
 from . import types as T
-from .device_api import FLOAT_METHODS, INT_METHODS, ApiFn
+from .device_api import ATOMIC_METHODS, FLOAT_METHODS, INT_METHODS, ApiFn
 from .diagnostics import DiagnosticSink
 from .mir import syntax as M
 from .resolve import ItemTable, attr
 from .span import Span
 from .typeck import ConstRes, FnSig, LocalRes, StaticRes, TypeckResults, Var
+from .borrowck.facts import FACTS_ATTR, LoweringFacts
 
 BINOPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "bitand",
           "|": "bitor", "^": "bitxor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
@@ -51,6 +52,9 @@ class BodyBuilder:
         self.var_local: dict[int, int] = {}  # id(Var) -> local
         self.loops: list[LoopScope] = []
         self.return_block: int | None = None
+        self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
+        self.facts = LoweringFacts()  # for borrowck: binding scopes, operand spans
+        self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
 
     # -- blocks and locals --------------------------------------------------
     def new_block(self) -> int:
@@ -137,7 +141,7 @@ class BodyBuilder:
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
         return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      attrs=self.body_attrs())
+                      attrs={**self.body_attrs(), FACTS_ATTR: self.facts})
 
     def body_attrs(self) -> dict:
         fn = self.sig.item
@@ -165,11 +169,29 @@ class BodyBuilder:
 
     # -- statements ---------------------------------------------------------
     def lower_block(self, block: ast.Block) -> M.Operand:
+        mark = len(self.scope_vars)
         for stmt in block.stmts:
             self.lower_stmt(stmt)
-        if block.tail is not None:
-            return self.lower_expr(block.tail)
-        return UNIT_CONST
+        value = self.lower_expr(block.tail) if block.tail is not None else UNIT_CONST
+        # The block's value may still be read after this point (`{ let v = ..; v }`).
+        keep = value.place.local if isinstance(value, (M.Copy, M.Move)) else None
+        self.end_scope(mark, Span(block.span.file, block.span.end - 1, block.span.end), keep)
+        return value
+
+    def note_binding(self, local: int) -> None:
+        # The binding starts (again, in a loop) here: borrowck's StorageLive.
+        b = self.ensure_block()
+        self.facts.live.append((b, len(self.blocks[b].statements), local))
+        self.scope_vars.append(local)
+
+    def end_scope(self, mark: int, brace: Span, keep: int | None = None) -> None:
+        # The bindings made since `mark` go out of scope here: borrowck's StorageDead.
+        if self.cur is not None:
+            at = len(self.blocks[self.cur].statements)
+            for local in self.scope_vars[mark:]:
+                if local != keep:
+                    self.facts.dead.append((self.cur, at, local, brace))
+        del self.scope_vars[mark:]
 
     def lower_stmt(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.LetStmt):
@@ -188,7 +210,7 @@ class BodyBuilder:
 
     def declare_pattern(self, pat: ast.Pattern) -> None:
         if isinstance(pat, ast.IdentPat):
-            self.local_for(self.r.pat_var[pat])
+            self.note_binding(self.local_for(self.r.pat_var[pat]))
         elif isinstance(pat, ast.TuplePat):
             for p in pat.elems:
                 self.declare_pattern(p)
@@ -203,6 +225,7 @@ class BodyBuilder:
     def bind_pattern(self, pat: ast.Pattern, value: M.Operand, ty: T.Ty, span: Span) -> None:
         if isinstance(pat, ast.IdentPat):
             local = self.local_for(self.r.pat_var[pat])
+            self.note_binding(local)
             self.assign(M.Place(local), M.Use(value), span)
         elif isinstance(pat, ast.WildPat):
             pass
@@ -232,7 +255,7 @@ class BodyBuilder:
         res = self.r.res.get(e)
         if isinstance(res, LocalRes):
             local = self.local_for(res.var)
-            return self.read(M.Place(local), res.var.ty)
+            return self.facts.note_operand(self.read(M.Place(local), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
         if res == "None":
@@ -349,9 +372,9 @@ class BodyBuilder:
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 
     def lower_ref_expr(self, e: ast.RefExpr) -> M.Operand:
+        # `&x` / `&mut x.f` of a register local is checked by borrowck and rewritten into
+        # direct uses of the place by passes/ref_elim (which rejects escaping ones).
         place = self.lower_place(e.operand)
-        if not any(isinstance(p, M.Deref) for p in place.projection):
-            return self.unsupported(e.span, "references to local variables are")
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
@@ -625,9 +648,35 @@ class BodyBuilder:
         return UNIT_CONST  # reported by typeck
 
     def lower_macro_call_expr(self, e: ast.MacroCallExpr) -> M.Operand:
+        if e.name.split("::")[-1] == "gpu_printf":
+            return self.lower_printf(e)
         if e.name in ("gpu_assert", "assert", "debug_assert") and len(e.args) == 1:
             cond = self.lower_expr(e.args[0])
             self.check(cond, f"assertion failed: {e.args[0].span.text()}", e.span)
+        return UNIT_CONST
+
+    def lower_printf(self, e: ast.MacroCallExpr) -> M.Operand:
+        """`gpu_printf!("x = {}\\n", x)` -> `printf(const k, x)` with `Program.strings[k]` the
+        C format. Narrow integers widen to 32 bits here (hex of a signed one without its
+        sign extension, as Rust prints it); f32 -> f64 happens when the emitter packs."""
+        pieces = printf.parse(e.args[0].value)
+        values, tys = [], []
+        for a, spec in zip(e.args[1:], printf.placeholders(pieces)):
+            v, ty = self.lower_expr(a), self.ty(a)
+            if isinstance(ty, T.IntTy) and ty.bits < 32:
+                if ty.signed and spec.kind in ("x", "X"):
+                    v = self.to_temp(M.Cast(v, T.IntTy(ty.bits, False)), T.IntTy(ty.bits, False),
+                                     a.span)
+                    ty = T.IntTy(ty.bits, False)
+                wide = T.I32 if ty.signed else T.U32
+                v, ty = self.to_temp(M.Cast(v, wide), wide, a.span), wide
+            values.append(v)
+            tys.append(ty)
+        fmt = printf.c_format(pieces, tys)
+        if fmt not in self.strings:
+            self.strings.append(fmt)
+        index = M.Constant(self.strings.index(fmt), T.U32)
+        self.push(M.Effect("printf", (index, *values), e.span))
         return UNIT_CONST
 
     # -- calls ----------------------------------------------------------------
@@ -664,7 +713,11 @@ class BodyBuilder:
     def lower_api_call(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         span = e.span
         if api.intrinsic:
-            return self.to_temp(M.Intrinsic(api.intrinsic, ()), api.ret, span)
+            args = tuple(self.lower_expr(a) for a in e.args)
+            return self.to_temp(M.Intrinsic(api.intrinsic, args), self.ty(e), span)
+        name = api.path.rpartition("::")[2]
+        if isinstance(api.ret, T.AtomicTy):
+            return self.atomic_view(e, api.ret, name)
         if api.path == "thread::sync_threads":
             self.push(M.Effect("sync_threads", (), span))
             return UNIT_CONST
@@ -677,6 +730,8 @@ class BodyBuilder:
             return self.global_index("x", span)
         if api.path == "thread::index_2d_row":
             return self.global_index("y", span)
+        if api.path == "DynamicSharedArray::get":
+            return self.to_temp(M.Intrinsic("dynamic_shared", ()), self.ty(e), span)
         if api.path == "thread::index_2d":
             (stride,) = self.r.generic_values.get(e, (1,))
             col = self.global_index("x", span)
@@ -688,6 +743,42 @@ class BodyBuilder:
             ty = self.ty(e)
             return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
         return self.unsupported(span, f"`{api.path}` is")
+
+    def atomic_view(self, e: ast.CallExpr, view: T.AtomicTy, name: str) -> M.Operand:
+        """`DeviceAtomicU32::from_ptr(p)` / `from_mut(r)` / `from_slice_elem(&s, i)`: the
+        view is the element's address."""
+        span = e.span
+        if name != "from_slice_elem":
+            return self.to_temp(M.Use(self.lower_expr(e.args[0])), view, span)
+        target = e.args[0]
+        if isinstance(target, ast.RefExpr):
+            place = self.lower_place(target.operand)
+        else:  # an expression of type `&DisjointSlice<T>`
+            ref = self.operand_local(self.lower_expr(target), self.ty(target), target.span)
+            place = M.Place(ref, (M.Deref(),))
+        i = self.operand_local(self.lower_expr(e.args[1]), T.USIZE, e.args[1].span)
+        if self.checked:
+            length = self.to_temp(M.Len(place), T.USIZE, span)
+            ok = self.to_temp(M.BinaryOp("lt", M.Copy(M.Place(i)), length), T.BOOL, span)
+            self.check(ok, "index out of bounds", span)
+        return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), view, span)
+
+    def lower_atomic_method(self, e: ast.MethodCallExpr, name: str) -> M.Operand:
+        """`view.fetch_add(v, AtomicOrdering::Relaxed)` -> `_d = atomic add(view, v)`."""
+        span = e.span
+        view_ty = self.ty(e.receiver)
+        view = self.lower_expr(e.receiver)
+        while isinstance(view_ty, T.RefTy):  # `&DeviceAtomicU32`
+            local = self.operand_local(view, view_ty, span)
+            view_ty = view_ty.inner
+            view = self.read(M.Place(local, (M.Deref(),)), view_ty)
+        op, nvalues = ATOMIC_METHODS[name]
+        values = tuple(self.lower_expr(a) for a in e.args[:nvalues])
+        orders = self.r.atomic_orderings.get(e, ("seq_cst",))
+        dest = None if op == "store" else M.Place(self.temp(view_ty.inner, span))
+        self.push(M.AtomicOp(dest, op, view, values, _join_orderings(orders), view_ty.scope,
+                             span))
+        return UNIT_CONST if dest is None else M.Copy(dest)
 
     def index_1d(self, span: Span) -> M.Operand:
         # A 1D index is only unique when the launch is 1D; otherwise it is the invalid index
@@ -707,11 +798,14 @@ class BodyBuilder:
         kind, name = self.r.methods.get(e, ("", ""))
         span = e.span
         ty = self.ty(e)
+        if kind == "atomic":
+            return self.lower_atomic_method(e, name)
         if kind in ("thread_index", "disjoint", "slice", "option"):
             place = self.lower_place(e.receiver)
             if kind == "thread_index":
                 # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
-                as_usize = self.to_temp(M.Use(M.Copy(place)), T.USIZE, span)
+                recv = self.facts.note_operand(M.Copy(place), e.receiver.span)
+                as_usize = self.to_temp(M.Use(recv), T.USIZE, span)
                 if name == "get":
                     return as_usize
                 n = self.lower_expr(e.args[0])
@@ -760,11 +854,24 @@ class BodyBuilder:
         index = self.lower_expr(e.args[0])
         idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
         length = self.to_temp(M.Len(place), T.USIZE, span)
-        as_usize = self.to_temp(M.Use(M.Move(M.Place(idx))), T.USIZE, span)
+        moved = self.facts.note_operand(M.Move(M.Place(idx)), e.args[0].span)
+        as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)
         ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.inner, span)
         return self.to_temp(M.Aggregate(ty, (ok, ref)), ty, span)
+
+
+ORDER_STRENGTH = {"relaxed": 0, "acquire": 1, "release": 1, "acq_rel": 2, "seq_cst": 3}
+
+
+def _join_orderings(orders: tuple[str, ...]) -> str:
+    """One ordering for compare_exchange's (success, failure): the weakest that is at least
+    as strong as both (Acquire + Release is AcqRel)."""
+    best = max(orders, key=ORDER_STRENGTH.__getitem__)
+    if set(orders) >= {"acquire", "release"}:
+        return "acq_rel"
+    return best
 
 
 def _snake(name: str) -> str:
@@ -780,7 +887,9 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     program = M.Program([], source_name=items.source.span.file.name if items.source else "")
     for name, sig in r.fn_sigs.items():
         checked = name not in r.kernels_unchecked
-        program.bodies.append(BodyBuilder(sig, r, sink, checked).build())
+        builder = BodyBuilder(sig, r, sink, checked)
+        builder.strings = program.strings
+        program.bodies.append(builder.build())
     for name, st in r.statics.items():
         program.statics.append(M.StaticDecl(name, st.ty, "shared", st.span))
     return program

@@ -11,10 +11,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from . import ast
+from . import ast, printf
 from . import types as T
 from .consteval import ConstEvaluator, ConstValue
-from .device_api import FLOAT_METHODS, INT_METHODS, ApiFn, api_names, lookup_api
+from .device_api import (
+    ATOMIC_METHODS, FLOAT_ATOMIC_METHODS, FLOAT_METHODS, INT_METHODS, ORDERINGS, SHUFFLE_TYPES,
+    SHUFFLES, ApiFn, api_names, lookup_api,
+)
 from .diagnostics import DiagnosticSink, Label
 from .resolve import ItemTable, attr
 from .span import Span
@@ -74,6 +77,8 @@ class TypeckResults:
     statics: dict[str, StaticRes] = field(default_factory=dict)  # mangled name -> static
     struct_tys: dict[str, T.StructTy] = field(default_factory=dict)
     kernels_unchecked: set[str] = field(default_factory=set)  # #[kernel(unchecked_indexing)]
+    atomic_orderings: dict[ast.MethodCallExpr, tuple[str, ...]] = field(default_factory=dict)
+    printf_formats: dict[ast.MacroCallExpr, str] = field(default_factory=dict)  # C format
     contracts: dict[str, object] = field(default_factory=dict)  # kernel -> LaunchContract
 
     def ty(self, e: ast.Expr) -> T.Ty:
@@ -93,6 +98,16 @@ def describe(ty: T.Ty) -> str:
 def nearest(name: str, candidates) -> str | None:
     found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+def _closest_last_segment(name: str, paths) -> list[str]:
+    """API paths whose last segment is close to `name`, closest first (ties in path order)."""
+    scored = []
+    for p in paths:
+        ratio = difflib.SequenceMatcher(None, name, p.split("::")[-1]).ratio()
+        if ratio >= 0.6:
+            scored.append((-ratio, p))
+    return [p for _, p in sorted(scored)]
 
 
 SCALAR_ASSOC_CONSTS = {
@@ -151,6 +166,8 @@ class Typeck:
 
     def deep(self, ty: T.Ty) -> T.Ty:
         ty = self.shallow(ty)
+        if isinstance(ty, T.AtomicTy):  # a PtrTy, but its element is always concrete
+            return ty
         if isinstance(ty, T.RefTy):
             return T.RefTy(self.deep(ty.inner), ty.mutable)
         if isinstance(ty, T.PtrTy):
@@ -182,6 +199,8 @@ class Typeck:
 
     @staticmethod
     def _map_children(ty, f):
+        if isinstance(ty, T.AtomicTy):
+            return ty
         if isinstance(ty, T.RefTy):
             return T.RefTy(f(ty.inner), ty.mutable)
         if isinstance(ty, T.PtrTy):
@@ -211,6 +230,8 @@ class Typeck:
             return self._bind(a, b)
         if type(a) is not type(b):
             return False
+        if isinstance(a, T.AtomicTy):
+            return a == b  # scalar elements: equal or not
         if isinstance(a, (T.RefTy, T.PtrTy)):
             return a.mutable == b.mutable and self.unify(a.inner, b.inner)
         if isinstance(a, T.ArrayTy):
@@ -304,6 +325,9 @@ class Typeck:
             return T.OptionTy(self._type_arg(gargs[0]))
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
+        atomic = T.atomic_type_name(name)
+        if atomic is not None and not gargs:
+            return atomic
         if len(names) == 1 and name in self.items.structs:
             return self.struct_ty(name)
         known = list(T.SCALARS) + list(self.items.structs) + [
@@ -359,6 +383,8 @@ class Typeck:
 
     # -- items -------------------------------------------------------------
     def run(self) -> TypeckResults:
+        for item in self.items.statics.values():
+            self.check_module_static(item)
         for fn in self.items.fns.values():
             self.r.fn_sigs[fn.name] = self.signature(fn)
         for sig in self.r.fn_sigs.values():
@@ -386,6 +412,18 @@ class Typeck:
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
         return sig
+
+    def check_module_static(self, item: ast.StaticItem) -> None:
+        """Shared memory belongs to a block running a kernel: it is declared in the kernel
+        (or a `#[device]` function it calls), never at module level."""
+        te = item.ty
+        if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
+            self.sink.error("OX0009", "a `SharedArray` must be declared inside a kernel",
+                            item.name_span, "declared outside of any function",
+                            notes=["each block of a launch gets its own copy of a shared array, "
+                                   "so it lives in the kernel that uses it"],
+                            help=f"move `static mut {item.name}` into the body of the "
+                                 "`#[kernel]` (or `#[device]` function) that uses it")
 
     def check_kernel_signature(self, sig: FnSig) -> None:
         fn = sig.item
@@ -764,6 +802,12 @@ class Typeck:
             self.negated.add(e.operand)
         if e.op == "*":
             ty = self.shallow(self.check_expr(e.operand))
+            if isinstance(ty, T.AtomicTy):
+                self.sink.error("E0614", f"type `{ty}` cannot be dereferenced", e.span,
+                                "cannot be dereferenced",
+                                help="an atomic view is read with `.load(AtomicOrdering::"
+                                     "Relaxed)` and written with `.store(v, ..)`")
+                return T.ERROR
             if isinstance(ty, (T.RefTy, T.PtrTy)):
                 return ty.inner
             if not isinstance(ty, T.ErrorTy):
@@ -903,6 +947,10 @@ class Typeck:
             ok = False
         if isinstance(src, T.PtrTy) and isinstance(target, (T.PtrTy, T.IntTy)):
             ok = True
+        if isinstance(src, T.RefTy) and isinstance(target, T.PtrTy) and not isinstance(
+                target, T.AtomicTy) and (src.mutable or not target.mutable) \
+                and self.unify(src.inner, target.inner):
+            ok = True  # `&mut x as *mut T`
         if isinstance(target, T.BoolTy) and isinstance(src, (T.IntTy, T.InferTy)):
             self.sink.error("E0054", f"cannot cast `{self.deep(src)}` as `bool`", e.span,
                             "invalid cast", help="compare with zero instead: `x != 0`")
@@ -997,14 +1045,16 @@ class Typeck:
             return self.call_host_fn(e, self.items.host_fns[name])
         api = lookup_api(names)
         if api is not None:
-            return self.call_api(e, api)
+            return self.call_api(e, api, expected)
         for a in e.args:
             self.check_expr(a)
         hint = nearest(name, list(self.items.fns) + [p.split("::")[-1] for p in api_names()])
         qual = "::".join(names)
+        if len(names) > 1 and self.unsupported_shuffle(e, names):
+            return T.ERROR
         if len(names) > 1:
             candidates = [p for p in api_names() if p.endswith("::" + name)] or \
-                [p for p in api_names() if nearest(name, [p.split("::")[-1]])]
+                _closest_last_segment(name, api_names())
             self.sink.error("OX0006", f"unknown device API function `{qual}`", e.func.span,
                             "not found in the device API",
                             help=f"did you mean `{candidates[0]}`?" if candidates else None)
@@ -1014,6 +1064,22 @@ class Typeck:
                             help=f"a function with a similar name exists: `{hint}`"
                             if hint else None)
         return T.ERROR
+
+    def unsupported_shuffle(self, e: ast.CallExpr, names: tuple[str, ...]) -> bool:
+        """`warp::shuffle_xor_u8(..)`: a shuffle of a type there is none for."""
+        mode, _, suffix = names[-1].rpartition("_")
+        if mode not in SHUFFLES or suffix not in T.SCALARS or suffix in SHUFFLE_TYPES:
+            return False
+        kinds = ", ".join(f"`{k}`" for k in SHUFFLE_TYPES)
+        wide = "u64" if suffix in ("i64", "isize", "usize") else "u32"
+        self.sink.error("OX0009", f"warp shuffles do not move `{suffix}` values", e.func.span,
+                        f"no shuffle for `{suffix}`",
+                        notes=[f"`warp::{mode}_*` exists for {kinds}: a shuffle moves one "
+                               "32-bit register (64-bit values as two)"],
+                        help=f"shuffle `x as {wide}` with `warp::{mode}_{wide}` and convert the "
+                             f"result back" + (" (`!= 0` for a bool)" if suffix == "bool" else
+                                               f" with `as {suffix}`"))
+        return True
 
     def check_args(self, e: ast.CallExpr, params: tuple[T.Ty, ...], what: str,
                    def_span: Span | None = None) -> None:
@@ -1060,8 +1126,12 @@ class Typeck:
         self.r.calls[e] = "Some"
         return T.OptionTy(inner)
 
-    def call_api(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+    def call_api(self, e: ast.CallExpr, api: ApiFn, expected=None) -> T.Ty:
         self.r.calls[e] = api
+        if api.path == "DynamicSharedArray::get":
+            return self.call_dynamic_shared(e, api, expected)
+        if api.path.endswith("::from_slice_elem"):
+            return self.call_from_slice_elem(e, api)
         gargs = e.func.path.last.generic_args
         if api.const_generics:
             if len(gargs) != api.const_generics:
@@ -1079,6 +1149,54 @@ class Typeck:
                             "unexpected generic arguments")
         self.check_args(e, api.params, "function")
         return api.ret
+
+    def call_dynamic_shared(self, e: ast.CallExpr, api: ApiFn, expected) -> T.Ty:
+        """`DynamicSharedArray::<T>::get() -> *mut T`: the type argument is on the type."""
+        segs = e.func.path.segments
+        gargs = segs[-2].generic_args if len(segs) >= 2 else ()
+        self.check_args(e, (), "function")
+        if e.func.path.last.generic_args or len(gargs) > 1:
+            self.sink.error("E0107", "`DynamicSharedArray::get` takes one type argument, on "
+                            "the type", e.func.span, "write `DynamicSharedArray::<T>::get()`")
+            return T.ERROR
+        if gargs:
+            elem = self._type_arg(gargs[0])
+        else:
+            exp = self.shallow(expected) if expected is not None else None
+            if not isinstance(exp, T.PtrTy) or isinstance(self.shallow(exp.inner), T.InferTy):
+                self.sink.error("E0282", "type annotations needed", e.func.span,
+                                "cannot infer the element type of the shared memory",
+                                help="write `DynamicSharedArray::<f32>::get()`")
+                return T.ERROR
+            elem = self.shallow(exp.inner)
+        if not isinstance(elem, T.ErrorTy) and not T.is_scalar(elem) and not isinstance(
+                elem, (T.ArrayTy, T.StructTy, T.TupleTy)):
+            self.sink.error("OX0009", f"`{elem}` cannot live in shared memory", e.func.span,
+                            "not a plain data type")
+            return T.ERROR
+        return T.PtrTy(elem, True)
+
+    def call_from_slice_elem(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+        """`DeviceAtomicU32::from_slice_elem(&out, i)`: a view of element i of a writable
+        slice (a `DisjointSlice<u32>` of any index kind, or a `&mut [u32]`)."""
+        view = api.ret
+        if len(e.args) != 2:
+            self.check_args(e, api.params, "function")
+            return view
+        st = self.shallow(self.check_expr(e.args[0]))
+        inner = self.shallow(st.inner) if isinstance(st, T.RefTy) else None
+        ok = isinstance(inner, T.DisjointSliceTy) and self.unify(inner.elem, view.inner) or (
+            isinstance(inner, T.RefTy) and inner.mutable and isinstance(inner.inner, T.SliceTy)
+            and self.unify(inner.inner.elem, view.inner))
+        if not ok and not isinstance(st, T.ErrorTy):
+            self.sink.error("E0308", "mismatched types", e.args[0].span,
+                            f"expected `&DisjointSlice<{view.inner}>`, found "
+                            f"{describe(self.deep(st))}",
+                            help=f"an atomic view of a slice element needs a writable slice of "
+                                 f"`{view.inner}`: a `DisjointSlice<{view.inner}>` parameter, "
+                                 "passed by reference")
+        self.coerce(self.check_expr(e.args[1], T.USIZE), T.USIZE, e.args[1].span)
+        return view
 
     def expr_MethodCallExpr(self, e: ast.MethodCallExpr, expected):
         recv = self.shallow(self.check_expr(e.receiver))
@@ -1098,6 +1216,8 @@ class Typeck:
             for a in e.args:
                 self.check_expr(a)
             return T.ERROR
+        if isinstance(base, T.AtomicTy):
+            return self.atomic_method(e, base)
         if isinstance(base, T.ThreadIndexTy):
             if m == "get":
                 return done("thread_index", (), T.USIZE)
@@ -1139,13 +1259,104 @@ class Typeck:
         }.get(type(base), ["len"])
         hint = nearest(m, candidates)
         for a in e.args:
-            self.check_expr(a)
+            if not _ordering_name(a):
+                self.check_expr(a)
+        help = f"there is a method with a similar name: `{hint}`" if hint else None
+        notes = None
+        if m in ATOMIC_METHODS and (is_int or is_float):
+            help, notes = self.not_atomic_help(e, self.deep(base))
         self.sink.error("E0599", f"no method named `{m}` found for {describe(self.deep(base))} "
                         "in the current scope", e.method_span, "method not found",
-                        help=f"there is a method with a similar name: `{hint}`" if hint else None)
+                        notes=notes, help=help)
         return T.ERROR
 
+    def not_atomic_help(self, e: ast.MethodCallExpr, ty: T.Ty) -> tuple[str, list[str]]:
+        name = str(ty).upper()
+        if name not in T.ATOMIC_ELEMS:
+            return (f"there are atomics of `u32`, `i32`, `u64`, `i64`, `f32` and `f64`, not of "
+                    f"`{ty}`", [f"`{ty}` is not an atomic type"])
+        place = e.receiver.span.text()
+        return (f"take an atomic view of the value: `BlockAtomic{name}::from_mut(&mut {place})` "
+                f"for shared memory, `DeviceAtomic{name}::from_mut(..)` for global memory",
+                [f"`{ty}` is not an atomic type: plain reads and writes of it are not atomic"])
+
+    def atomic_method(self, e: ast.MethodCallExpr, view: T.AtomicTy) -> T.Ty:
+        """`view.fetch_add(v, AtomicOrdering::Relaxed)` and the other atomic methods."""
+        m, elem = e.method, view.inner
+        methods = ATOMIC_METHODS if T.is_integer(elem) else \
+            {k: v for k, v in ATOMIC_METHODS.items() if k in FLOAT_ATOMIC_METHODS}
+        if m not in methods:
+            for a in e.args:
+                if not _ordering_name(a):
+                    self.check_expr(a)
+            hint = nearest(m, methods)
+            self.sink.error("E0599", f"no method named `{m}` found for `{view}` in the current "
+                            "scope", e.method_span, "method not found",
+                            notes=[f"`{view}` has " + ", ".join(f"`{k}`" for k in methods)]
+                            if m in ATOMIC_METHODS else None,
+                            help=f"there is a method with a similar name: `{hint}`"
+                            if hint and m not in ATOMIC_METHODS else None)
+            return T.ERROR
+        op, nvalues = methods[m]
+        norders = (1, 2) if m == "compare_exchange" else (1,)
+        if len(e.args) - nvalues not in norders:
+            want = nvalues + norders[0]
+            expected = f"{want}" + (f" or {want + 1}" if len(norders) > 1 else "")
+            self.sink.error("E0061", f"this method takes {expected} arguments but "
+                            f"{len(e.args)} {'was' if len(e.args) == 1 else 'were'} supplied",
+                            e.method_span, f"expected {expected} arguments",
+                            notes=["the values come first, then the `AtomicOrdering`"])
+            for a in e.args:
+                if not _ordering_name(a):
+                    self.check_expr(a)
+            return T.ERROR
+        for a in e.args[:nvalues]:
+            self.coerce(self.check_expr(a, elem), elem, a.span)
+        orders = [self.check_ordering(a) for a in e.args[nvalues:]]
+        self.check_ordering_allowed(e, m, orders)
+        self.r.methods[e] = ("atomic", m)
+        self.r.atomic_orderings[e] = tuple(orders)
+        return T.UNIT if m == "store" else elem
+
+    def check_ordering(self, a: ast.Expr) -> str:
+        """An `AtomicOrdering::X` argument, as its MIR name ("relaxed", ...)."""
+        self.r.expr_ty[a] = T.ORDERING
+        name = _ordering_name(a)
+        if name is None:
+            ty = self.check_expr(a)
+            if not isinstance(self.shallow(ty), T.ErrorTy):
+                self.mismatch(T.ORDERING, ty, a.span)
+            self.r.expr_ty[a] = T.ORDERING
+            return "seq_cst"
+        if name not in ORDERINGS:
+            hint = nearest(name, ORDERINGS)
+            self.sink.error("E0599", f"no variant named `{name}` found for enum "
+                            "`AtomicOrdering`", a.span, "variant not found",
+                            help=f"there is a variant with a similar name: `{hint}`" if hint
+                            else "the orderings are `Relaxed`, `Acquire`, `Release`, `AcqRel` "
+                            "and `SeqCst`")
+            return "seq_cst"
+        return ORDERINGS[name]
+
+    def check_ordering_allowed(self, e: ast.MethodCallExpr, m: str, orders: list[str]) -> None:
+        """Rust's `invalid_atomic_ordering`: orderings that make no sense for the operation."""
+        bad = None
+        if m == "load" and orders[0] in ("release", "acq_rel"):
+            bad = ("atomic loads cannot have `Release` or `AcqRel` ordering",
+                   "consider using ordering modes `Acquire`, `SeqCst` or `Relaxed`")
+        elif m == "store" and orders[0] in ("acquire", "acq_rel"):
+            bad = ("atomic stores cannot have `Acquire` or `AcqRel` ordering",
+                   "consider using ordering modes `Release`, `SeqCst` or `Relaxed`")
+        elif m == "compare_exchange" and len(orders) == 2 and orders[1] in ("release", "acq_rel"):
+            bad = ("`compare_exchange`'s failure ordering may not be `Release` or `AcqRel`, "
+                   "since a failed `compare_exchange` does not result in a write",
+                   "consider using `Acquire` or `Relaxed` failure ordering instead")
+        if bad:
+            self.sink.error("OX0009", bad[0], e.args[-1].span, "invalid ordering", help=bad[1])
+
     def expr_MacroCallExpr(self, e: ast.MacroCallExpr, expected):
+        if e.name.split("::")[-1] == "gpu_printf":
+            return self.check_printf(e)
         if e.name in ("gpu_assert", "assert", "debug_assert"):
             if len(e.args) != 1:
                 self.sink.error("OX0002", f"`{e.name}!` takes one condition here", e.span,
@@ -1161,6 +1372,35 @@ class Typeck:
                 self.check_expr(a)
         self.unsupported(e.span, f"the macro `{e.name}!`")
         return T.ERROR
+
+    def check_printf(self, e: ast.MacroCallExpr) -> T.Ty:
+        """`gpu_printf!("fmt {}", x)`: a string literal, then one scalar per placeholder."""
+        if not e.args or not (isinstance(e.args[0], ast.LitExpr) and e.args[0].kind == "str"):
+            self.sink.error("OX0009", "`gpu_printf!` takes a format string literal first",
+                            e.args[0].span if e.args else e.span, "expected a string literal",
+                            help='write `gpu_printf!("x = {}\\n", x)`')
+            for a in e.args:
+                self.check_expr(a)
+            return T.UNIT
+        lit, values = e.args[0], e.args[1:]
+        tys = [self.check_expr(a) for a in values]
+        try:
+            specs = printf.placeholders(printf.parse(lit.value))
+        except printf.FormatError as err:
+            self.sink.error("OX0009", str(err), lit.span, "in this format string")
+            return T.UNIT
+        if len(specs) != len(values):
+            n = len(specs)
+            self.sink.error("OX0009", f"{n} positional argument{'s' if n != 1 else ''} in "
+                            f"format string, but there {'is' if len(values) == 1 else 'are'} "
+                            f"{len(values)} argument{'s' if len(values) != 1 else ''}",
+                            lit.span, f"{n} placeholder{'s' if n != 1 else ''}")
+            return T.UNIT
+        for a, spec, ty in zip(values, specs, tys):
+            why = printf.check_spec(spec, self.shallow(ty))
+            if why is not None and not isinstance(self.shallow(ty), T.ErrorTy):
+                self.sink.error("OX0009", why, a.span, f"formatted by `{spec.text}`")
+        return T.UNIT
 
     # -- control flow ------------------------------------------------------
     def check_cond(self, cond: ast.Expr) -> None:
@@ -1292,6 +1532,15 @@ class Typeck:
         self.sink.error("OX0002", "`let` expressions are only supported directly in `if` and "
                         "`while` conditions", e.span, "not supported here")
         return T.ERROR
+
+
+def _ordering_name(e: ast.Expr) -> str | None:
+    """`X` of an argument written `AtomicOrdering::X` (or `Ordering::X`, with any prefix)."""
+    if isinstance(e, ast.PathExpr):
+        names = e.path.names
+        if len(names) >= 2 and names[-2] in ("AtomicOrdering", "Ordering"):
+            return names[-1]
+    return None
 
 
 def _expr_kind(e: ast.Expr) -> str:

@@ -757,6 +757,326 @@ COUNT_POSITIVE = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# Block-level samples (shared memory, barriers, atomics, warp shuffles). Kernels that add into
+# an accumulator with atomics (reduce, dot) get it zeroed in `make`, as the host would
+# cudaMemset it; their float results depend on the order the atomics land in, so they are
+# compared against float64 within the error bound of a sum in any order.
+
+U64_ROUNDOFF = 2.0**-53
+
+
+def _sum_bound(magnitudes, n: int, u: float = U32) -> float:
+    """|fl(sum) - sum| <= gamma_(n-1) * sum|terms| for any order of the additions (and with
+    fma: each product is then rounded once less)."""
+    return 1.01 * (n + 1) * u * float(np.sum(magnitudes))
+
+
+def _accumulator(dtype) -> np.ndarray:
+    return np.zeros(1, dtype)
+
+
+# reduce.rs
+
+
+def _reduce_blocks(n: int) -> int:
+    return min(64, max(2, n // 2048))  # fewer blocks than n / 256: the grid-stride loop runs
+
+
+def _reduce_make(rng, small):
+    n = _n1d(rng, small)
+    return {"x": _uniform_f32(rng, n), "total": _accumulator(np.float32)}
+
+
+REDUCE_SUM = KernelCase(
+    "reduce",
+    "reduce_sum",
+    (slice_("x", np.float32), disjoint("total", np.float32)),
+    _reduce_make,
+    lambda inp: ((_reduce_blocks(inp["x"].size), 1, 1), (BLOCK_1D, 1, 1)),
+    lambda inp: {"total": np.array([np.sum(_f64(inp["x"]))])},
+    lambda inp: Tolerance(atol=_sum_bound(np.abs(_f64(inp["x"])), inp["x"].size),
+                          why="float64 reference; a float32 sum in an order that depends on "
+                          "the atomics: gamma_n * sum|x|"),
+    notes="`total` is an accumulator: make() zeroes it (fresh_outputs() gives NaN, which the "
+    "kernel then adds to).",
+)
+
+# dot.rs: two kernels
+
+
+def _dot_make(dtype):
+    def make(rng, small):
+        n = _n1d(rng, small)
+        a, b = (rng.uniform(-1.0, 1.0, n).astype(dtype) for _ in range(2))
+        return {"a": a, "b": b, "result": _accumulator(dtype)}
+    return make
+
+
+def _dot_tol(u: float):
+    def tol(inp):
+        terms = np.abs(_f64(inp["a"]) * _f64(inp["b"]))
+        return Tolerance(atol=_sum_bound(terms, inp["a"].size, u),
+                         why="float64 reference; a dot product in an order that depends on "
+                         "the atomics: gamma_n * sum|a*b|")
+    return tol
+
+
+def _dot_launch(inp):
+    return (_reduce_blocks(inp["a"].size), 1, 1), (BLOCK_1D, 1, 1)
+
+
+def _dot_ref(inp):
+    return {"result": np.array([np.dot(_f64(inp["a"]), _f64(inp["b"]))])}
+
+
+DOT = KernelCase(
+    "dot",
+    "dot",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("result", np.float32)),
+    _dot_make(np.float32),
+    _dot_launch,
+    _dot_ref,
+    _dot_tol(U32),
+    notes="`result` is an accumulator: make() zeroes it.",
+)
+
+DOT_F64 = KernelCase(
+    "dot",
+    "dot_f64",
+    (slice_("a", np.float64), slice_("b", np.float64), disjoint("result", np.float64)),
+    _dot_make(np.float64),
+    _dot_launch,
+    _dot_ref,
+    _dot_tol(U64_ROUNDOFF),
+    notes="`result` is an accumulator: make() zeroes it. 64-bit shuffles move two halves.",
+)
+
+# histogram.rs
+
+
+def _histogram_bins() -> int:
+    return rust_const("histogram.rs", "BINS")
+
+
+def _histogram_make(rng, small):
+    n = _n1d(rng, small)
+    blocks = int(rng.integers(2, 5)) if small else int(rng.integers(16, 40))
+    data = rng.integers(0, 256, n, dtype=np.uint8)
+    data[rng.integers(0, n, 64)] = 7  # one popular byte: many atomics on one shared cell
+    return {"data": data, "partial": _out(np.uint32, blocks * _histogram_bins())}
+
+
+def _histogram_ref(inp):
+    bins = _histogram_bins()
+    data, blocks = inp["data"], inp["partial"].size // bins
+    owner = (np.arange(data.size) // bins) % blocks  # element i is counted by this block
+    counts = np.bincount(owner * bins + data, minlength=blocks * bins)
+    return {"partial": counts.astype(np.uint32)}
+
+
+HISTOGRAM = KernelCase(
+    "histogram",
+    "histogram",
+    (slice_("data", np.uint8), disjoint("partial", np.uint32)),
+    _histogram_make,
+    lambda inp: ((inp["partial"].size // _histogram_bins(), 1, 1), (_histogram_bins(), 1, 1)),
+    _histogram_ref,
+    EXACT,
+)
+
+# scan.rs
+
+
+def _scan_block() -> int:
+    return rust_const("scan.rs", "BLOCK")
+
+
+def _scan_make(rng, small):
+    n = _n1d(rng, small)
+    return {"x": rng.integers(0, 2**32, n, dtype=np.uint32), "out": _out(np.uint32, n)}
+
+
+def _scan_ref(inp):
+    x, block = inp["x"], _scan_block()
+    padded = np.zeros(-(-x.size // block) * block, np.uint32)
+    padded[: x.size] = x
+    sums = np.cumsum(padded.reshape(-1, block), axis=1, dtype=np.uint32)  # wraps, as the kernel
+    return {"out": sums.ravel()[: x.size]}
+
+
+BLOCK_SCAN = KernelCase(
+    "scan",
+    "block_scan",
+    (slice_("x", np.uint32), disjoint("out", np.uint32)),
+    _scan_make,
+    lambda inp: _grid_1d(inp["out"].size, _scan_block()),
+    _scan_ref,
+    EXACT,
+)
+
+# matmul_tiled.rs
+
+
+def _matmul_tiled_launch(inp):
+    n, tile = int(inp["n"]), rust_const("matmul_tiled.rs", "TILE")
+    blocks = (n + tile - 1) // tile
+    return (blocks, blocks, 1), (tile, tile, 1)
+
+
+def _matmul_tiled_make(rng, small):
+    n = _size(rng, 33, 70, 32) if small else _size(rng, 500, 540, 32)
+    return {
+        "a": _uniform_f32(rng, n * n),
+        "b": _uniform_f32(rng, n * n),
+        "c": _out(np.float32, n * n),
+        "n": np.uint64(n),
+    }
+
+
+MATMUL_TILED = KernelCase(
+    "matmul_tiled",
+    "matmul_tiled",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("c", np.float32), scalar("n", np.uint64)),
+    _matmul_tiled_make,
+    _matmul_tiled_launch,
+    _matmul_ref,
+    _matmul_tol,
+)
+
+# transpose.rs
+
+
+def _transpose_make(rng, small):
+    rows, cols = ((_size(rng, 20, 90, 32), _size(rng, 20, 90, 32)) if small
+                  else (_size(rng, 900, 1100, 32), _size(rng, 700, 900, 32)))
+    return {
+        "a": _uniform_f32(rng, rows * cols, -100.0, 100.0),
+        "out": _out(np.float32, rows * cols),
+        "rows": np.uint64(rows),
+        "cols": np.uint64(cols),
+    }
+
+
+def _transpose_launch(inp):
+    tile, block_rows = rust_const("transpose.rs", "TILE"), rust_const("transpose.rs", "BLOCK_ROWS")
+    rows, cols = int(inp["rows"]), int(inp["cols"])
+    return ((cols + tile - 1) // tile, (rows + tile - 1) // tile, 1), (tile, block_rows, 1)
+
+
+TRANSPOSE = KernelCase(
+    "transpose",
+    "transpose",
+    (slice_("a", np.float32), disjoint("out", np.float32), scalar("rows", np.uint64), scalar("cols", np.uint64)),
+    _transpose_make,
+    _transpose_launch,
+    lambda inp: {"out": inp["a"].reshape(int(inp["rows"]), int(inp["cols"])).T.ravel()},
+    EXACT,
+)
+
+# stencil.rs
+
+
+def _stencil_make(rng, small):
+    b = rust_const("stencil.rs", "B")
+    rows, cols = ((_size(rng, 5, 40, b), _size(rng, 5, 40, b)) if small
+                  else (_size(rng, 600, 700, b), _size(rng, 600, 700, b)))
+    return {
+        "u": _uniform_f32(rng, rows * cols, -10.0, 10.0),
+        "out": _out(np.float32, rows * cols),
+        "rows": np.uint64(rows),
+        "cols": np.uint64(cols),
+        "c0": np.float32(rng.uniform(0.2, 0.6)),
+        "c1": np.float32(rng.uniform(0.05, 0.2)),
+    }
+
+
+def _stencil_parts(inp):
+    """(c0 * u, c1 * sum of the 4 neighbours, interior mask) in float64."""
+    rows, cols = int(inp["rows"]), int(inp["cols"])
+    u = _f64(inp["u"]).reshape(rows, cols)
+    around = np.zeros_like(u)
+    around[1:-1, 1:-1] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+    abs_around = np.zeros_like(u)
+    au = np.abs(u)
+    abs_around[1:-1, 1:-1] = au[:-2, 1:-1] + au[2:, 1:-1] + au[1:-1, :-2] + au[1:-1, 2:]
+    inside = np.zeros(u.shape, bool)
+    inside[1:-1, 1:-1] = True
+    return u, around, abs_around, inside
+
+
+def _stencil_ref(inp):
+    u, around, _, inside = _stencil_parts(inp)
+    c0, c1 = float(inp["c0"]), float(inp["c1"])
+    return {"out": np.where(inside, c0 * u + c1 * around, u).ravel()}
+
+
+def _stencil_tol(inp):
+    # three f32 additions, a multiply, and c0*u + that (fused or not): 6 roundings at most
+    u, _, abs_around, inside = _stencil_parts(inp)
+    c0, c1 = abs(float(inp["c0"])), abs(float(inp["c1"]))
+    bound = np.where(inside, 6.06 * U32 * (c0 * np.abs(u) + c1 * abs_around), 0.0)
+    return Tolerance(atol=bound.ravel(), why="float64 reference; 6 float32 roundings inside, "
+                     "the boundary is copied exactly")
+
+
+STENCIL5 = KernelCase(
+    "stencil",
+    "stencil5",
+    (
+        slice_("u", np.float32),
+        disjoint("out", np.float32),
+        scalar("rows", np.uint64),
+        scalar("cols", np.uint64),
+        scalar("c0", np.float32),
+        scalar("c1", np.float32),
+    ),
+    _stencil_make,
+    lambda inp: _grid_2d(int(inp["cols"]), int(inp["rows"])),
+    _stencil_ref,
+    _stencil_tol,
+)
+
+# softmax.rs
+
+
+def _softmax_make(rng, small):
+    rows, cols = ((int(rng.integers(3, 7)), int(rng.integers(40, 700))) if small
+                  else (int(rng.integers(400, 600)), int(rng.integers(900, 1100))))
+    return {
+        "x": _uniform_f32(rng, rows * cols, -4.0, 4.0),
+        "out": _out(np.float32, rows * cols),
+        "rows": np.uint64(rows),
+        "cols": np.uint64(cols),
+    }
+
+
+def _softmax_ref(inp):
+    rows, cols = int(inp["rows"]), int(inp["cols"])
+    x = _f64(inp["x"]).reshape(rows, cols)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return {"out": (e / e.sum(axis=1, keepdims=True)).ravel()}
+
+
+def _softmax_tol(inp):
+    # exp within 2 ulp, x - max exact (Sterbenz) or one rounding, a sum of cols terms in a
+    # block-dependent order, one division.
+    cols = int(inp["cols"])
+    return Tolerance(rtol=1.01 * (cols + 8) * U32, why="float64 reference; sum of exps in any "
+                     "order, exp within 2 ulp")
+
+
+SOFTMAX = KernelCase(
+    "softmax",
+    "softmax",
+    (slice_("x", np.float32), disjoint("out", np.float32), scalar("rows", np.uint64), scalar("cols", np.uint64)),
+    _softmax_make,
+    lambda inp: ((int(inp["rows"]), 1, 1), (rust_const("softmax.rs", "BLOCK"), 1, 1)),
+    _softmax_ref,
+    _softmax_tol,
+    notes="needs `f32::exp` from the device math library.",
+)
+
+# --------------------------------------------------------------------------------------------
 # The table
 
 SAMPLES: dict[str, list[KernelCase]] = {
@@ -770,6 +1090,14 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "matmul_naive": [MATMUL_NAIVE],
     "int_hash": [MURMUR3, SPLITMIX64],
     "count_positive": [POSITIVE_FLAGS, COUNT_POSITIVE],
+    "reduce": [REDUCE_SUM],
+    "dot": [DOT, DOT_F64],
+    "histogram": [HISTOGRAM],
+    "scan": [BLOCK_SCAN],
+    "matmul_tiled": [MATMUL_TILED],
+    "transpose": [TRANSPOSE],
+    "stencil": [STENCIL5],
+    "softmax": [SOFTMAX],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]

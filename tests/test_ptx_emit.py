@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from oxidec.mir.syntax import Return
+from oxidec.passes import contract_program
 from oxidec.ptx import PtxEmitError, emit_program
 
 HERE = Path(__file__).parent / "ptx"
@@ -27,9 +28,17 @@ needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="ptxas not installed")
 NAMES = sorted(cases.CASES)
 
 
+def emit_with(program, options: dict) -> str:
+    """Emit as the driver does: contraction (on unless fmad=False) is a MIR pass first."""
+    options = dict(options)
+    if options.pop("fmad", True):
+        contract_program(program)
+    return emit_program(program, **options)
+
+
 def emit(name: str) -> tuple[object, str]:
     case = cases.CASES[name]()
-    return case, emit_program(case.program, **case.options)
+    return case, emit_with(case.program, case.options)
 
 
 def assemble(text: str, arch: str, tmp_path: Path) -> str:
@@ -92,8 +101,8 @@ def test_versions_by_target():
 
 def test_fma_flag_changes_only_contraction():
     case = cases.CASES["saxpy_contracts_to_fma"]()
-    on = emit_program(case.program, fmad=True)
-    off = emit_program(case.program, fmad=False)
+    off = emit_with(case.program, {"fmad": False})
+    on = emit_with(case.program, {"fmad": True})
     assert "fma.rn.f32" in on and "fma" not in off
 
 

@@ -95,6 +95,15 @@ class Fn:
     def effect(self, name: str, args=(), line: int = 2) -> None:
         self.blocks[self.cur].statements.append(M.Effect(name, tuple(args), self.span(line)))
 
+    def atomic(self, op: str, ptr, args, ty: T.Ty | None, ordering: str = "relaxed",
+               scope: str = "gpu", line: int = 2) -> int | None:
+        """`_d = atomic op(ptr, args)`; returns _d (None for a store, whose ty is None)."""
+        dest = self.local(ty) if ty is not None else None
+        self.blocks[self.cur].statements.append(M.AtomicOp(
+            P(dest) if dest is not None else None, op, ptr, tuple(args), ordering, scope,
+            self.span(line)))
+        return dest
+
     def term(self, t) -> None:
         assert self.blocks[self.cur].terminator is None
         self.blocks[self.cur].terminator = t
@@ -1135,16 +1144,16 @@ def test_ptr_add_scales_by_the_pointee_size():
 
 
 def test_warp_shuffle_xor_reduction_and_ballot():
-    """v = tid; for m in 16, 8, 4, 2, 1: v += shfl.xor(v, m); out[g] = v; flags[g] = ballot(odd)"""
+    """v = tid; for m in 16, 8, 4, 2, 1: v += shuffle_xor(v, m); out[g] = v; flags[g] = ballot(odd)"""
     f = Fn("warp", [("out", DS(T.U32)), ("flags", DS(T.U32))])
     g = f.global_index()
     v = f.tmp(T.U32, M.Intrinsic("tid.x", ()))
     odd = f.tmp(T.BOOL, M.BinaryOp("ne", cp(f.tmp(T.U32, M.BinaryOp("bitand", cp(v), c(1, T.U32)))),
                                    c(0, T.U32)))
     for m in (16, 8, 4, 2, 1):
-        other = f.tmp(T.U32, M.Intrinsic("shfl.xor", (cp(v), c(m, T.U32))))
+        other = f.tmp(T.U32, M.Intrinsic("shuffle_xor", (cp(v), c(m, T.U32))))
         f.assign(v, M.BinaryOp("add", cp(v), cp(other)))
-    ballot = f.tmp(T.U32, M.Intrinsic("vote.ballot", (cp(odd),)))
+    ballot = f.tmp(T.U32, M.Intrinsic("ballot", (cp(odd),)))
     n = f.tmp(T.USIZE, M.Len(P(2)))
     ok = f.tmp(T.BOOL, M.BinaryOp("lt", cp(g), cp(n)))
     f.check(cp(ok))
@@ -1188,7 +1197,7 @@ def test_reconvergence_order_runs_joins_once():
     f.at(b_mid).goto(b_join)
     f.at(b_then).goto(b_join)
     f.at(b_join)
-    mask = f.tmp(T.U32, M.Intrinsic("activemask", ()))
+    mask = f.tmp(T.U32, M.Intrinsic("active_mask", ()))
     f.store_get_mut(1, g, lambda: cp(mask), T.U32)
     out = np.zeros(32, np.uint32)
     run_kernel(program(f), "join", (1, 1, 1), (32, 1, 1), [out])
@@ -1299,7 +1308,7 @@ def test_struct_and_array_scalars_by_value():
 
 def test_atomics_apply_in_thread_order():
     """hist[x[i] % 8] += 1 (u32), total += x[i] as f32 (sequential f32 rounding), and the
-    old values returned: atomic.add(&counter, 1) hands out 0, 1, 2, ... in thread order."""
+    old values returned: atomic add(&counter, 1) hands out 0, 1, 2, ... in thread order."""
     f = Fn("atom", [("x", SL(T.U32)), ("hist", T.PtrTy(T.U32, True)),
                     ("total", T.PtrTy(T.F32, True)), ("ticket", T.PtrTy(T.U32, True)),
                     ("out", DS(T.U32))])
@@ -1307,10 +1316,10 @@ def test_atomics_apply_in_thread_order():
     x = f.load(1, i, T.U32)
     b = f.tmp(T.USIZE, M.Cast(cp(f.tmp(T.U32, M.BinaryOp("rem", cp(x), c(8, T.U32)))), T.USIZE))
     slot = f.tmp(T.PtrTy(T.U32, True), M.Intrinsic("ptr_add", (cp(2), cp(b))))
-    f.tmp(T.U32, M.Intrinsic("atomic.add", (cp(slot), c(1, T.U32))))
+    f.atomic("add", cp(slot), (c(1, T.U32),), T.U32)
     xf = f.tmp(T.F32, M.Cast(cp(x), T.F32))
-    f.tmp(T.F32, M.Intrinsic("atomic.add", (cp(3), cp(xf))))
-    t = f.tmp(T.U32, M.Intrinsic("atomic.add", (cp(4), c(1, T.U32))))
+    f.atomic("add", cp(3), (cp(xf),), T.F32)
+    t = f.atomic("add", cp(4), (c(1, T.U32),), T.U32, "acq_rel")
     f.store_get_mut(5, i, lambda: cp(t), T.U32)
     rng = np.random.default_rng(14)
     xs = rng.integers(0, 1000, 300).astype(np.uint32)
@@ -1332,11 +1341,11 @@ def test_atomic_exchange_cas_and_max():
                      ("big", T.PtrTy(T.I32, True)), ("out", DS(T.U32)), ("won", DS(T.U32))])
     i = f.global_index()
     t = f.tmp(T.U32, M.Intrinsic("tid.x", ()))
-    old = f.tmp(T.U32, M.Intrinsic("atomic.exch", (cp(1), cp(t))))
+    old = f.atomic("exch", cp(1), (cp(t),), T.U32)
     t1 = f.tmp(T.U32, M.BinaryOp("add", cp(t), c(1, T.U32)))
-    prev = f.tmp(T.U32, M.Intrinsic("atomic.cas", (cp(2), c(0, T.U32), cp(t1))))
+    prev = f.atomic("cas", cp(2), (c(0, T.U32), cp(t1)), T.U32, "seq_cst")
     neg = f.tmp(T.I32, M.BinaryOp("sub", c(10, T.I32), cp(f.tmp(T.I32, M.Cast(cp(t), T.I32)))))
-    f.tmp(T.I32, M.Intrinsic("atomic.max", (cp(3), cp(neg))))
+    f.atomic("max", cp(3), (cp(neg),), T.I32, scope="cta")
     n = f.tmp(T.USIZE, M.Len(P(5)))
     ok = f.tmp(T.BOOL, M.BinaryOp("lt", cp(i), cp(n)))
     f.check(cp(ok))

@@ -14,6 +14,7 @@ from ..mir.verify import MirVerifyError, verify_body
 from .const_fold import const_fold
 from .copy_prop import copy_prop
 from .dead_code import dead_code, simplify_locals
+from .fma_contract import fma_contract
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
 Pass = Callable[[Body], bool]
@@ -67,6 +68,14 @@ def optimize_program(program: Program, level: int = 2, *, verify: bool = False) 
     return changed
 
 
+def contract_program(program: Program) -> bool:
+    """fma contraction (nvcc's --fmad=true) over every body; see fma_contract.py."""
+    changed = False
+    for body in program.bodies:
+        changed |= fma_contract(body)
+    return changed
+
+
 def _verify_after(body: Body, name: str) -> None:
     try:
         verify_body(body)
@@ -76,5 +85,6 @@ def _verify_after(body: Body, name: str) -> None:
 
 __all__ = [
     "optimize", "optimize_program", "PASSES", "REGISTRY", "const_fold", "copy_prop",
-    "dead_code", "simplify_locals", "simplify_cfg", "remove_unreachable",
+    "dead_code", "simplify_locals", "simplify_cfg", "remove_unreachable", "fma_contract",
+    "contract_program",
 ]

@@ -12,17 +12,19 @@ from contextlib import contextmanager
 from ..mir import syntax as mir
 from ..types import BOOL, U32, USIZE, PtrTy
 from . import abi
+from .atomics import emit_atomic
 from .fusion import plan_fusion, successors
 from .instrs import EFFECTS, INT_COMPARE, instr
 from .places import PlaceAccess, RegPlace, Val
 from .regalloc import RegisterFile, memory_locals, place_ty
-from .rvalues import emit_fma, emit_rvalue
+from .rvalues import emit_rvalue
 from .spaces import GENERIC, SpaceAnalysis
 from .types import PtxEmitError, arith, immediate, is_thin_pointer, leaf_types, memory
+from .vprintf import BUFFER, emit_printf
 
 
 class FunctionEmitter(PlaceAccess):
-    def __init__(self, module, body: mir.Body, index: int, fmad: bool) -> None:
+    def __init__(self, module, body: mir.Body, index: int) -> None:
         self.module = module
         self.body = body
         self.index = index
@@ -30,7 +32,7 @@ class FunctionEmitter(PlaceAccess):
         self.memlocals = memory_locals(body)
         self.spaces = SpaceAnalysis(body, self.memlocals, module.static_spaces,
                                     module.readonly_nc)
-        self.plan = plan_fusion(body, self.memlocals, fmad)
+        self.plan = plan_fusion(body, self.memlocals)
         self.lines: list[str] = []
         self.leaves: dict[int, list[Val]] = {}
         self.bases: dict[int, Val] = {}
@@ -38,6 +40,7 @@ class FunctionEmitter(PlaceAccess):
         self.trap_used = False
         self.last_loc = None
         self.pending_loc = None
+        self.printf_bytes = 0  # size of the function's vprintf argument buffer
 
     # -- services for places/rvalues ------------------------------------------
 
@@ -86,6 +89,8 @@ class FunctionEmitter(PlaceAccess):
         body_lines = [line for line in self._with_labels()]
         decls = ["\t" + d for d in self.regs.declarations()]
         decls += ["\t" + m.declaration() for m in self.memlocals.values()]
+        if self.printf_bytes:
+            decls.append(f"\t.local .align 8 .b8 \t{BUFFER}[{self.printf_bytes}];")
         return decls + [""] + body_lines
 
     def _with_labels(self):
@@ -221,11 +226,12 @@ class FunctionEmitter(PlaceAccess):
     def statement(self, b: int, s: int, stmt) -> None:
         if isinstance(stmt, mir.Nop):
             return
-        if (b, s) in self.plan.skipped:
-            return  # a mul folded into the fma that uses it
         self.loc(stmt.span)
         if isinstance(stmt, mir.Effect):
             self.effect(stmt)
+            return
+        if isinstance(stmt, mir.AtomicOp):
+            emit_atomic(self, stmt)
             return
         ty = place_ty(self.body, stmt.place)
         if not leaf_types(ty):
@@ -234,14 +240,14 @@ class FunctionEmitter(PlaceAccess):
         hint = None
         if isinstance(dest, RegPlace) and dest.single() is not None:
             hint = [v.text for v in dest.single()]
-        shape = self.plan.fma.get((b, s))
-        if shape is not None:
-            values = emit_fma(self, shape, ty, hint)
-        else:
-            values = emit_rvalue(self, stmt.rvalue, ty, hint)
+        values = emit_rvalue(self, stmt.rvalue, ty, hint)
         self.write_place(dest, values)
 
     def effect(self, stmt: mir.Effect) -> None:
+        if stmt.name == "printf":
+            self.module.uses_vprintf = True
+            emit_printf(self, stmt)
+            return
         if stmt.name not in EFFECTS:
             raise PtxEmitError(f"unsupported effect `{stmt.name}`")
         self.emit(EFFECTS[stmt.name])

@@ -5,7 +5,8 @@ Names beyond the MIR docstring's list (all additive): "nwarpid" (warps per block
 the simulator defines it), "copysign", "exp2", "log2",
 "exp", "ln", "sin", "cos", "rsqrt" (f32, approximate: the hardware MUFU unit),
 "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value, lane/delta: u32),
-"ballot", "any", "all" (bool), "active_mask", "redux_sync_add" (u32), "clock64".
+"ballot", "any", "all" (bool), "active_mask", "redux_sync_add" (u32), "clock64",
+"dynamic_shared" (the block's `extern .shared` array).
 Warp operations use the full-warp member mask, as cuda-oxide's `warp::` functions do.
 """
 from __future__ import annotations
@@ -87,6 +88,16 @@ def _warps_per_block(em, dst: str) -> None:
     em.emit(instr("mul.lo.u32", r["x"], r["x"], r["y"]))
     em.emit(instr("mad.lo.u32", r["x"], r["x"], r["z"], "31"))
     em.emit(instr("shr.u32", dst, r["x"], "5"))
+
+
+def dynamic_shared(em, rv, ty, hint) -> list[Val]:
+    """The address of the block's dynamic shared memory (`extern .shared dyn_smem[]`)."""
+    from .module import DYNAMIC_SHARED
+    em.module.uses_dynamic_shared = True
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))
+    return [Val(dst, leaf, "shared")]
 
 
 def clock64(em, rv, ty, hint) -> list[Val]:
@@ -251,4 +262,5 @@ INTRINSICS.update({
     "active_mask": active_mask,
     "redux_sync_add": redux_add,
     "clock64": clock64,
+    "dynamic_shared": dynamic_shared,
 })

@@ -99,6 +99,10 @@ def _places(body: mir.Body):
                 yield from _rvalue_places(stmt.rvalue)
             elif isinstance(stmt, mir.Effect):
                 yield from _operand_places(stmt.args)
+            elif isinstance(stmt, mir.AtomicOp):
+                if stmt.dest is not None:
+                    yield stmt.dest, False
+                yield from _operand_places((stmt.ptr, *stmt.args))
         term = block.terminator
         if isinstance(term, mir.Call):
             yield term.destination, False

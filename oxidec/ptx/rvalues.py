@@ -103,7 +103,8 @@ def _wide_multiply(em, rv: mir.BinaryOp, ty, hint):
     signed = signs.pop()
     if any(s.imm and not _fits_32(int(s.text, 0), signed) for s in sources):
         return None
-    a, b = (em.as_reg(s) if s.imm else s for s in sources)
+    narrow = IntTy(32, signed)  # a constant factor is a 32-bit immediate here
+    a, b = (em.as_reg(Val(s.text, narrow, imm=True)) if s.imm else s for s in sources)
     dst = dst_of(em, leaf, hint)
     em.emit(instr(f"mul.wide.{'s' if signed else 'u'}32", dst, a.text, b.text))
     return [Val(dst, leaf)]
@@ -143,27 +144,6 @@ def compare(em, op: str, a: Val, b: Val, dst: str) -> None:
     if is_thin_pointer(a.ty) and representation(a.space) != representation(b.space):
         a, b = em.coerce(a, GENERIC), em.coerce(b, GENERIC)
     em.emit(instr(f"setp.{INT_COMPARE[op]}.{arith(a.ty)}", dst, a.text, b.text))
-
-
-def emit_fma(em, shape, ty, hint) -> list[Val]:
-    """A contracted `a*b + c` (see fusion.py)."""
-    a = em.scalar(em.operand(shape.a))
-    b = em.scalar(em.operand(shape.b))
-    c = em.scalar(em.operand(shape.addend))
-    f = arith(a.ty)
-    if shape.negate_product:
-        a = _negated(em, a, f)
-    if shape.negate_addend:
-        c = _negated(em, c, f)
-    dst = dst_of(em, a.ty, hint)
-    em.emit(instr(f"fma.rn.{f}", dst, a.text, b.text, c.text))
-    return [Val(dst, a.ty)]
-
-
-def _negated(em, v: Val, f: str) -> Val:
-    r = em.tmp(v.ty)
-    em.emit(instr(f"neg.{f}", r, v.text))
-    return Val(r, v.ty)
 
 
 def emit_unary(em, rv: mir.UnaryOp, ty, hint):

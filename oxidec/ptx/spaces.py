@@ -195,6 +195,8 @@ class SpaceAnalysis:
         if isinstance(rv, mir.Cast) and is_thin_pointer(rv.ty):
             src = self.operand_spaces(rv.operand)
             return [src[0] if src and src[0] else GENERIC]
+        if isinstance(rv, mir.Intrinsic) and rv.name == "dynamic_shared":
+            return ["shared"]
         if isinstance(rv, mir.Intrinsic) and rv.name == "ptr_add":
             return self.operand_spaces(rv.args[0])[:1]
         if isinstance(rv, mir.Intrinsic) and rv.name == "select":

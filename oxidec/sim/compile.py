@@ -61,6 +61,7 @@ class FlatKernel:
     uses_shared: bool  # static shared arrays or dynamic shared memory are referenced
     entry: int = 0  # the kernel's first block
     barrier_targets: np.ndarray = field(default=None)
+    strings: list[str] = field(default_factory=list)  # the program's printf C formats
 
 
 class Frame:
@@ -124,6 +125,7 @@ class _Compiler:
                         self.shared_offsets, self._shared_bytes, self.global_statics,
                         self.has_barrier, self.uses_shared, self.entry)
         fk.barrier_targets = np.array([max(b.barrier_target, 0) for b in blocks], dtype=np.int32)
+        fk.strings = list(self.program.strings)
         return fk
 
     def renumber(self) -> None:
@@ -264,6 +266,8 @@ class _Compiler:
                 return assign
             if isinstance(s, M.Effect):
                 return self.effect(frame, s)
+            if isinstance(s, M.AtomicOp):
+                return self.atomic(frame, s)
             raise SimError(f"unknown statement {s!r}")
         except SimError as e:
             return _raiser(f"{e} ({self.where(frame, getattr(s, 'span', None))})")
@@ -279,6 +283,37 @@ class _Compiler:
                 x.printf(s, [f(x) for f in fns])
             return printf
         raise SimError(f"effect `{s.name}` is not supported by the simulator")
+
+    def atomic(self, frame: Frame, s: M.AtomicOp):
+        """An atomic: the active lanes apply it one after another in linear thread order
+        (Memory.atomic_rmw), which is one of the orders the GPU may pick; ordering and scope
+        need nothing more here, as the simulator runs one statement at a time for all."""
+        ptr, pty = self.operand(frame, s.ptr)
+        if not isinstance(pty, (T.PtrTy, T.RefTy)) or is_fat(pty):
+            raise SimError(f"atomic through a value of type `{pty}`")
+        dt = scalar_dtype(canon(pty.inner))
+        if dt is None or dt.kind not in "iuf":
+            raise SimError(f"atomic on a value of type `{pty.inner}`")
+        fns = [self.operand(frame, a)[0] for a in s.args]
+        write = self.place(frame, s.dest).write if s.dest is not None else None
+        op = s.op
+        # exch/cas move and compare bits: do them on the unsigned view of a float
+        work = np.dtype(f"u{dt.itemsize}") if dt.kind == "f" and op in ("exch", "cas") else dt
+
+        def atomic(x):
+            addr = ptr(x)
+            vals = [np.asarray(f(x)).astype(dt, copy=False).view(work) for f in fns]
+            if op == "store":
+                x.mem.store_scalar(work, addr, vals[0], x.lanes)  # the last lane's stays
+                return
+            if op == "load":
+                old = x.mem.load_scalar(work, addr, x.lanes)
+            elif op == "cas":
+                old = x.mem.atomic_rmw(work, addr, vals[1], x.lanes, "cas", vals[0])
+            else:
+                old = x.mem.atomic_rmw(work, addr, vals[0], x.lanes, op)
+            write(x, old.view(dt))
+        return atomic
 
     def terminator(self, frame: Frame, j: int, term):
         try:

@@ -1,5 +1,5 @@
-"""The `Intrinsic` rvalues: special registers, math, bit counting, pointers, warp collectives
-and (provisionally) atomics.
+"""The `Intrinsic` rvalues: special registers, math, bit counting, pointers, warp collectives.
+(Atomics are `AtomicOp` statements: compile.py, on Memory.atomic_rmw.)
 
 An implementation is `fn(x, args, arg_tys, result_ty) -> value` where
 - `x` is the executing `Batch` (machine.py) positioned at the current step: `x.n` active
@@ -10,7 +10,8 @@ An implementation is `fn(x, args, arg_tys, result_ty) -> value` where
   be modified;
 - `result_ty` is the type of the destination place.
 All lanes of a warp that execute the same statement are in the same call, which is what
-warp collectives (`shfl.*`, `vote.*`) need. Add one with `@intrinsic("name")`.
+warp collectives (`shuffle_*`, `ballot`, ...) need. Add one with `@intrinsic("name")`. The
+names are the MIR's (see `Intrinsic` in mir/syntax.py), which the PTX emitter shares.
 """
 from __future__ import annotations
 
@@ -205,7 +206,7 @@ def _dynamic_shared(x, args, arg_tys, result_ty):
     return x.shared_address(x.dynamic_shared_offset)
 
 
-# -- warp collectives (provisional names) ---------------------------------------------------
+# -- warp collectives -----------------------------------------------------------------------
 # Lanes are grouped in warps of 32 consecutive linear thread ids of a block. A source lane
 # that does not exist or is not executing this statement yields the lane's own value.
 
@@ -224,35 +225,40 @@ def _shuffle(x, value, src: np.ndarray, seg_lo: np.ndarray, seg_hi: np.ndarray):
     return tree_map(lambda v: v[pos], value)
 
 
+def _lane_bits(b: np.ndarray) -> np.ndarray:
+    """The lane / delta operand as `shfl.sync` reads it: its low 5 bits."""
+    return b.astype(np.int64) & 31
+
+
 def _segment(x, width):
     lane = x.lane_id[x.lanes].astype(np.int64)
     lo = lane - lane % width
     return lane, lo, lo + width
 
 
-@intrinsic("shfl.xor")
+@intrinsic("shuffle_xor")
 def _shfl_xor(x, args, arg_tys, result_ty):
     lane, lo, hi = _segment(x, _width(args, 2))
-    return _shuffle(x, args[0], lane ^ args[1].astype(np.int64), lo, hi)
+    return _shuffle(x, args[0], lane ^ _lane_bits(args[1]), lo, hi)
 
 
-@intrinsic("shfl.down")
+@intrinsic("shuffle_down")
 def _shfl_down(x, args, arg_tys, result_ty):
     lane, lo, hi = _segment(x, _width(args, 2))
-    return _shuffle(x, args[0], lane + args[1].astype(np.int64), lo, hi)
+    return _shuffle(x, args[0], lane + _lane_bits(args[1]), lo, hi)
 
 
-@intrinsic("shfl.up")
+@intrinsic("shuffle_up")
 def _shfl_up(x, args, arg_tys, result_ty):
     lane, lo, hi = _segment(x, _width(args, 2))
-    return _shuffle(x, args[0], lane - args[1].astype(np.int64), lo, hi)
+    return _shuffle(x, args[0], lane - _lane_bits(args[1]), lo, hi)
 
 
-@intrinsic("shfl.idx")
+@intrinsic("shuffle")
 def _shfl_idx(x, args, arg_tys, result_ty):
     width = _width(args, 2)
     lane, lo, hi = _segment(x, width)
-    return _shuffle(x, args[0], lo + args[1].astype(np.int64) % width, lo, hi)
+    return _shuffle(x, args[0], lo + _lane_bits(args[1]) % width, lo, hi)
 
 
 def _warp_sum(x, weights: np.ndarray) -> np.ndarray:
@@ -269,49 +275,28 @@ def _ballot(x, pred: np.ndarray) -> np.ndarray:
     return _warp_sum(x, bits).astype(np.uint32)
 
 
-@intrinsic("vote.ballot", "ballot")
+@intrinsic("ballot")
 def _vote_ballot(x, args, arg_tys, result_ty):
     return _ballot(x, args[0])
 
 
-@intrinsic("activemask")
+@intrinsic("active_mask")
 def _activemask(x, args, arg_tys, result_ty):
     return _ballot(x, np.ones(x.n, dtype=bool))
 
 
-@intrinsic("vote.any")
+@intrinsic("any")
 def _vote_any(x, args, arg_tys, result_ty):
     return _ballot(x, args[0]) != 0
 
 
-@intrinsic("vote.all")
+@intrinsic("all")
 def _vote_all(x, args, arg_tys, result_ty):
     return _ballot(x, args[0]) == _ballot(x, np.ones(x.n, dtype=bool))
 
 
-@intrinsic("redux.add")
+@intrinsic("redux_sync_add")
 def _redux_add(x, args, arg_tys, result_ty):
     v = args[0]
-    total = _warp_sum(x, v.astype(np.uint64)) & np.uint64(0xFFFFFFFF)
+    total = _warp_sum(x, unsigned_view(v).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
     return total.astype(v.dtype)
-
-
-# -- atomics (provisional names) ---------------------------------------------------------
-# "atomic.<op>"(ptr, value) -> old value; "atomic.cas"(ptr, compare, new) -> old value.
-# Lanes apply in linear thread order (Memory.atomic_rmw). These have side effects: MIR passes
-# must not drop or move them, whatever MIR form they end up with.
-
-def _atomic(op: str) -> Impl:
-    def fn(x, args, arg_tys, result_ty):
-        pty = arg_tys[0]
-        if not isinstance(pty, (T.PtrTy, T.RefTy)):
-            raise SimError(f"atomic on a value of type `{pty}`")
-        dt = scalar_dtype(canon(pty.inner))
-        if op == "cas":
-            return x.mem.atomic_rmw(dt, args[0], args[2], x.lanes, "cas", args[1].astype(dt))
-        return x.mem.atomic_rmw(dt, args[0], args[1].astype(dt), x.lanes, op)
-    return fn
-
-
-for _op in ("add", "sub", "and", "or", "xor", "min", "max", "exch", "cas"):
-    INTRINSICS[f"atomic.{_op}"] = _atomic(_op)

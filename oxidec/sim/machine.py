@@ -17,10 +17,12 @@ or all exited; anything else is barrier divergence, reported for the first such 
 """
 from __future__ import annotations
 
+import sys
 from functools import cached_property
 
 import numpy as np
 
+from ..printf import format_c
 from .compile import EXIT, FlatKernel
 from .errors import LaneFault, SimError, SimTrap, format_span
 from .layout import zeros
@@ -165,14 +167,21 @@ class Batch:
 
     # -- effects -------------------------------------------------------------------------------
     def printf(self, effect, values: list) -> None:
-        """`printf(format id, values...)`: one on_printf call per active lane, in order."""
+        """`printf(format id, values...)`: one on_printf call per active lane, in order;
+        without a hook, each lane's line is printed to stdout as vprintf would."""
         hook = self.launch.on_printf
         if hook is None:
-            return
+            hook = self._print
         fmt = values[0][0].item() if values else None
         for k, lane in enumerate(self.lanes.tolist()):
             thread, block = self.coords(lane)
             hook(fmt, thread, block, tuple(_lane_value(v, k) for v in values[1:]))
+
+
+    def _print(self, fmt, thread, block, values) -> None:
+        strings = self.kernel.strings
+        if isinstance(fmt, int) and 0 <= fmt < len(strings):
+            sys.stdout.write(format_c(strings[fmt], values))
 
 
 def _lane_value(tree, k: int):

@@ -1,0 +1,912 @@
+"""oxidec against nvcc, side by side: every benchmark kernel compiled by both, loaded through
+the same runtime, run on the same inputs, checked against NumPy, timed with CUDA events.
+
+    PYTHONPATH=$PWD/.whl/lark-1.3.1-py3-none-any.whl:$PWD \\
+        python3 benchmarks/bench.py --out $OUT/RESULTS.md        # on the GPU machine
+    python3 benchmarks/bench.py --dry-run                        # here: no GPU
+
+For each kernel in BENCHES (the ones whose sample, reference case and CUDA C twin exist):
+1. `nvcc -ptx -O3 -arch=sm_90 benchmarks/cuda/NAME.cu` and `oxidec.api.compile_file(sample)`;
+2. inputs drawn once at a size that fills the chip and exceeds the 50 MB L2 (`--quick`: small);
+3. each implementation gets freshly poisoned outputs, runs once (checked against the NumPy
+   reference of samples/reference.py, computed once), then is timed: CUDA events, `--warmup`
+   untimed launches, median of `--repeat` timed ones (oxidec.runtime.timing.time_gpu);
+4. one row per kernel: times, ratio nvcc/oxidec (>= 1.00: oxidec at least as fast), achieved
+   GB/s (memory-bound kernels: the minimal traffic, each input read and each output written
+   once) or GFLOP/s (matmuls: 2 n^3), and whether each output was correct.
+Each kernel runs in its own worker process (a device fault poisons a CUDA context for the
+rest of its process, and a hang must not take the others with it); a kernel that fails to
+compile, faults or mismatches is reported in its row and the others go on. Then the cold-process
+build times (`oxidec build` vs `nvcc -ptx`, benchmarks/build_time.py) and RESULTS.md.
+
+`--dry-run` tests the plumbing without a GPU: both compilers, the nvcc PTX's `.entry`
+parameter list against the hand-written signature, the nvcc arguments against that signature,
+and the oxidec kernel on the CPU simulator at tiny sizes against the same checks.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import fnmatch
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CUDA_DIR = HERE / "cuda"
+SAMPLES_DIR = ROOT / "samples"
+for _p in (str(ROOT), str(HERE)):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+ARCH = "sm_90"
+NVCC_FLAGS = ("-ptx", "-O3", f"-arch={ARCH}")
+MODES = ("full", "quick", "dry")
+
+Inputs = dict[str, Any]
+Dim3 = tuple[int, int, int]
+
+
+# --------------------------------------------------------------------------------------------
+# Hand-written signatures of the nvcc kernels (raw pointers and scalars, in C order)
+
+
+def nv_sig(name: str, *params: tuple[str, str, str, bool]):
+    """KernelSignature from (name, "ptr" | "scalar", element type name, writable) tuples."""
+    from oxidec import types as T
+    from oxidec.signature import KernelParam, KernelSignature
+    out = []
+    for pname, kind, elem, writable in params:
+        ty = T.SCALARS[elem]
+        if kind == "ptr":
+            out.append(KernelParam(pname, "ptr", T.PtrTy(ty, writable), ty, writable))
+        else:
+            out.append(KernelParam(pname, "scalar", ty, ty, False))
+    return KernelSignature(name, tuple(out), {})
+
+
+def ptr_in(name: str, elem: str = "f32"):
+    return (name, "ptr", elem, False)
+
+
+def ptr_out(name: str, elem: str = "f32"):
+    return (name, "ptr", elem, True)
+
+
+def val(name: str, elem: str):
+    return (name, "scalar", elem, False)
+
+
+# --------------------------------------------------------------------------------------------
+# Checking outputs against a reference computed once per input set
+
+
+class Expectation:
+    """What the outputs must be; `problems(outputs)` lists what is wrong (empty: correct)."""
+
+    def problems(self, outputs: Mapping[str, np.ndarray]) -> list[str]:
+        raise NotImplementedError
+
+
+class CaseExpectation(Expectation):
+    """KernelCase.check's comparison, with the reference and the tolerances computed once."""
+
+    def __init__(self, case, inputs: Inputs):
+        self.case = case
+        self.want = case.reference(inputs)
+        self.tols = case.tolerances(inputs)
+
+    def problems(self, outputs: Mapping[str, np.ndarray]) -> list[str]:
+        out = []
+        for p in self.case.outputs:
+            out += compare(p.name, np.asarray(outputs[p.name]), np.asarray(self.want[p.name]),
+                           self.tols[p.name])
+        return out
+
+
+def compare(name: str, got: np.ndarray, want: np.ndarray, tol, index=None) -> list[str]:
+    """One line if `got` is not within `tol` of `want` (`index`: the flat positions compared)."""
+    if got.shape != want.shape:
+        return [f"{name} has shape {got.shape}, want {want.shape}"]
+    bad = tol.mismatches(got, want)
+    nbad = int(np.count_nonzero(bad))
+    allowed = int(tol.max_mismatch_fraction * got.size)
+    if nbad <= allowed:
+        return []
+    where = np.flatnonzero(bad)[:4]
+    pos = (lambda i: int(index[i])) if index is not None else int
+    shown = ", ".join(f"[{pos(i)}] got {got.flat[i]!r} want {want.flat[i]!r}" for i in where)
+    return [f"{name}: {nbad} of {got.size} checked elements wrong "
+            f"(tolerance {tol.describe()}): {shown}"]
+
+
+# --------------------------------------------------------------------------------------------
+# The benchmarks
+
+
+@dataclass
+class Bench:
+    name: str  # also the twin's file: benchmarks/cuda/NAME.cu
+    samples: tuple[str, ...]  # fnmatch patterns for the sample's stem (samples/STEM.rs)
+    kernels: tuple[str, ...]  # fnmatch patterns for the oxidec kernel's name
+    nv_kernel: str  # the extern "C" kernel in NAME.cu
+    nv_params: Callable[[], Any]  # -> KernelSignature of the nvcc kernel
+    nv_args: Callable[[Any, Inputs, Mapping[str, np.ndarray]], list]  # (case, inputs, outs)
+    make: Callable[[Any, int, np.random.Generator], Inputs]  # (case, size, rng) -> inputs
+    sizes: dict[str, int]  # mode -> size parameter given to `make`
+    describe: Callable[[Inputs], str]  # the size column
+    work: Callable[[Inputs], tuple[float, str]]  # (bytes or flops, "GB/s" | "GFLOP/s")
+    expect: Callable[[Any, Inputs], Expectation] = CaseExpectation
+    fresh_outputs: Callable[[Any, Inputs], dict] | None = None  # default: case.fresh_outputs
+    note: str = ""
+
+    @property
+    def cu(self) -> Path:
+        return CUDA_DIR / f"{self.name}.cu"
+
+
+def _params(case, kind: str | None = None):
+    return [p for p in case.params if kind is None or p.kind == kind]
+
+
+def _poison(dtype, n: int) -> np.ndarray:
+    from samples.reference import SENTINELS
+    dtype = np.dtype(dtype)
+    return np.full(n, SENTINELS[dtype], dtype)
+
+
+def _uniform(rng: np.random.Generator, n: int, lo=-1.0, hi=1.0) -> np.ndarray:
+    # float32 draws directly: 2^26 values in ~0.2 s instead of a float64 detour
+    return (rng.random(n, dtype=np.float32) * np.float32(hi - lo) + np.float32(lo))
+
+
+def _by_kind(case, slices: list[np.ndarray], outputs: list[np.ndarray],
+             scalars: list[Any] = ()) -> Inputs:
+    """The case's parameters filled in order: slices, outputs and scalars each from their list."""
+    it = {"slice": iter(slices), "disjoint": iter(outputs), "scalar": iter(scalars)}
+    inputs = {}
+    for p in case.params:
+        v = next(it[p.kind])
+        if p.kind == "scalar":
+            v = p.dtype.type(v)
+        elif v.dtype != p.dtype:
+            raise TypeError(f"{case.id}: {p.name} must be {p.dtype}, generator made {v.dtype}")
+        inputs[p.name] = v
+    return inputs
+
+
+def _arrays(case, inputs: Inputs, outs: Mapping[str, np.ndarray], kinds=("slice", "disjoint")):
+    return [outs.get(p.name, inputs[p.name]) for p in case.params if p.kind in kinds]
+
+
+def _gbs(nbytes: float) -> tuple[float, str]:
+    return nbytes, "GB/s"
+
+
+# elementwise ---------------------------------------------------------------------------------
+
+def make_vecadd(case, n, rng):
+    return _by_kind(case, [_uniform(rng, n), _uniform(rng, n)], [_poison(np.float32, n)])
+
+
+def args_vecadd(case, inputs, outs):
+    a, b, c = _arrays(case, inputs, outs)
+    return [a, b, c, np.int32(c.size)]
+
+
+def make_saxpy(case, n, rng):
+    a = np.float32(rng.uniform(0.5, 4.0))
+    return _by_kind(case, [_uniform(rng, n), _uniform(rng, n)], [_poison(np.float32, n)], [a])
+
+
+def args_saxpy(case, inputs, outs):
+    (a,) = [inputs[p.name] for p in _params(case, "scalar")]
+    x, y, out = _arrays(case, inputs, outs)
+    return [a, x, y, out, np.int32(out.size)]
+
+
+def _max_size(inputs: Inputs) -> int:
+    return max(v.size for v in inputs.values() if isinstance(v, np.ndarray))
+
+
+def _n_elems(inputs: Inputs) -> str:
+    return _pow2(_max_size(inputs))
+
+
+def _pow2(n: int) -> str:
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 and n > 1 else str(n)
+
+
+# matmuls -------------------------------------------------------------------------------------
+
+def make_matmul(case, n, rng):
+    return _by_kind(case, [_uniform(rng, n * n), _uniform(rng, n * n)],
+                    [_poison(np.float32, n * n)], [n])
+
+
+def _matmul_n(inputs: Inputs) -> int:
+    return int(next(v for v in inputs.values() if isinstance(v, np.generic)))
+
+
+def args_matmul(case, inputs, outs):
+    a, b, c = _arrays(case, inputs, outs)
+    return [a, b, c, np.int32(_matmul_n(inputs))]
+
+
+class MatmulExpectation(Expectation):
+    """C = A B checked on a sample of rows (all of them for small n): float64 reference and the
+    dot-product error bound gamma_n (|A| |B|) that holds for any summation order, fused or not."""
+
+    ROWS = 256
+
+    def __init__(self, case, inputs: Inputs):
+        from samples.reference import U32, Tolerance
+        n = _matmul_n(inputs)
+        a_name, b_name = (p.name for p in _params(case, "slice"))
+        (self.c_name,) = case.output_names
+        a = inputs[a_name].reshape(n, n).astype(np.float64)
+        b = inputs[b_name].reshape(n, n).astype(np.float64)
+        rows = np.arange(n) if n <= self.ROWS else np.unique(np.concatenate(
+            [np.random.default_rng(n).choice(n, self.ROWS - 2, replace=False), [0, n - 1]]))
+        self.n, self.rows = n, rows
+        self.want = a[rows] @ b
+        bound = 1.01 * (n + 1) * U32 * (np.abs(a[rows]) @ np.abs(b))
+        self.tol = Tolerance(atol=bound.ravel(), why=f"gamma_n bound; {rows.size} of {n} rows")
+
+    def problems(self, outputs):
+        c = np.asarray(outputs[self.c_name]).reshape(self.n, self.n)[self.rows]
+        index = (self.rows[:, None] * self.n + np.arange(self.n)[None, :]).ravel()
+        return compare(self.c_name, c.ravel(), self.want.ravel(), self.tol, index)
+
+
+def _matmul_desc(inputs):
+    n = _matmul_n(inputs)
+    return f"{n}^3"
+
+
+def _matmul_work(inputs):
+    n = _matmul_n(inputs)
+    return 2.0 * n ** 3, "GFLOP/s"
+
+
+# reductions (the output must start at zero: the kernels add into it) -----------------------
+
+def zeroed_outputs(case, inputs):
+    return {p.name: np.zeros(inputs[p.name].shape, p.dtype) for p in case.outputs}
+
+
+def make_reduce(case, n, rng):
+    return _by_kind(case, [_uniform(rng, n)], [np.zeros(1, np.float32)])
+
+
+def args_reduce(case, inputs, outs):
+    (x,) = [inputs[p.name] for p in _params(case, "slice")]
+    (total,) = _arrays(case, inputs, outs, ("disjoint",))
+    return [x, total, np.int32(x.size)]
+
+
+def make_dot(case, n, rng):
+    return _by_kind(case, [_uniform(rng, n), _uniform(rng, n)], [np.zeros(1, np.float32)])
+
+
+def args_dot(case, inputs, outs):
+    a, b = [inputs[p.name] for p in _params(case, "slice")]
+    (result,) = _arrays(case, inputs, outs, ("disjoint",))
+    return [a, b, result, np.int32(a.size)]
+
+
+# histogram, scan -----------------------------------------------------------------------------
+
+HIST_BINS = 256
+
+
+def hist_blocks(n: int) -> int:
+    """Blocks of 256 threads for the histogram: 8 per SM on the H200's 132 SMs (full
+    occupancy), fewer for small inputs (the simulator)."""
+    return max(1, min(132 * 8, -(-n // (HIST_BINS * 64))))
+
+
+def make_histogram(case, n, rng):
+    data = rng.integers(0, 256, n, dtype=np.uint8)
+    return _by_kind(case, [data], [_poison(np.uint32, HIST_BINS * hist_blocks(n))])
+
+
+def args_histogram(case, inputs, outs):
+    (data,) = [inputs[p.name] for p in _params(case, "slice")]
+    (partial,) = _arrays(case, inputs, outs, ("disjoint",))
+    return [data, partial, np.int32(data.size)]
+
+
+def _hist_work(inputs):
+    arrays = [v for v in inputs.values() if isinstance(v, np.ndarray)]
+    return _gbs(float(sum(a.nbytes for a in arrays)))  # the bytes read + the rows written
+
+
+def make_scan(case, n, rng):
+    x = rng.integers(0, 1 << 32, n, dtype=np.uint32)  # large values: the sums wrap
+    return _by_kind(case, [x], [_poison(np.uint32, n)])
+
+
+def args_scan(case, inputs, outs):
+    (x,) = [inputs[p.name] for p in _params(case, "slice")]
+    (out,) = _arrays(case, inputs, outs, ("disjoint",))
+    return [x, out, np.int32(x.size)]
+
+
+# 2-D kernels over a rows x cols matrix: transpose, softmax, stencil ---------------------------
+
+def _shape(size) -> tuple[int, int]:
+    return (size, size) if isinstance(size, int) else tuple(size)
+
+
+def _rows_cols(case, inputs) -> tuple[int, int]:
+    rows, cols = (int(inputs[p.name]) for p in _params(case, "scalar")[:2])
+    return rows, cols
+
+
+def _matrix_desc(inputs) -> str:
+    rows, cols = (int(v) for v in inputs.values() if isinstance(v, np.integer))
+    return f"{rows}^2" if rows == cols else f"{rows}x{cols}"
+
+
+def make_transpose(case, size, rng):
+    rows, cols = _shape(size)
+    return _by_kind(case, [_uniform(rng, rows * cols)], [_poison(np.float32, rows * cols)],
+                    [rows, cols])
+
+
+def args_matrix(case, inputs, outs):
+    """(input, output, rows, cols, further scalars...) with the sizes as C ints."""
+    (x,) = [inputs[p.name] for p in _params(case, "slice")]
+    (out,) = _arrays(case, inputs, outs, ("disjoint",))
+    scalars = [inputs[p.name] for p in _params(case, "scalar")]
+    return [x, out, np.int32(scalars[0]), np.int32(scalars[1]), *scalars[2:]]
+
+
+def make_softmax(case, size, rng):
+    rows, cols = _shape(size)
+    x = rng.standard_normal(rows * cols, dtype=np.float32)
+    return _by_kind(case, [x * np.float32(4.0)], [_poison(np.float32, rows * cols)],
+                    [rows, cols])
+
+
+def make_stencil(case, size, rng):
+    rows, cols = _shape(size)
+    c0 = np.float32(rng.uniform(0.4, 0.6))
+    c1 = np.float32((1.0 - c0) / 4.0)
+    return _by_kind(case, [_uniform(rng, rows * cols)], [_poison(np.float32, rows * cols)],
+                    [rows, cols, c0, c1])
+
+
+def _matrix_bytes(inputs):
+    return _gbs(8.0 * _max_size(inputs))  # one read and one write of each element
+
+
+BENCHES: list[Bench] = [
+    Bench("vecadd", ("vecadd",), ("vecadd",), "vecadd",
+          lambda: nv_sig("vecadd", ptr_in("a"), ptr_in("b"), ptr_out("c"), val("n", "i32")),
+          args_vecadd, make_vecadd, {"full": 1 << 26, "quick": 1 << 20, "dry": 1000},
+          _n_elems, lambda inp: _gbs(12.0 * _max_size(inp))),
+    Bench("saxpy", ("saxpy",), ("saxpy",), "saxpy",
+          lambda: nv_sig("saxpy", val("a", "f32"), ptr_in("x"), ptr_in("y"), ptr_out("out"),
+                         val("n", "i32")),
+          args_saxpy, make_saxpy, {"full": 1 << 26, "quick": 1 << 20, "dry": 1000},
+          _n_elems, lambda inp: _gbs(12.0 * _max_size(inp))),
+    Bench("matmul_naive", ("matmul_naive",), ("matmul_naive",), "matmul_naive",
+          lambda: nv_sig("matmul_naive", ptr_in("a"), ptr_in("b"), ptr_out("c"),
+                         val("n", "i32")),
+          args_matmul, make_matmul, {"full": 4096, "quick": 512, "dry": 37},
+          _matmul_desc, _matmul_work, MatmulExpectation),
+    Bench("matmul_tiled", ("matmul_tiled*",), ("matmul_tiled*",), "matmul_tiled",
+          lambda: nv_sig("matmul_tiled", ptr_in("a"), ptr_in("b"), ptr_out("c"),
+                         val("n", "i32")),
+          args_matmul, make_matmul, {"full": 4096, "quick": 1024, "dry": 37},
+          _matmul_desc, _matmul_work, MatmulExpectation),
+    Bench("transpose", ("*transpose*",), ("transpose*",), "transpose",
+          lambda: nv_sig("transpose", ptr_in("a"), ptr_out("out"), val("rows", "i32"),
+                         val("cols", "i32")),
+          args_matrix, make_transpose,
+          {"full": 8192, "quick": 2048, "dry": (45, 70)}, _matrix_desc, _matrix_bytes),
+    Bench("softmax", ("softmax*",), ("softmax*",), "softmax",
+          lambda: nv_sig("softmax", ptr_in("x"), ptr_out("out"), val("rows", "i32"),
+                         val("cols", "i32")),
+          args_matrix, make_softmax,
+          {"full": (65536, 1024), "quick": (4096, 1024), "dry": (5, 300)},
+          _matrix_desc, _matrix_bytes),
+    Bench("stencil", ("stencil*",), ("stencil*",), "stencil5",
+          lambda: nv_sig("stencil5", ptr_in("u"), ptr_out("out"), val("rows", "i32"),
+                         val("cols", "i32"), val("c0", "f32"), val("c1", "f32")),
+          args_matrix, make_stencil,
+          {"full": 8192, "quick": 2048, "dry": (37, 50)}, _matrix_desc, _matrix_bytes),
+    Bench("reduce", ("reduce*",), ("reduce*",), "reduce_sum",
+          lambda: nv_sig("reduce_sum", ptr_in("x"), ptr_out("total"), val("n", "i32")),
+          args_reduce, make_reduce, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
+          _n_elems, lambda inp: _gbs(4.0 * _max_size(inp)),
+          fresh_outputs=zeroed_outputs),
+    Bench("histogram", ("histogram*",), ("histogram*",), "histogram",
+          lambda: nv_sig("histogram", ptr_in("data", "u8"), ptr_out("partial", "u32"),
+                         val("n", "i32")),
+          args_histogram, make_histogram, {"full": 1 << 28, "quick": 1 << 22, "dry": 20000},
+          lambda inp: f"{_n_elems(inp)} bytes", _hist_work,
+          note="2^28 bytes (256 MiB) rather than 2^26: u8 data, and 2^26 bytes (64 MiB) would "
+               "be about the size of the 50 MB L2"),
+    Bench("scan", ("scan*",), ("*scan*",), "block_scan",
+          lambda: nv_sig("block_scan", ptr_in("x", "u32"), ptr_out("out", "u32"),
+                         val("n", "i32")),
+          args_scan, make_scan, {"full": 1 << 26, "quick": 1 << 20, "dry": 3000},
+          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp))),
+    Bench("dot", ("dot",), ("dot",), "dot",
+          lambda: nv_sig("dot", ptr_in("a"), ptr_in("b"), ptr_out("result"), val("n", "i32")),
+          args_dot, make_dot, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
+          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)),
+          fresh_outputs=zeroed_outputs, note="extra: not one of the ten of issue 6"),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Finding a benchmark's sample and reference case (they may appear while this runs)
+
+
+def find_case(bench: Bench):
+    """(case, None) or (None, why not): the first reference case whose sample and kernel name
+    match the bench's patterns and whose .rs exists."""
+    import importlib
+
+    import samples.reference as reference
+    reference = importlib.reload(reference)  # pick up cases added since the import
+    stems = sorted(p.stem for p in SAMPLES_DIR.glob("*.rs"))
+    matching = [s for s in stems if any(fnmatch.fnmatch(s, pat) for pat in bench.samples)]
+    if not matching:
+        return None, f"no sample yet (samples/{'|'.join(bench.samples)}.rs)"
+    for stem in matching:
+        for case in reference.SAMPLES.get(stem, []):
+            if any(fnmatch.fnmatch(case.kernel, pat) for pat in bench.kernels):
+                return case, None
+    return None, (f"samples/{matching[0]}.rs has no reference case for a kernel named "
+                  f"{'|'.join(bench.kernels)} in samples/reference.py yet")
+
+
+def bench_by_name(name: str) -> Bench:
+    for b in BENCHES:
+        if b.name == name:
+            return b
+    raise SystemExit(f"unknown benchmark {name!r} (have: {', '.join(b.name for b in BENCHES)})")
+
+
+# --------------------------------------------------------------------------------------------
+# Compiling
+
+
+def nvcc_path() -> str | None:
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    for cand in ("/usr/local/cuda/bin/nvcc", "/usr/local/bin/nvcc"):
+        if os.path.exists(cand):
+            return cand
+    return None
+
+
+def nvcc_ptx(cu: Path, workdir: Path) -> str:
+    nvcc = nvcc_path()
+    if nvcc is None:
+        raise RuntimeError("nvcc not found")
+    out = workdir / f"{cu.stem}.nvcc.ptx"
+    proc = subprocess.run([nvcc, *NVCC_FLAGS, str(cu), "-o", str(out)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"nvcc failed: {(proc.stderr or proc.stdout).strip()[:800]}")
+    return out.read_text()
+
+
+def entry_params(ptx: str, kernel: str) -> list[str]:
+    """The .param types of `.entry kernel(...)` in PTX: ["u64", "u64", "f32", ...]."""
+    m = re.search(rf"\.entry\s+{re.escape(kernel)}\s*\((.*?)\)", ptx, re.S)
+    if not m:
+        raise RuntimeError(f"no `.entry {kernel}` in the PTX")
+    return re.findall(r"\.param\s+\.(\w+)", m.group(1))
+
+
+PTX_SIZES = {"u64": 8, "s64": 8, "b64": 8, "f64": 8, "u32": 4, "s32": 4, "b32": 4, "f32": 4,
+             "u16": 2, "s16": 2, "b16": 2, "u8": 1, "s8": 1, "b8": 1}
+
+
+def check_entry_matches(ptx: str, sig) -> None:
+    """The nvcc PTX's parameter list has the sizes the hand-written signature packs."""
+    import ctypes
+
+    from oxidec.runtime.launch import ptx_params
+    have = entry_params(ptx, sig.name)
+    want = [ctypes.sizeof(p.ctype) for p in ptx_params(sig)]
+    got = [PTX_SIZES.get(t, -1) for t in have]
+    if got != want:
+        raise RuntimeError(f"`.entry {sig.name}` has parameters {have}, but the signature "
+                           f"packs {len(want)} of sizes {want}")
+
+
+def ptxas_check(ptx: str, workdir: Path, tag: str) -> str | None:
+    """ptxas -v summary line(s) (registers, spills), or None when there is no ptxas."""
+    ptxas = shutil.which("ptxas") or ("/usr/local/bin/ptxas" if os.path.exists(
+        "/usr/local/bin/ptxas") else None)
+    if ptxas is None:
+        return None
+    src = workdir / f"{tag}.ptx"
+    src.write_text(ptx)
+    proc = subprocess.run([ptxas, "-v", f"-arch={ARCH}", str(src), "-o", os.devnull],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"ptxas rejected the {tag} PTX: {proc.stderr.strip()[:800]}")
+    lines = [ln.split("info    :")[-1].strip() for ln in proc.stderr.splitlines()
+             if "registers" in ln or "spill" in ln]
+    return "; ".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# One benchmark, in a worker process
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    head = lines[0] if lines else text
+    return f"{type(exc).__name__}: {head}"[:300]
+
+
+def run_bench(bench: Bench, mode: str, warmup: int, repeat: int, seed: int) -> dict:
+    row: dict[str, Any] = {"name": bench.name, "mode": mode, "problems": [], "notes": []}
+    if bench.note:
+        row["notes"].append(bench.note)
+    case, why = find_case(bench)
+    if case is None:
+        row["status"] = "missing"
+        row["problems"].append(why)
+        return row
+    row["case"] = case.id
+    row["sample"] = case.file
+    work = Path(tempfile.mkdtemp(prefix=f"bench-{bench.name}-"))
+    try:
+        _run_bench(bench, case, mode, warmup, repeat, seed, row, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return row
+
+
+def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
+    from oxidec.api import KernelModule, compile_file
+
+    # Both compilers; either failing leaves the other to run.
+    ox_mod = nv_mod = None
+    nv_sig_ = bench.nv_params()
+    try:
+        t0 = time.perf_counter()
+        ox_mod = compile_file(case.path, arch=ARCH)
+        row["oxidec_compile_s"] = time.perf_counter() - t0
+        row["oxidec_ptxas"] = ptxas_check(ox_mod.ptx, work, "oxidec")
+    except Exception as exc:
+        row["problems"].append(f"oxidec: {first_line(exc)}")
+        ox_mod = None
+    if not bench.cu.exists():
+        row["problems"].append(f"nvcc: no twin {bench.cu.relative_to(ROOT)}")
+    else:
+        try:
+            t0 = time.perf_counter()
+            ptx = nvcc_ptx(bench.cu, work)
+            row["nvcc_compile_s"] = time.perf_counter() - t0
+            check_entry_matches(ptx, nv_sig_)
+            row["nvcc_ptxas"] = ptxas_check(ptx, work, "nvcc")
+            nv_mod = KernelModule.from_ptx(ptx, [nv_sig_], name=bench.cu.name)
+        except Exception as exc:
+            row["problems"].append(f"nvcc: {first_line(exc)}")
+            nv_mod = None
+
+    rng = np.random.default_rng(seed)
+    size = bench.sizes[mode]
+    t0 = time.perf_counter()
+    inputs = bench.make(case, size, rng)
+    grid, block = case.launch(inputs)
+    row["size"] = bench.describe(inputs)
+    row["grid"], row["block"] = list(grid), list(block)
+    amount, unit = bench.work(inputs)
+    row["unit"] = unit
+    t1 = time.perf_counter()
+    expect = bench.expect(case, inputs)
+    row["inputs_s"], row["reference_s"] = t1 - t0, time.perf_counter() - t1
+    fresh = bench.fresh_outputs or (lambda c, inp: c.fresh_outputs(inp))
+
+    impls = []
+    if nv_mod is not None:
+        impls.append(("nvcc", nv_mod.kernel(bench.nv_kernel),
+                      lambda outs: bench.nv_args(case, inputs, outs)))
+    if ox_mod is not None:
+        impls.append(("oxidec", ox_mod.kernel(case.kernel), lambda outs: case.args(inputs, outs)))
+    for tag, kernel, make_args in impls:
+        outs = fresh(case, inputs)
+        try:
+            args = make_args(outs)
+            kernel.check_args(*args)
+            if mode == "dry" and tag == "nvcc":
+                row["nvcc_ok"] = None  # arguments fit the signature; no GPU to run it on
+                row["notes"].append("nvcc: compiled, .entry and arguments match the signature "
+                                    "(not run: no GPU)")
+                continue
+            if mode == "dry":
+                t0 = time.perf_counter()
+                kernel.launch(grid, block, *args, device="sim")
+                row["oxidec_sim_s"] = time.perf_counter() - t0
+            else:
+                res = kernel.launch(grid, block, *args, device="gpu", time=True,
+                                    warmup=warmup, repeat=repeat)
+                ms = res.median_ms
+                row[f"{tag}_ms"] = ms
+                row[f"{tag}_min_ms"] = res.timing.min_ms
+                row[f"{tag}_rate"] = amount / (ms * 1e-3) / 1e9
+            problems = expect.problems(outs)
+            row[f"{tag}_ok"] = not problems
+            row["problems"] += [f"{tag}: {p}" for p in problems]
+        except Exception as exc:
+            row[f"{tag}_ok"] = False
+            row["problems"].append(f"{tag}: {first_line(exc)}")
+            if "fault" in str(exc).lower() or "illegal" in str(exc).lower():
+                break  # the context is gone for this process
+    if row.get("nvcc_ms") and row.get("oxidec_ms"):
+        row["ratio"] = row["nvcc_ms"] / row["oxidec_ms"]
+    row["status"] = "ok" if not row["problems"] else "problems"
+
+
+def worker_main(args) -> int:
+    bench = bench_by_name(args.worker)
+    try:
+        row = run_bench(bench, args.mode, args.warmup, args.repeat, args.seed)
+    except Exception as exc:
+        row = {"name": bench.name, "status": "crashed", "notes": [],
+               "problems": [f"harness: {first_line(exc)}"],
+               "traceback": traceback.format_exc()}
+    Path(args.json).write_text(json.dumps(row, default=float))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# The driver: one worker per kernel, then build times, then the report
+
+
+def run_worker(bench: Bench, mode: str, opts, workdir: Path) -> dict:
+    out = workdir / f"{bench.name}.json"
+    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", bench.name,
+            "--mode", mode, "--json", str(out), "--warmup", str(opts.warmup),
+            "--repeat", str(opts.repeat), "--seed", str(opts.seed)]
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=opts.timeout)
+    except subprocess.TimeoutExpired:
+        return {"name": bench.name, "status": "timeout", "notes": [],
+                "problems": [f"harness: worker timed out after {opts.timeout} s"]}
+    wall = time.perf_counter() - t0
+    if out.exists():
+        row = json.loads(out.read_text())
+    else:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        row = {"name": bench.name, "status": "crashed", "notes": [],
+               "problems": [f"harness: worker exited {proc.returncode}: {' | '.join(tail)}"]}
+    row["worker_s"] = wall
+    if row.get("traceback"):
+        sys.stderr.write(row["traceback"])
+    return row
+
+
+def fmt_ms(v) -> str:
+    return f"{v:.3f}" if isinstance(v, (int, float)) else "-"
+
+
+def fmt_rate(v, unit) -> str:
+    if not isinstance(v, (int, float)):
+        return "-"
+    return f"{v:,.0f} {unit}" if unit == "GB/s" else f"{v / 1e3:,.2f} TFLOP/s"
+
+
+def fmt_ok(v) -> str:
+    return {True: "yes", False: "no", None: "n/a"}.get(v, "-")
+
+
+def results_table(rows: list[dict], mode: str) -> list[str]:
+    lines = ["| kernel | size | nvcc ms | oxidec ms | ratio | nvcc rate | oxidec rate "
+             "| correct (nvcc / oxidec) |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        unit = r.get("unit", "")
+        ratio = f"{r['ratio']:.2f}" if "ratio" in r else "-"
+        if r.get("status") == "missing":
+            lines.append(f"| {r['name']} | - | - | - | - | - | - | not benchmarked: "
+                         f"{r['problems'][0]} |")
+            continue
+        ok = f"{fmt_ok(r.get('nvcc_ok'))} / {fmt_ok(r.get('oxidec_ok'))}"
+        lines.append(f"| {r['name']} | {r.get('size', '-')} | {fmt_ms(r.get('nvcc_ms'))} | "
+                     f"{fmt_ms(r.get('oxidec_ms'))} | {ratio} | "
+                     f"{fmt_rate(r.get('nvcc_rate'), unit)} | "
+                     f"{fmt_rate(r.get('oxidec_rate'), unit)} | {ok} |")
+    return lines
+
+
+def gpu_info() -> str:
+    try:
+        proc = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                               "--format=csv,noheader"], capture_output=True, text=True,
+                              timeout=30)
+        text = proc.stdout.strip().splitlines()
+        return text[0] if proc.returncode == 0 and text else "unknown (nvidia-smi failed)"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown (no nvidia-smi)"
+
+
+def source_revision() -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=ROOT, capture_output=True, text=True, timeout=10)
+        if rev.returncode == 0:
+            return rev.stdout.strip() + (" (+ uncommitted changes)" if dirty.stdout.strip()
+                                         else "")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return "unknown (no git checkout)"
+
+
+def build_times(rows: list[dict], runs: int) -> list[tuple[str, float | None, float | None]]:
+    """Cold-process `oxidec build` vs `nvcc -ptx` for each benchmarked kernel's sample and twin
+    (benchmarks/build_time.py's measurement: median of `runs` fresh processes after one)."""
+    import build_time
+    nvcc = nvcc_path()
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in rows:
+            if "sample" not in r:
+                continue
+            sample = SAMPLES_DIR / r["sample"]
+            twin = CUDA_DIR / f"{r['name']}.cu"
+            ox = nv = None
+            try:
+                ox = build_time.time_command([sys.executable, "-m", "oxidec.cli", "build",
+                                              str(sample), "-o", f"{tmp}/{sample.stem}.ptx",
+                                              "--arch", ARCH], runs)
+            except subprocess.CalledProcessError:
+                pass
+            if nvcc and twin.exists():
+                try:
+                    nv = build_time.time_command([nvcc, *NVCC_FLAGS, str(twin), "-o",
+                                                  f"{tmp}/{twin.stem}.nvcc.ptx"], runs)
+                except subprocess.CalledProcessError:
+                    pass
+            out.append((r["name"], ox, nv))
+    return out
+
+
+def report(rows, builds, mode: str, opts, total_s: float) -> str:
+    now = _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    gpu = gpu_info() if mode != "dry" else "none (dry run: oxidec on the CPU simulator)"
+    title = {"full": "oxidec vs nvcc on the GPU", "quick": "oxidec vs nvcc, quick sizes (smoke "
+             "test, not representative)", "dry": "oxidec vs nvcc, dry run (no GPU)"}[mode]
+    lines = [f"# {title}", "",
+             f"- date: {now}",
+             f"- GPU, driver: {gpu}",
+             f"- oxidec revision: {source_revision()}; nvcc flags: `{' '.join(NVCC_FLAGS)}`; "
+             f"oxidec: `compile_file(..., arch=\"{ARCH}\")` (default -O2, fma contraction on)",
+             f"- host: python {platform.python_version()}, numpy {np.__version__}, "
+             f"{platform.node()}",
+             f"- timing: CUDA events around each launch, {opts.warmup} warm-up launches, median "
+             f"of {opts.repeat}; both modules loaded through oxidec.runtime in one worker "
+             "process per kernel, on the same inputs" if mode != "dry" else
+             "- timing: none (dry run); the oxidec kernels ran once on the simulator",
+             "- ratio = nvcc ms / oxidec ms (>= 1.00: oxidec at least as fast). Rates count "
+             "the minimal traffic (each input read once, each output written once) or 2 n^3 "
+             "flops for the matmuls.",
+             f"- total harness time: {total_s:.0f} s", "",
+             "## Kernels", ""]
+    lines += results_table(rows, mode)
+    lines += ["", "## Details", ""]
+    for r in rows:
+        bits = []
+        if r.get("case"):
+            bits.append(f"case `{r['case']}`")
+        if r.get("grid"):
+            bits.append(f"grid {tuple(r['grid'])} block {tuple(r['block'])}")
+        for tag in ("nvcc", "oxidec"):
+            if r.get(f"{tag}_min_ms") is not None:
+                bits.append(f"{tag} min {r[f'{tag}_min_ms']:.3f} ms")
+            if r.get(f"{tag}_ptxas"):
+                bits.append(f"{tag} ptxas: {r[f'{tag}_ptxas']}")
+        if r.get("oxidec_sim_s") is not None:
+            bits.append(f"simulator run {r['oxidec_sim_s']:.1f} s")
+        lines.append(f"- **{r['name']}** ({r.get('status', '?')}): " + "; ".join(bits))
+        for note in r.get("notes", []):
+            lines.append(f"  - {note}")
+        for prob in r.get("problems", []):
+            lines.append(f"  - PROBLEM: {prob}")
+    if builds:
+        lines += ["", "## Build time (CPU, cold process, median of "
+                  f"{opts.build_runs} runs after one warm-up)", "",
+                  "| kernel | oxidec build (s) | nvcc -ptx (s) | nvcc / oxidec |",
+                  "|---|---|---|---|"]
+        for name, ox, nv in builds:
+            ratio = f"{nv / ox:.1f}x" if ox and nv else "-"
+            lines.append(f"| {name} | {fmt_ms(ox)} | {fmt_ms(nv)} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="comma-separated benchmark names (default: all)")
+    ap.add_argument("--quick", action="store_true", help="small sizes (GPU smoke test)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="no GPU: compile both, check signatures, run oxidec on the simulator")
+    ap.add_argument("--out", help="where to write the report (default benchmarks/RESULTS.md; "
+                    "dry runs and --quick default to stdout only)")
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=20261202)
+    ap.add_argument("--timeout", type=int, default=None,
+                    help="seconds per kernel's worker (default 150, dry run 600)")
+    ap.add_argument("--build-runs", type=int, default=3,
+                    help="cold processes per build-time measurement (0: skip build times)")
+    ap.add_argument("--list", action="store_true", help="say which kernels are ready; run none")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)
+    ap.add_argument("--json", help=argparse.SUPPRESS)
+    opts = ap.parse_args(argv)
+    if opts.worker:
+        return worker_main(opts)
+
+    mode = "dry" if opts.dry_run else "quick" if opts.quick else "full"
+    if opts.timeout is None:
+        opts.timeout = 600 if mode == "dry" else 150
+    benches = BENCHES
+    if opts.only:
+        benches = [bench_by_name(n.strip()) for n in opts.only.split(",") if n.strip()]
+    if opts.list:
+        for b in benches:
+            case, why = find_case(b)
+            twin = "twin ok" if b.cu.exists() else "NO TWIN"
+            print(f"{b.name:14} {case.id if case else why}  [{twin}]")
+        return 0
+
+    t_start = time.perf_counter()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        for b in benches:
+            print(f"[bench] {b.name} ...", file=sys.stderr, flush=True)
+            row = run_worker(b, mode, opts, Path(tmp))
+            rows.append(row)
+            status = row.get("status")
+            extra = (f" nvcc {fmt_ms(row.get('nvcc_ms'))} ms, oxidec "
+                     f"{fmt_ms(row.get('oxidec_ms'))} ms" if mode != "dry" else "")
+            print(f"[bench] {b.name}: {status}{extra} ({row.get('worker_s', 0):.1f} s)"
+                  + "".join(f"\n        {p}" for p in row.get("problems", [])),
+                  file=sys.stderr, flush=True)
+    builds = []
+    if opts.build_runs > 0:
+        print("[bench] build times ...", file=sys.stderr, flush=True)
+        builds = build_times(rows, opts.build_runs)
+    text = report(rows, builds, mode, opts, time.perf_counter() - t_start)
+    print(text)
+    out = opts.out or (str(HERE / "RESULTS.md") if mode == "full" else None)
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text)
+        print(f"[bench] wrote {out}", file=sys.stderr)
+    bad = [r for r in rows if r.get("status") not in ("ok", "missing")]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

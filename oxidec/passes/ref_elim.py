@@ -1,0 +1,322 @@
+"""ref_elim: references to register locals become direct uses of the place.
+
+The emitter keeps locals in registers, which have no address, so `&x` cannot be emitted.
+After borrowck has checked the borrows, a reference to a local that is assigned once and
+only ever used through `*r` (in the same body) is replaced by the place it points to:
+
+    _5 = &mut _2[_3];            _9 = copy _3;         // the index, as it was
+    _6 = move _5;           =>   nop;
+    (*_6) = const 1_i32;         _2[_9] = const 1_i32;
+    _7 = copy (*_6);             _7 = copy _2[_9];
+
+Chains of copies and moves of the reference (lowering makes a temporary for every
+subexpression) and reborrows (`&mut (*r).f`) resolve to the same place. An index in the
+borrowed place is copied at the borrow, so that `&mut a[i]` keeps meaning element i even
+if `i` changes while the reference is alive (borrowck forbids changing `a` itself).
+
+`analyse` also finds the references that cannot be eliminated (passed to a function,
+stored in a value, reassigned, returned, converted to a pointer); borrowck reports those
+as OX0002 before any pass runs, so this pass only ever meets eliminable ones.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..mir import syntax as M
+from ..span import Span
+from ..types import USIZE
+
+
+@dataclass
+class Escape:
+    root: int  # the reference local made by the borrow itself
+    borrow_span: Span
+    use_span: Span
+    how: str  # "passed to `f`", "stored in a value", ...
+
+
+@dataclass
+class RefAnalysis:
+    # alias local -> (the local it reborrows or copies, or None for a root borrow;
+    #                 the projection it adds; the defining statement's position)
+    defs: dict[int, tuple[int | None, M.Place, tuple[int, int]]] = field(default_factory=dict)
+    roots: dict[int, int] = field(default_factory=dict)  # alias -> its root borrow's alias
+    escapes: list[Escape] = field(default_factory=list)
+
+    def target(self, alias: int) -> M.Place:
+        """The place an alias points to, composed down to the register local."""
+        base, place, _ = self.defs[alias]
+        if base is None:
+            return place
+        inner = self.target(base)
+        return M.Place(inner.local, inner.projection + place.projection)
+
+    def resolve(self, place: M.Place) -> M.Place:
+        """`(*r).f` -> `x.f` when r is an alias of x; any other place unchanged."""
+        if place.local in self.defs and place.projection and \
+                isinstance(place.projection[0], M.Deref):
+            t = self.target(place.local)
+            return M.Place(t.local, t.projection + place.projection[1:])
+        return place
+
+
+def _is_register_place(place: M.Place) -> bool:
+    return not any(isinstance(p, M.Deref) for p in place.projection)
+
+
+def _operands(rv):
+    if isinstance(rv, (M.Use, M.UnaryOp, M.Cast, M.Repeat)):
+        return (rv.operand,)
+    if isinstance(rv, M.BinaryOp):
+        return (rv.lhs, rv.rhs)
+    if isinstance(rv, M.Aggregate):
+        return rv.operands
+    if isinstance(rv, M.Intrinsic):
+        return rv.args
+    return ()
+
+
+def _stmt_places(stmt):
+    """(place, role) pairs a statement mentions: role is "dest", "operand", "ref", "len"."""
+    if isinstance(stmt, M.Assign):
+        rv = stmt.rvalue
+        for op in _operands(rv):
+            if isinstance(op, (M.Copy, M.Move)):
+                yield op.place, "operand"
+        if isinstance(rv, M.Ref):
+            yield rv.place, "ref"
+        elif isinstance(rv, M.Len):
+            yield rv.place, "len"
+        yield stmt.place, "dest"
+    elif isinstance(stmt, M.Effect):
+        for op in stmt.args:
+            if isinstance(op, (M.Copy, M.Move)):
+                yield op.place, "effect"
+    elif type(stmt).__name__ == "AtomicOp":
+        for op in (stmt.ptr, *stmt.args):
+            if isinstance(op, (M.Copy, M.Move)):
+                yield op.place, "effect"
+        if stmt.dest is not None:
+            yield stmt.dest, "dest"
+
+
+def _term_places(term):
+    if isinstance(term, M.SwitchInt) and isinstance(term.discr, (M.Copy, M.Move)):
+        yield term.discr.place, "operand"
+    elif isinstance(term, M.Assert) and isinstance(term.cond, (M.Copy, M.Move)):
+        yield term.cond.place, "operand"
+    elif isinstance(term, M.Call):
+        for op in term.args:
+            if isinstance(op, (M.Copy, M.Move)):
+                yield op.place, "call"
+        yield term.destination, "dest"
+
+
+def analyse(body: M.Body) -> RefAnalysis:
+    result = RefAnalysis()
+    if not any(isinstance(st, M.Assign) and isinstance(st.rvalue, M.Ref)
+               and _is_register_place(st.rvalue.place)
+               for blk in body.blocks for st in blk.statements):
+        return result  # the common case: no reference to a register local at all
+    ndefs: dict[int, int] = {}
+    for block in body.blocks:
+        for stmt in block.statements:
+            for place, role in _stmt_places(stmt):
+                if role == "dest":
+                    ndefs[place.local] = ndefs.get(place.local, 0) + 1
+        if isinstance(block.terminator, M.Call):
+            d = block.terminator.destination.local
+            ndefs[d] = ndefs.get(d, 0) + 1
+
+    # Root borrows and the single-definition locals derived from them, to a fixpoint.
+    candidates: dict[int, tuple[M.Assign, tuple[int, int]]] = {}
+    for b, block in enumerate(body.blocks):
+        for i, stmt in enumerate(block.statements):
+            if isinstance(stmt, M.Assign) and not stmt.place.projection:
+                candidates[stmt.place.local] = (stmt, (b, i))
+    roots_made: dict[int, Span] = {}
+    changed = True
+    while changed:
+        changed = False
+        for local, (stmt, at) in candidates.items():
+            if local in result.defs:
+                continue
+            rv = stmt.rvalue
+            if isinstance(rv, M.Ref) and _is_register_place(rv.place):
+                result.defs[local] = (None, rv.place, at)
+                result.roots[local] = local
+                roots_made[local] = stmt.span
+                changed = True
+            elif isinstance(rv, M.Ref) and rv.place.projection and \
+                    isinstance(rv.place.projection[0], M.Deref) and \
+                    rv.place.local in result.defs and \
+                    _is_register_place(M.Place(0, rv.place.projection[1:])):
+                result.defs[local] = (rv.place.local, M.Place(0, rv.place.projection[1:]), at)
+                result.roots[local] = result.roots[rv.place.local]
+                changed = True
+            elif isinstance(rv, M.Use) and isinstance(rv.operand, (M.Copy, M.Move)) and \
+                    not rv.operand.place.projection and rv.operand.place.local in result.defs:
+                base = rv.operand.place.local
+                result.defs[local] = (base, M.Place(0), at)
+                result.roots[local] = result.roots[base]
+                changed = True
+    # Every mention of an alias must be its definition, the source of another alias's
+    # definition, or a dereference.
+    bad: set[int] = set()
+    for b, block in enumerate(body.blocks):
+        for stmt in block.statements:
+            if isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Ref) and \
+                    stmt.place.projection and _is_register_place(stmt.rvalue.place):
+                # `s.r = &mut x`: a reference stored into a value never becomes an alias.
+                result.escapes.append(Escape(-1, stmt.span, stmt.span, "stored in a value"))
+    if not result.defs:
+        return result
+
+    def escape(alias: int, span: Span, how: str) -> None:
+        root = result.roots[alias]
+        if root in bad:
+            return
+        bad.add(root)
+        result.escapes.append(Escape(root, roots_made[root], span, how))
+
+    for alias in result.defs:
+        if ndefs.get(alias, 0) > 1:
+            escape(alias, body.locals[alias].span, "reassigned")
+    for b, block in enumerate(body.blocks):
+        for i, stmt in enumerate(block.statements):
+            defining = isinstance(stmt, M.Assign) and not stmt.place.projection and \
+                stmt.place.local in result.defs and result.defs[stmt.place.local][2] == (b, i)
+            for place, role in _stmt_places(stmt):
+                if place.local not in result.defs:
+                    continue
+                derefs = bool(place.projection) and isinstance(place.projection[0], M.Deref)
+                if derefs:
+                    continue
+                if role == "dest" and defining and not place.projection:
+                    continue
+                if defining and role in ("operand", "ref"):
+                    continue  # the copy/reborrow that makes the next alias
+                if role == "dest":
+                    escape(place.local, stmt.span, "reassigned")
+                elif isinstance(stmt, M.Assign) and stmt.place.local == 0:
+                    escape(place.local, stmt.span, "returned")
+                elif isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Aggregate):
+                    escape(place.local, stmt.span, "stored in a value")
+                elif isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Cast):
+                    escape(place.local, stmt.span, "converted to a raw pointer")
+                elif isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Use):
+                    escape(place.local, stmt.span, "copied into a variable that is reassigned")
+                else:
+                    escape(place.local, stmt.span, "used as a value")
+        term = block.terminator
+        for place, role in _term_places(term):
+            if place.local not in result.defs:
+                continue
+            if place.projection and isinstance(place.projection[0], M.Deref):
+                continue
+            if role == "call":
+                escape(place.local, term.span, f"passed to `{term.func}`")
+            elif role == "dest":
+                escape(place.local, term.span, "reassigned")
+            else:
+                escape(place.local, term.span, "used as a value")
+    return result
+
+
+def ref_elim(body: M.Body) -> bool:
+    """Replace eliminable references to register locals by the places they point to."""
+    info = analyse(body)
+    if not info.defs:
+        return False
+    bad = {e.root for e in info.escapes}
+    aliases = {a for a in info.defs if info.roots[a] not in bad}
+    if not aliases:
+        return False
+    # Snapshot the indices of each borrowed place at its borrow.
+    snap: dict[int, M.Place] = {}  # alias -> its place with snapshotted indices (own part)
+    inserts: dict[tuple[int, int], list[M.Statement]] = {}
+    for a in aliases:
+        base, place, (b, i) = info.defs[a]
+        span = body.blocks[b].statements[i].span
+        projs, copies = [], []
+        for p in place.projection:
+            if isinstance(p, M.Index):
+                body.locals.append(M.LocalDecl(USIZE, None, True, span))
+                s = len(body.locals) - 1
+                copies.append(M.Assign(M.Place(s), M.Use(M.Copy(M.Place(p.local))), span))
+                projs.append(M.Index(s))
+            else:
+                projs.append(p)
+        snap[a] = M.Place(place.local, tuple(projs))
+        inserts[(b, i)] = copies or [M.Nop(span)]
+
+    def target(a: int) -> M.Place:
+        base = info.defs[a][0]
+        own = snap[a]
+        if base is None:
+            return own
+        inner = target(base)
+        return M.Place(inner.local, inner.projection + own.projection)
+
+    def fix(place: M.Place) -> M.Place:
+        if place.local in aliases and place.projection and \
+                isinstance(place.projection[0], M.Deref):
+            t = target(place.local)
+            return M.Place(t.local, t.projection + place.projection[1:])
+        return place
+
+    def fix_op(op):
+        if isinstance(op, M.Copy):
+            return M.Copy(fix(op.place))
+        if isinstance(op, M.Move):
+            return M.Move(fix(op.place))
+        return op
+
+    def fix_rv(rv):
+        if isinstance(rv, M.Use):
+            return M.Use(fix_op(rv.operand))
+        if isinstance(rv, M.UnaryOp):
+            return M.UnaryOp(rv.op, fix_op(rv.operand))
+        if isinstance(rv, M.Cast):
+            return M.Cast(fix_op(rv.operand), rv.ty)
+        if isinstance(rv, M.Repeat):
+            return M.Repeat(fix_op(rv.operand), rv.count)
+        if isinstance(rv, M.BinaryOp):
+            return M.BinaryOp(rv.op, fix_op(rv.lhs), fix_op(rv.rhs))
+        if isinstance(rv, M.Aggregate):
+            return M.Aggregate(rv.ty, tuple(fix_op(o) for o in rv.operands))
+        if isinstance(rv, M.Intrinsic):
+            return M.Intrinsic(rv.name, tuple(fix_op(o) for o in rv.args))
+        if isinstance(rv, M.Ref):
+            return M.Ref(fix(rv.place), rv.mutable)
+        if isinstance(rv, M.Len):
+            return M.Len(fix(rv.place))
+        return rv
+
+    for b, block in enumerate(body.blocks):
+        out: list = []
+        for i, stmt in enumerate(block.statements):
+            if (b, i) in inserts:
+                out.extend(inserts[(b, i)])
+                continue
+            if isinstance(stmt, M.Assign):
+                stmt.place = fix(stmt.place)
+                stmt.rvalue = fix_rv(stmt.rvalue)
+            elif isinstance(stmt, M.Effect):
+                stmt.args = tuple(fix_op(o) for o in stmt.args)
+            elif type(stmt).__name__ == "AtomicOp":
+                stmt.ptr = fix_op(stmt.ptr)
+                stmt.args = tuple(fix_op(o) for o in stmt.args)
+                if stmt.dest is not None:
+                    stmt.dest = fix(stmt.dest)
+            out.append(stmt)
+        block.statements = out
+        term = block.terminator
+        if isinstance(term, M.SwitchInt):
+            term.discr = fix_op(term.discr)
+        elif isinstance(term, M.Assert):
+            term.cond = fix_op(term.cond)
+        elif isinstance(term, M.Call):
+            term.args = tuple(fix_op(o) for o in term.args)
+            term.destination = fix(term.destination)
+    return True

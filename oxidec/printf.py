@@ -1,0 +1,166 @@
+"""`gpu_printf!` format strings: Rust's `{}` placeholders -> a C format string for CUDA's
+`vprintf`, and the same C format applied on the host (for the simulator).
+
+    gpu_printf!("block {} sum {:.3}\n", b, s)     b: u32, s: f32
+        -> "block %u sum %.3f\n"  with the values packed as (u32, f64)
+
+Placeholders: `{}` and `{:?}` (any scalar), `{:x}` / `{:X}` (integers, hex), `{:e}` (floats,
+exponent), with an optional alignment `<` / `>`, a `0` flag, a width and a `.precision`
+(`{:>8.3}`, `{:08x}`); `{{` and `}}` are braces. Floats print with C's `%g` for `{}` (Rust's
+shortest round-trip form has no C equivalent), bools as `true` / `false`, pointers as `%p`.
+Positional (`{0}`) and named (`{x}`) arguments are not supported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import types as T
+
+_SPEC = re.compile(r"\{(?::(?P<align>[<>])?(?P<zero>0)?(?P<width>[1-9]\d*)?"
+                   r"(?:\.(?P<prec>\d+))?(?P<kind>[xXe?])?)?\}")
+
+
+class FormatError(Exception):
+    """A format string oxidec cannot translate; the message is a complete diagnostic text."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    text: str  # as written: "{:>8.3}"
+    align: str | None
+    zero: bool
+    width: int | None
+    precision: int | None
+    kind: str  # "", "x", "X", "e" ("?" is read as "")
+
+
+def parse(fmt: str) -> list[str | Spec]:
+    """Literal text and placeholders, in order."""
+    out: list[str | Spec] = []
+    text, i = [], 0
+    while i < len(fmt):
+        ch = fmt[i]
+        if fmt.startswith("{{", i) or fmt.startswith("}}", i):
+            text.append(ch)
+            i += 2
+            continue
+        if ch == "}":
+            raise FormatError("invalid format string: unmatched `}` found")
+        if ch != "{":
+            text.append(ch)
+            i += 1
+            continue
+        m = _SPEC.match(fmt, i)
+        if m is None:
+            end = fmt.find("}", i)
+            inner = fmt[i:end + 1] if end >= 0 else fmt[i:]
+            if end < 0:
+                raise FormatError("invalid format string: expected `}` but string was "
+                                  "terminated")
+            raise FormatError(f"`{inner}` is not supported in `gpu_printf!`: use `{{}}`, "
+                              "`{:x}`, `{:e}` or `{:.N}` with the values as arguments")
+        if text:
+            out.append("".join(text))
+            text = []
+        kind = m.group("kind") or ""
+        out.append(Spec(m.group(0), m.group("align"), bool(m.group("zero")),
+                        int(m.group("width")) if m.group("width") else None,
+                        int(m.group("prec")) if m.group("prec") is not None else None,
+                        "" if kind == "?" else kind))
+        i = m.end()
+    if text:
+        out.append("".join(text))
+    return out
+
+
+def placeholders(pieces: list[str | Spec]) -> list[Spec]:
+    return [p for p in pieces if isinstance(p, Spec)]
+
+
+def check_spec(spec: Spec, ty: T.Ty) -> str | None:
+    """Why `spec` cannot format a value of type `ty` (None when it can)."""
+    if isinstance(ty, (T.IntTy, T.InferTy)) and not (isinstance(ty, T.InferTy)
+                                                      and ty.kind == "float"):
+        if spec.kind == "e":
+            return f"`{spec.text}` formats floats, not `{ty}`"
+        return None
+    if isinstance(ty, T.FloatTy) or (isinstance(ty, T.InferTy) and ty.kind == "float"):
+        if spec.kind in ("x", "X"):
+            return f"`{spec.text}` formats integers, not `{ty}`"
+        return None
+    if isinstance(ty, T.BoolTy) or is_pointer(ty):
+        if spec.kind or spec.precision is not None or spec.zero:
+            return f"`{spec.text}` cannot format a `{ty}`: write `{{}}`"
+        return None
+    return f"`{ty}` cannot be printed by `gpu_printf!`: print its fields or elements"
+
+
+def is_pointer(ty: T.Ty) -> bool:
+    return isinstance(ty, (T.PtrTy, T.RefTy)) and not isinstance(ty.inner, T.SliceTy)
+
+
+def c_conversion(spec: Spec, ty: T.Ty) -> str:
+    """The C conversion for one placeholder and its (final) argument type."""
+    flags = ("-" if spec.align == "<" else "") + ("0" if spec.zero else "")
+    width = str(spec.width) if spec.width else ""
+    prec = f".{spec.precision}" if spec.precision is not None else ""
+    if isinstance(ty, T.IntTy):
+        length = "ll" if ty.bits == 64 else ""
+        conv = spec.kind or ("d" if ty.signed else "u")
+        return f"%{flags}{width}{prec}{length}{conv}"
+    if isinstance(ty, T.FloatTy):
+        conv = spec.kind or ("f" if spec.precision is not None else "g")
+        return f"%{flags}{width}{prec}{conv}"
+    if isinstance(ty, T.BoolTy):
+        return f"%{flags}{width}s"
+    return f"%{flags}{width}p"
+
+
+def c_format(pieces: list[str | Spec], tys: list[T.Ty]) -> str:
+    """The C format string of parsed pieces whose placeholders format values of `tys`."""
+    out, k = [], 0
+    for p in pieces:
+        if isinstance(p, Spec):
+            out.append(c_conversion(p, tys[k]))
+            k += 1
+        else:
+            out.append(p.replace("%", "%%"))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# The host side: what vprintf prints for a C format and the values (for the simulator)
+
+_C_SPEC = re.compile(r"%(?P<flags>[-0]*)(?P<width>\d+)?(?:\.(?P<prec>\d+))?(?P<len>ll)?"
+                     r"(?P<conv>[duxXfgeps%])")
+
+
+def format_c(fmt: str, values) -> str:
+    """Apply a C format made by `c_format` to Python values (ints, floats, bools)."""
+    it = iter(values)
+
+    def one(m: re.Match) -> str:
+        conv = m.group("conv")
+        if conv == "%":
+            return "%"
+        v = next(it)
+        flags, width = m.group("flags"), m.group("width") or ""
+        prec = f".{m.group('prec')}" if m.group("prec") is not None else ""
+        bits = 64 if m.group("len") else 32
+        if conv == "s":
+            return f"%{flags}{width}s" % ("true" if v else "false")
+        if conv == "p":
+            return f"%{flags}{width}s" % f"0x{int(v):x}"
+        if conv in "du":
+            v = int(v) & ((1 << bits) - 1)
+            if conv == "d" and v >> (bits - 1):
+                v -= 1 << bits
+            conv = "d"
+        elif conv in "xX":
+            v = int(v) & ((1 << bits) - 1)
+        else:
+            v = float(v)
+        return f"%{flags}{width}{prec}{conv}" % v
+
+    return _C_SPEC.sub(one, fmt)

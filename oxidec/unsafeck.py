@@ -1,0 +1,2 @@
+def unsafeck(items, typed, sink):
+    pass
