@@ -104,7 +104,7 @@ class Expectation:
 class CaseExpectation(Expectation):
     """KernelCase.check's comparison, with the reference and the tolerances computed once."""
 
-    def __init__(self, case, inputs: Inputs):
+    def __init__(self, case, inputs: Inputs, grid: Dim3, block: Dim3):
         self.case = case
         self.want = case.reference(inputs)
         self.tols = case.tolerances(inputs)
@@ -149,8 +149,10 @@ class Bench:
     sizes: dict[str, int]  # mode -> size parameter given to `make`
     describe: Callable[[Inputs], str]  # the size column
     work: Callable[[Inputs], tuple[float, str]]  # (bytes or flops, "GB/s" | "GFLOP/s")
-    expect: Callable[[Any, Inputs], Expectation] = CaseExpectation
+    expect: Callable[[Any, Inputs, Dim3, Dim3], Expectation] = CaseExpectation
     fresh_outputs: Callable[[Any, Inputs], dict] | None = None  # default: case.fresh_outputs
+    # (case, inputs, SMs or None in a dry run) -> (grid, block); default: the case's launch
+    launch: Callable[[Any, Inputs, int | None], tuple[Dim3, Dim3]] | None = None
     note: str = ""
 
     @property
@@ -252,7 +254,7 @@ class MatmulExpectation(Expectation):
 
     ROWS = 256
 
-    def __init__(self, case, inputs: Inputs):
+    def __init__(self, case, inputs: Inputs, grid: Dim3, block: Dim3):
         from samples.reference import U32, Tolerance
         n = _matmul_n(inputs)
         a_name, b_name = (p.name for p in _params(case, "slice"))
@@ -288,8 +290,23 @@ def zeroed_outputs(case, inputs):
     return {p.name: np.zeros(inputs[p.name].shape, p.dtype) for p in case.outputs}
 
 
+BLOCKS_PER_SM = 8  # 256-thread blocks: 2048 threads, the H200's (sm_90's) maximum per SM
+
+
+def full_chip_launch(case, inputs, sms):
+    """The reduction samples take any grid (grid-stride loops); the reference's launch is at
+    most 64 blocks, which leaves half the H200's 132 SMs idle. On the GPU: 8 blocks of 256 per
+    SM, the whole chip; in a dry run, the reference's grid."""
+    grid, block = case.launch(inputs)
+    if sms is None:
+        return grid, block
+    return (sms * BLOCKS_PER_SM, 1, 1), block
+
+
 def make_reduce(case, n, rng):
-    return _by_kind(case, [_uniform(rng, n)], [np.zeros(1, np.float32)])
+    # positive values: the sum is then as large as the sum of magnitudes, and the error bound
+    # below is tight enough to catch a lost block (the reference's gamma_n bound is not, at 2^26)
+    return _by_kind(case, [_uniform(rng, n, 0.0, 1.0)], [np.zeros(1, np.float32)])
 
 
 def args_reduce(case, inputs, outs):
@@ -299,13 +316,37 @@ def args_reduce(case, inputs, outs):
 
 
 def make_dot(case, n, rng):
-    return _by_kind(case, [_uniform(rng, n), _uniform(rng, n)], [np.zeros(1, np.float32)])
+    return _by_kind(case, [_uniform(rng, n, 0.0, 1.0), _uniform(rng, n, 0.0, 1.0)],
+                    [np.zeros(1, np.float32)])
 
 
 def args_dot(case, inputs, outs):
     a, b = [inputs[p.name] for p in _params(case, "slice")]
     (result,) = _arrays(case, inputs, outs, ("disjoint",))
     return [a, b, result, np.int32(a.size)]
+
+
+class SumExpectation(Expectation):
+    """A float32 sum of n terms by the grid: each thread adds ceil(n / threads) terms in
+    sequence, the block combines its threads in at most log2(block) + 3 more steps, and the
+    blocks' (or warps') atomics add up to `grid * warps` more in sequence. Every term goes
+    through at most d = that many roundings, so |got - sum| <= 1.01 d u sum|terms|
+    (Higham's bound for any summation tree of depth d)."""
+
+    def __init__(self, case, inputs: Inputs, grid: Dim3, block: Dim3):
+        from samples.reference import U32, Tolerance
+        slices = [inputs[p.name].astype(np.float64) for p in _params(case, "slice")]
+        terms = slices[0] if len(slices) == 1 else slices[0] * slices[1]
+        (self.out,) = case.output_names
+        threads = grid[0] * block[0]
+        adders = grid[0] * max(1, block[0] // 32)  # one atomic per block, or per warp (dot)
+        depth = -(-terms.size // threads) + int(np.log2(block[0])) + 3 + adders
+        self.want = np.array([terms.sum()])
+        self.tol = Tolerance(atol=1.01 * depth * U32 * float(np.abs(terms).sum()),
+                             why=f"float64 reference; summation depth {depth}")
+
+    def problems(self, outputs):
+        return compare(self.out, np.asarray(outputs[self.out], np.float64), self.want, self.tol)
 
 
 # histogram, scan -----------------------------------------------------------------------------
@@ -434,8 +475,8 @@ BENCHES: list[Bench] = [
     Bench("reduce", ("reduce*",), ("reduce*",), "reduce_sum",
           lambda: nv_sig("reduce_sum", ptr_in("x"), ptr_out("total"), val("n", "i32")),
           args_reduce, make_reduce, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
-          _n_elems, lambda inp: _gbs(4.0 * _max_size(inp)),
-          fresh_outputs=zeroed_outputs),
+          _n_elems, lambda inp: _gbs(4.0 * _max_size(inp)), SumExpectation,
+          fresh_outputs=zeroed_outputs, launch=full_chip_launch),
     Bench("histogram", ("histogram*",), ("histogram*",), "histogram",
           lambda: nv_sig("histogram", ptr_in("data", "u8"), ptr_out("partial", "u32"),
                          val("n", "i32")),
@@ -451,8 +492,9 @@ BENCHES: list[Bench] = [
     Bench("dot", ("dot",), ("dot",), "dot",
           lambda: nv_sig("dot", ptr_in("a"), ptr_in("b"), ptr_out("result"), val("n", "i32")),
           args_dot, make_dot, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
-          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)),
-          fresh_outputs=zeroed_outputs, note="extra: not one of the ten of issue 6"),
+          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)), SumExpectation,
+          fresh_outputs=zeroed_outputs, launch=full_chip_launch,
+          note="extra: not one of the ten of issue 6"),
 ]
 
 
@@ -558,6 +600,14 @@ def ptxas_check(ptx: str, workdir: Path, tag: str) -> str | None:
 # One benchmark, in a worker process
 
 
+def sm_count() -> int:
+    from oxidec.runtime import context
+    from oxidec.runtime.cuda import check
+    ctx = context.current()
+    attr = ctx.drv.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    return int(check(ctx.drv.cuDeviceGetAttribute(attr, ctx.device), "counting the SMs"))
+
+
 def first_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -616,13 +666,16 @@ def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
     size = bench.sizes[mode]
     t0 = time.perf_counter()
     inputs = bench.make(case, size, rng)
-    grid, block = case.launch(inputs)
+    if bench.launch is not None:
+        grid, block = bench.launch(case, inputs, None if mode == "dry" else sm_count())
+    else:
+        grid, block = case.launch(inputs)
     row["size"] = bench.describe(inputs)
     row["grid"], row["block"] = list(grid), list(block)
     amount, unit = bench.work(inputs)
     row["unit"] = unit
     t1 = time.perf_counter()
-    expect = bench.expect(case, inputs)
+    expect = bench.expect(case, inputs, grid, block)
     row["inputs_s"], row["reference_s"] = t1 - t0, time.perf_counter() - t1
     fresh = bench.fresh_outputs or (lambda c, inp: c.fresh_outputs(inp))
 

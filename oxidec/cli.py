@@ -32,7 +32,7 @@ def print_diagnostics(diags: list[Diagnostic]) -> None:
         sys.stderr.write(text)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, data: str | bytes) -> None:
     """Write via a temporary file in the same directory, so a failed or interrupted build
     never leaves a half-written output behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -41,8 +41,10 @@ def write_atomic(path: Path, text: str) -> None:
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; outputs get the usual mode
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -91,6 +93,31 @@ def emit_text(comp: driver.Compilation, emit: str) -> str:
     return comp.ptx
 
 
+def find_ptxas() -> str | None:
+    import shutil
+    for candidate in (os.environ.get("PTXAS"), shutil.which("ptxas"),
+                      "/usr/local/cuda/bin/ptxas", "/usr/local/bin/ptxas"):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def assemble_cubin(ptxas: str, ptx: str, arch: str, out: Path) -> None:
+    """ptxas the PTX into `out`; ptxas' own error is an internal error of oxidec (every PTX
+    oxidec writes must assemble), reported without a traceback."""
+    import subprocess
+    with tempfile.TemporaryDirectory() as tmp:
+        src, cubin = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx)
+        proc = subprocess.run([ptxas, f"-arch={arch}", "-O3", str(src), "-o", str(cubin)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            click.echo(f"error: internal compiler error: ptxas rejected the generated PTX:\n"
+                       f"{proc.stderr.strip()}", err=True)
+            sys.exit(EXIT_ICE)
+        write_atomic(out, cubin.read_bytes())
+
+
 class OxidecGroup(click.Group):
     """Usage errors exit with status 2 (click's default) and print without a traceback."""
 
@@ -115,8 +142,10 @@ def common_options(f):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Output file (default: FILE with the extension of --emit; '-' for stdout).")
-@click.option("--emit", type=click.Choice(["ptx", "mir", "mir-opt", "ast"]), default="ptx",
-              show_default=True, help="What to write: PTX, MIR before/after passes, or the AST.")
+@click.option("--emit", type=click.Choice(["ptx", "cubin", "mir", "mir-opt", "ast"]),
+              default="ptx", show_default=True,
+              help="What to write: PTX, a cubin (through ptxas), MIR before/after passes, "
+                   "or the AST.")
 @click.option("--line-info/--no-line-info", default=True, show_default=True,
               help="Emit .file/.loc source line directives.")
 @click.option("--depfile", type=click.Path(dir_okay=False),
@@ -124,13 +153,24 @@ def common_options(f):
 @common_options
 def build(file, output, emit, line_info, depfile, arch, opt_level, fmad) -> None:
     """Compile FILE.rs to PTX (one .entry per #[kernel])."""
-    stop = {"ptx": "ptx", "mir": "mir", "mir-opt": "mir-opt", "ast": "ast"}[emit]
+    stop = {"ptx": "ptx", "cubin": "ptx", "mir": "mir", "mir-opt": "mir-opt", "ast": "ast"}[emit]
     opts = driver.Options(arch=arch, opt_level=opt_level, fmad=fmad, line_info=line_info,
                           stop=stop)
+    ptxas = find_ptxas() if emit == "cubin" else None
+    if emit == "cubin" and ptxas is None:
+        click.echo("error: `--emit cubin` needs ptxas (CUDA toolkit); none found on PATH, "
+                   "in $PTXAS or /usr/local/cuda/bin", err=True)
+        sys.exit(EXIT_USAGE)
     comp = compile_or_exit(file, opts)
-    text = emit_text(comp, emit)
-    ext = {"ptx": ".ptx", "mir": ".mir", "mir-opt": ".mir", "ast": ".ast"}[emit]
+    ext = {"ptx": ".ptx", "cubin": ".cubin", "mir": ".mir", "mir-opt": ".mir",
+           "ast": ".ast"}[emit]
     out = output or str(Path(file).with_suffix(ext))
+    if emit == "cubin":
+        assemble_cubin(ptxas, comp.ptx, arch, Path(out))
+        if depfile:
+            write_atomic(Path(depfile), f"{out}: {file}\n")
+        return
+    text = emit_text(comp, emit)
     if out == "-":
         sys.stdout.write(text)
     else:

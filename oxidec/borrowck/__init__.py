@@ -31,6 +31,7 @@ from ..resolve import ItemTable
 from .dataflow import Cfg
 from .facts import LoweringFacts, take_facts
 from .places import Accesses, local_name
+from .report import add
 
 SKIP_ENV = "OXIDEC_SKIP_BORROWCK"
 
@@ -71,11 +72,12 @@ def check_escapes(body: M.Body, sink: DiagnosticSink) -> None:
                         and stmt.span == esc.borrow_span:
                     target = local_name(body, stmt.rvalue.place.local)
         what = f"`{target}`" if target else "a local value"
-        labels = [Label(esc.use_span, f"the reference is {esc.how} here")] \
-            if esc.use_span != esc.borrow_span else []
+        labels: list[Label] = []
+        primary = f"reference to {what}"
+        if not add(labels, esc.borrow_span, esc.use_span, f"the reference is {esc.how} here"):
+            primary += f", {esc.how}"
         sink.error("OX0002", "references to local variables that escape a plain `*r` use are "
-                   "not supported yet", esc.borrow_span, f"reference to {what}",
-                   labels=labels,
+                   "not supported yet", esc.borrow_span, primary, labels=labels,
                    notes=["oxidec keeps local variables in registers, which have no address: "
                           "a reference to one may only be used as `*r` (or `r.field`) in the "
                           "function that made it, and may not be passed on, stored, "

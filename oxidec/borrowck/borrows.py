@@ -27,6 +27,7 @@ from ..mir import syntax as M
 from ..span import Span
 from .dataflow import Cfg
 from .facts import LoweringFacts
+from .report import add
 from .places import (Access, Accesses, Point, carries_ref, describe, is_atomic_view, local_name,
                      overlaps, place_ty, static_temps)
 
@@ -309,12 +310,11 @@ class BorrowCheck:
         if key in self.reported:
             return True
         self.reported.add(key)
-        lp = self.loan_place(a.place)
-        shown = lp[0] if lp is not None and lp[1] is None else a.place
-        what = describe(body, shown) or describe(body, loan.place) or "value"
+        what = describe(body, self.shown_place(a.place)) or describe(body, loan.place) or \
+            "value"
         owner = describe(body, loan.place) or what
         later = self.later_use(point, loan, holds, live)
-        labels = []
+        labels: list[Label] = []
         if code == "E0499":
             message = f"cannot borrow `{what}` as mutable more than once at a time"
             primary = "second mutable borrow occurs here"
@@ -347,11 +347,20 @@ class BorrowCheck:
             primary = f"`{what}` is assigned to here but it was already borrowed"
             labels.append(Label(loan.span, f"`{owner}` is borrowed here"))
             later_text = "borrow later used here"
-        if later is not None and later != a.span:
-            labels.append(Label(later, later_text))
+        add(labels, a.span, later, later_text)
         help_ = self.conflict_help(code, a, loan)
         self.sink.error(code, message, a.span, primary, labels=labels, help=help_)
         return True
+
+    def shown_place(self, place: M.Place) -> M.Place:
+        """How a conflicting access is named: `get_mut` borrows `out` (the whole slice),
+        `a[2] = ..` assigns `a[_]`."""
+        for j, proj in enumerate(place.projection):
+            if isinstance(proj, M.Deref) and isinstance(
+                    place_ty(self.body, M.Place(place.local, place.projection[:j])),
+                    T.DisjointSliceTy):
+                return M.Place(place.local, place.projection[:j])
+        return place
 
     def conflict_help(self, code: str, a: Access, loan: Loan) -> list[str]:
         ty = place_ty(self.body, M.Place(loan.place.local))
@@ -449,9 +458,8 @@ class BorrowCheck:
                 continue
             labels = [Label(self.body.locals[local].span, f"binding `{name}` declared here"),
                       Label(brace, f"`{name}` dropped here while still borrowed")]
-            later = self.next_use(point, holders, skip_first=False)
-            if later is not None:
-                labels.append(Label(later, "borrow later used here"))
+            add(labels, loan.span, self.next_use(point, holders, skip_first=False),
+                "borrow later used here")
             self.sink.error("E0597", f"`{name}` does not live long enough", loan.span,
                             "borrowed value does not live long enough", labels=labels,
                             help=f"declare `{name}` in the outer block, so that it lives as "

@@ -26,6 +26,7 @@ from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M
 from .dataflow import Cfg
 from .facts import LoweringFacts
+from .report import add
 from .places import Access, Accesses, Point, describe, field_prefix, local_name, place_ty
 
 
@@ -253,17 +254,19 @@ class MoveCheck:
         else:
             message = f"{'borrow' if borrow else 'use'} of moved value: `{what}`"
             primary = f"value {'borrowed' if borrow else 'used'} here after move"
-        labels = []
+        labels: list[Label] = []
         later = self.cfg.reaches(point)
         for site, at, part in sites:
             text = "value partially moved here" if part else "value moved here"
             if at in later:
                 text += ", in previous iteration of loop"
-            labels.append(Label(site.span, text))
+            if site.span == a.span:  # the same call moves it on every iteration
+                primary = text
+            add(labels, a.span, site.span, text)
         ty = decl.ty
         if not any(s[2] for s in sites):
-            labels.append(Label(decl.span, f"move occurs because `{name}` has type `{ty}`, "
-                                           "which does not implement the `Copy` trait"))
+            add(labels, a.span, decl.span, f"move occurs because `{name}` has type `{ty}`, "
+                                           "which does not implement the `Copy` trait")
         notes, help_ = self.move_advice(ty, a, sites)
         self.sink.error("E0382", message, a.span, primary, labels=labels, notes=notes,
                         help=help_)
@@ -313,8 +316,9 @@ class MoveCheck:
                             labels=[Label(decl.span, "this parameter is not `mut`")],
                             help=f"consider making this binding mutable: `mut {name}`")
             return
-        labels = [Label(self.binding_span(f, at), f"first assignment to `{name}`")
-                  for f, at in self.assignments_before(point, k, path)]
+        labels: list[Label] = []
+        for f, at in self.assignments_before(point, k, path):
+            add(labels, a.span, self.binding_span(f, at), f"first assignment to `{name}`")
         if not labels or all(lab.span != decl.span for lab in labels):
             labels.append(Label(decl.span, "help: consider making this binding mutable: "
                                            f"`mut {name}`"))

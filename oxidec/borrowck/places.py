@@ -11,6 +11,7 @@ Every statement and terminator is read as a list of `Access`es, in evaluation or
     move        moves a non-Copy value out            `move _26`
     write       assigns the place                     `_5 = ...`, `(*_9) = ...`
     return      the return place, read by `return`    (liveness only)
+    len_internal  the length read inside `get_mut` (needs the slice; no borrow of its own)
 
 An `Index(i)` projection also reads `i` (a `copy` access before the one on the place).
 """
@@ -71,6 +72,21 @@ class Accesses:
             for i, stmt in enumerate(block.statements):
                 self.at[(b, i)] = self._statement(stmt)
             self.at[(b, len(block.statements))] = self._terminator(block.terminator)
+            self._internal_len(b, block)
+
+    def _internal_len(self, b: int, block: M.BasicBlock) -> None:
+        # `get_mut(idx)` reads the slice's length just before it borrows the slice (both
+        # statements carry the call's span); that read is part of the `&mut self` borrow,
+        # not a separate shared one.
+        refs = {(st.span, st.rvalue.place.local) for st in block.statements
+                if isinstance(st, M.Assign) and isinstance(st.rvalue, M.Ref)}
+        if not refs:
+            return
+        for i, st in enumerate(block.statements):
+            if isinstance(st, M.Assign) and isinstance(st.rvalue, M.Len) and \
+                    (st.span, st.rvalue.place.local) in refs:
+                self.at[(b, i)] = [Access("len_internal", a.place, a.span)
+                                   if a.kind == "borrow" else a for a in self.at[(b, i)]]
 
     def _index_reads(self, place: M.Place, span: Span, out: list[Access]) -> None:
         for proj in place.projection:

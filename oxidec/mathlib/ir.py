@@ -341,7 +341,14 @@ def fma(a: Val, b, c) -> Val:
 
 
 def select(p: Val, a, b) -> Val:
-    ty = a.ty if isinstance(a, Val) else b.ty
+    if isinstance(a, Val):
+        ty = a.ty
+    elif isinstance(b, Val):
+        ty = b.ty
+    elif isinstance(a, float) and isinstance(b, float):
+        ty = F64  # two float literals: the routines compute in f64
+    else:
+        raise TraceError("select of two literals needs a type")
     a_, b_ = as_val(a, ty), as_val(b, ty)
     if a_.ty is not b_.ty:
         raise TraceError(f"select of {a_.ty} and {b_.ty}")

@@ -119,11 +119,14 @@ def analyse(body: M.Body) -> RefAnalysis:
                for blk in body.blocks for st in blk.statements):
         return result  # the common case: no reference to a register local at all
     ndefs: dict[int, int] = {}
+    redefs: dict[int, list[Span]] = {}
     for block in body.blocks:
         for stmt in block.statements:
             for place, role in _stmt_places(stmt):
-                if role == "dest":
+                if role == "dest" and not (place.projection and
+                                           isinstance(place.projection[0], M.Deref)):
                     ndefs[place.local] = ndefs.get(place.local, 0) + 1
+                    redefs.setdefault(place.local, []).append(stmt.span)
         if isinstance(block.terminator, M.Call):
             d = block.terminator.destination.local
             ndefs[d] = ndefs.get(d, 0) + 1
@@ -181,7 +184,10 @@ def analyse(body: M.Body) -> RefAnalysis:
 
     for alias in result.defs:
         if ndefs.get(alias, 0) > 1:
-            escape(alias, body.locals[alias].span, "reassigned")
+            (b, i) = result.defs[alias][2]
+            own = body.blocks[b].statements[i].span
+            others = [sp for sp in redefs.get(alias, []) if sp != own] or [own]
+            escape(alias, others[0], "reassigned")
     for b, block in enumerate(body.blocks):
         for i, stmt in enumerate(block.statements):
             defining = isinstance(stmt, M.Assign) and not stmt.place.projection and \

@@ -10,14 +10,28 @@ from pathlib import Path
 import pytest
 
 from oxidec import driver
+from oxidec.diagnostics import CompileError, render_all
+from samples.reference import PENDING
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.rs"))
 
 
+def compile_sample(path: Path, options: driver.Options | None = None):
+    """Compile a sample; one waiting for a compiler feature (reference.PENDING) that fails
+    with its known diagnostic is an expected failure."""
+    try:
+        return driver.compile_file(path, options)
+    except CompileError as err:
+        pending = PENDING.get(path.stem)
+        if pending and pending[0] in render_all(err.diagnostics):
+            pytest.xfail(pending[1])
+        raise
+
+
 @cache
 def sample_ptx(path: Path, arch: str) -> str:
-    return driver.compile_file(path, driver.Options(arch=arch)).ptx
+    return compile_sample(path, driver.Options(arch=arch)).ptx
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
@@ -35,7 +49,7 @@ def test_sample_assembles(sample: Path, arch: str, ptxas, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.stem for s in SAMPLES])
 def test_one_entry_per_kernel(sample: Path) -> None:
-    comp = driver.compile_file(sample)
+    comp = compile_sample(sample)
     entries = re.findall(r"^\.visible \.entry (\w+)\(", comp.ptx, re.M)
     assert entries == list(comp.kernels)
     assert entries, "every sample has at least one kernel"

@@ -7,13 +7,26 @@ import numpy as np
 import pytest
 
 from oxidec import driver
-from samples.reference import ALL_CASES
+from oxidec.diagnostics import CompileError, render_all
+from samples.reference import ALL_CASES, PENDING
 
 CASES = {case.id: case for case in ALL_CASES}
 
 
 def compiled(case):
-    return driver.compile_file(case.path)
+    try:
+        return driver.compile_file(case.path)
+    except CompileError as err:
+        xfail_if_pending(case.sample, err)
+        raise
+
+
+def xfail_if_pending(sample: str, err: CompileError) -> None:
+    """A sample waiting for a compiler feature (reference.PENDING) fails with its known
+    diagnostic: that is an expected failure, anything else is a real one."""
+    pending = PENDING.get(sample)
+    if pending and pending[0] in render_all(err.diagnostics):
+        pytest.xfail(pending[1])
 
 
 @pytest.mark.parametrize("case_id", sorted(CASES))
@@ -32,6 +45,7 @@ def test_sample_on_simulator(case_id: str, rng) -> None:
 def test_sample_on_gpu(case_id: str, rng) -> None:
     from oxidec.api import compile_file
     case = CASES[case_id]
+    compiled(case)
     module = compile_file(case.path)
     inputs = case.make_inputs(rng)
     grid, block = case.launch(inputs)
@@ -44,6 +58,7 @@ def test_sample_on_gpu(case_id: str, rng) -> None:
 def test_simulator_and_gpu_agree(case_id: str, rng) -> None:
     from oxidec.api import compile_file
     case = CASES[case_id]
+    compiled(case)
     module = compile_file(case.path)
     inputs = case.make_inputs(rng, small=True)
     grid, block = case.launch(inputs)

