@@ -26,8 +26,10 @@ and the oxidec kernel on the CPU simulator at tiny sizes against the same checks
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as _dt
 import fnmatch
+import functools
 import json
 import os
 import platform
@@ -38,7 +40,7 @@ import sys
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -55,6 +57,26 @@ for _p in (str(ROOT), str(HERE)):
 ARCH = "sm_90"
 NVCC_FLAGS = ("-ptx", "-O3", f"-arch={ARCH}")
 MODES = ("full", "quick", "dry")
+
+# nvcc's times for the same kernels in /work/shared/GPU.md (H200, median of 20): a sanity check
+# of this harness's nvcc column, shown in the details
+GPU_MD_BASELINE_MS = {"vecadd": 0.248, "saxpy": 0.246, "reduce": 0.121, "transpose": 0.161,
+                      "matmul_naive": 25.9, "matmul_tiled": 15.6}
+
+NOTES = [
+    "Sizes: 2^26 elements for the 1-D kernels (256 MiB per f32 array), 8192^2 for transpose and "
+    "stencil, 65536 x 1024 for softmax, 4096^3 for both matmuls, 2^26 bytes (64 MiB) for the "
+    "histogram: every input exceeds the 50 MB L2.",
+    "reduce and dot run on 8 blocks of 256 threads per SM (1056 on the H200) instead of the "
+    "reference's at most 64 blocks, which would leave half the SMs idle; the histogram's grid "
+    "is 1056 blocks too (its output has one 256-bin row per block).",
+    "Outputs are poisoned (NaN, 0xDEADBEEF) before each implementation runs, except the "
+    "accumulators of reduce and dot, which the kernels add into and which start at 0.",
+    "Checks: samples/reference.py's references and tolerances (applied in pieces for the "
+    "large elementwise and row kernels); the matmuls on 256 sampled rows against float64 "
+    "with the gamma_n bound; reduce and dot against float64 with the error bound of their "
+    "summation depth (positive inputs, so that a lost block shows).",
+]
 
 Inputs = dict[str, Any]
 Dim3 = tuple[int, int, int]
@@ -117,20 +139,106 @@ class CaseExpectation(Expectation):
         return out
 
 
+CHUNK = 1 << 21  # pieces of 16 MiB in float64: under glibc's mmap threshold, no page faults
+
+
+def count_bad(got: np.ndarray, want: np.ndarray, tol) -> tuple[int, list[int]]:
+    """How many elements of `got` (flat) are not within `tol` of `want`, and the first few."""
+    per_element = not np.isscalar(tol.atol)
+    atol = np.asarray(tol.atol).reshape(-1) if per_element else None
+    nbad, where = 0, []
+    for lo in range(0, got.size, CHUNK):
+        hi = min(lo + CHUNK, got.size)
+        t = dataclasses.replace(tol, atol=atol[lo:hi]) if per_element else tol
+        bad = t.mismatches(got[lo:hi], want[lo:hi])
+        count = int(np.count_nonzero(bad))
+        if count:
+            nbad += count
+            if len(where) < 4:
+                where += [lo + int(i) for i in np.flatnonzero(bad)[:4 - len(where)]]
+    return nbad, where
+
+
 def compare(name: str, got: np.ndarray, want: np.ndarray, tol, index=None) -> list[str]:
     """One line if `got` is not within `tol` of `want` (`index`: the flat positions compared)."""
     if got.shape != want.shape:
         return [f"{name} has shape {got.shape}, want {want.shape}"]
-    bad = tol.mismatches(got, want)
-    nbad = int(np.count_nonzero(bad))
-    allowed = int(tol.max_mismatch_fraction * got.size)
-    if nbad <= allowed:
+    got, want = got.reshape(-1), want.reshape(-1)
+    nbad, where = count_bad(got, want, tol)
+    if nbad <= int(tol.max_mismatch_fraction * got.size):
         return []
-    where = np.flatnonzero(bad)[:4]
     pos = (lambda i: int(index[i])) if index is not None else int
-    shown = ", ".join(f"[{pos(i)}] got {got.flat[i]!r} want {want.flat[i]!r}" for i in where)
+    shown = ", ".join(f"[{pos(i)}] got {got[i].item()!r} want {want[i].item()!r}" for i in where)
     return [f"{name}: {nbad} of {got.size} checked elements wrong "
             f"(tolerance {tol.describe()}): {shown}"]
+
+
+class PieceExpectation(Expectation):
+    """The case's own reference and tolerance, applied one piece of the problem at a time: at
+    2^26 elements their float64 temporaries cost gigabytes and tens of seconds. `pieces(case,
+    inputs)` yields (sub-inputs, {output: (slice of the full output, slice of the piece's)})."""
+
+    def __init__(self, case, inputs: Inputs, grid: Dim3, block: Dim3, pieces=None):
+        self.case = case
+        self.parts = []  # (output, slice of the full output, want, tolerance)
+        for sub, where in pieces(case, inputs):
+            want, tols = case.reference(sub), case.tolerances(sub)
+            for name, (full, part) in where.items():
+                tol = tols[name]
+                if not np.isscalar(tol.atol):
+                    tol = dataclasses.replace(tol, atol=np.asarray(tol.atol).reshape(-1)[part])
+                self.parts.append((name, full, np.asarray(want[name]).reshape(-1)[part], tol))
+
+    def problems(self, outputs):
+        out = []
+        for name in self.case.output_names:
+            got = np.asarray(outputs[name]).reshape(-1)
+            nbad, shown, tol = 0, [], None
+            for pname, full, want, tol_ in self.parts:
+                if pname != name:
+                    continue
+                tol = tol_
+                count, where = count_bad(got[full], want, tol_)
+                nbad += count
+                shown += [f"[{full.start + i}] got {got[full.start + i].item()!r} want "
+                          f"{want[i].item()!r}" for i in where][:4 - len(shown)]
+            if nbad:
+                out.append(f"{name}: {nbad} of {got.size} elements wrong (tolerance "
+                           f"{tol.describe()}): {', '.join(shown)}")
+        return out
+
+
+def elementwise_pieces(case, inputs):
+    n = max(inputs[p.name].size for p in case.outputs)
+    for lo in range(0, n, CHUNK):
+        part = slice(lo, min(lo + CHUNK, n))
+        sub = {p.name: inputs[p.name] if p.kind == "scalar" else inputs[p.name][part]
+               for p in case.params}
+        yield sub, {name: (part, slice(None)) for name in case.output_names}
+
+
+def row_pieces(halo: int):
+    """Bands of rows of a rows x cols problem (the first two scalars), each with `halo` rows
+    of context on either side that are computed and dropped (the stencil's neighbours)."""
+    def pieces(case, inputs):
+        rows, cols = _rows_cols(case, inputs)
+        rows_p, _ = _params(case, "scalar")[:2]
+        band = max(1, CHUNK // cols)
+        for lo in range(0, rows, band):
+            hi = min(lo + band, rows)
+            a, b = max(lo - halo, 0), min(hi + halo, rows)
+            sub = {}
+            for p in case.params:
+                if p is rows_p:
+                    sub[p.name] = p.dtype.type(b - a)
+                elif p.kind == "scalar":
+                    sub[p.name] = inputs[p.name]
+                else:
+                    sub[p.name] = inputs[p.name][a * cols:b * cols]
+            yield sub, {name: (slice(lo * cols, hi * cols),
+                               slice((lo - a) * cols, (hi - a) * cols))
+                        for name in case.output_names}
+    return pieces
 
 
 # --------------------------------------------------------------------------------------------
@@ -171,8 +279,11 @@ def _poison(dtype, n: int) -> np.ndarray:
 
 
 def _uniform(rng: np.random.Generator, n: int, lo=-1.0, hi=1.0) -> np.ndarray:
-    # float32 draws directly: 2^26 values in ~0.2 s instead of a float64 detour
-    return (rng.random(n, dtype=np.float32) * np.float32(hi - lo) + np.float32(lo))
+    # float32 draws, scaled in place: no float64 detour and no temporaries at 2^26 values
+    x = rng.random(n, dtype=np.float32)
+    x *= np.float32(hi - lo)
+    x += np.float32(lo)
+    return x
 
 
 def _by_kind(case, slices: list[np.ndarray], outputs: list[np.ndarray],
@@ -290,6 +401,7 @@ def zeroed_outputs(case, inputs):
     return {p.name: np.zeros(inputs[p.name].shape, p.dtype) for p in case.outputs}
 
 
+H200_SMS = 132  # the histogram's grid is fixed by its output's size, drawn before the GPU is asked
 BLOCKS_PER_SM = 8  # 256-thread blocks: 2048 threads, the H200's (sm_90's) maximum per SM
 
 
@@ -333,13 +445,13 @@ class SumExpectation(Expectation):
     through at most d = that many roundings, so |got - sum| <= 1.01 d u sum|terms|
     (Higham's bound for any summation tree of depth d)."""
 
-    def __init__(self, case, inputs: Inputs, grid: Dim3, block: Dim3):
+    def __init__(self, case, inputs: Inputs, grid: Dim3, block: Dim3, per_warp: bool = False):
         from samples.reference import U32, Tolerance
         slices = [inputs[p.name].astype(np.float64) for p in _params(case, "slice")]
         terms = slices[0] if len(slices) == 1 else slices[0] * slices[1]
         (self.out,) = case.output_names
         threads = grid[0] * block[0]
-        adders = grid[0] * max(1, block[0] // 32)  # one atomic per block, or per warp (dot)
+        adders = grid[0] * (max(1, block[0] // 32) if per_warp else 1)  # atomics in sequence
         depth = -(-terms.size // threads) + int(np.log2(block[0])) + 3 + adders
         self.want = np.array([terms.sum()])
         self.tol = Tolerance(atol=1.01 * depth * U32 * float(np.abs(terms).sum()),
@@ -357,7 +469,7 @@ HIST_BINS = 256
 def hist_blocks(n: int) -> int:
     """Blocks of 256 threads for the histogram: 8 per SM on the H200's 132 SMs (full
     occupancy), fewer for small inputs (the simulator)."""
-    return max(1, min(132 * 8, -(-n // (HIST_BINS * 64))))
+    return max(1, min(H200_SMS * BLOCKS_PER_SM, -(-n // (HIST_BINS * 64))))
 
 
 def make_histogram(case, n, rng):
@@ -439,13 +551,25 @@ def _matrix_bytes(inputs):
 BENCHES: list[Bench] = [
     Bench("vecadd", ("vecadd",), ("vecadd",), "vecadd",
           lambda: nv_sig("vecadd", ptr_in("a"), ptr_in("b"), ptr_out("c"), val("n", "i32")),
-          args_vecadd, make_vecadd, {"full": 1 << 26, "quick": 1 << 20, "dry": 1000},
-          _n_elems, lambda inp: _gbs(12.0 * _max_size(inp))),
+          args_vecadd, make_vecadd, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
+          _n_elems, lambda inp: _gbs(12.0 * _max_size(inp)),
+          functools.partial(PieceExpectation, pieces=elementwise_pieces)),
     Bench("saxpy", ("saxpy",), ("saxpy",), "saxpy",
           lambda: nv_sig("saxpy", val("a", "f32"), ptr_in("x"), ptr_in("y"), ptr_out("out"),
                          val("n", "i32")),
-          args_saxpy, make_saxpy, {"full": 1 << 26, "quick": 1 << 20, "dry": 1000},
-          _n_elems, lambda inp: _gbs(12.0 * _max_size(inp))),
+          args_saxpy, make_saxpy, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
+          _n_elems, lambda inp: _gbs(12.0 * _max_size(inp)),
+          functools.partial(PieceExpectation, pieces=elementwise_pieces)),
+    Bench("reduce", ("reduce*",), ("reduce*",), "reduce_sum",
+          lambda: nv_sig("reduce_sum", ptr_in("x"), ptr_out("total"), val("n", "i32")),
+          args_reduce, make_reduce, {"full": 1 << 26, "quick": 1 << 20, "dry": 50001},
+          _n_elems, lambda inp: _gbs(4.0 * _max_size(inp)), SumExpectation,
+          fresh_outputs=zeroed_outputs, launch=full_chip_launch),
+    Bench("transpose", ("*transpose*",), ("transpose*",), "transpose",
+          lambda: nv_sig("transpose", ptr_in("a"), ptr_out("out"), val("rows", "i32"),
+                         val("cols", "i32")),
+          args_matrix, make_transpose,
+          {"full": 8192, "quick": 2048, "dry": (45, 70)}, _matrix_desc, _matrix_bytes),
     Bench("matmul_naive", ("matmul_naive",), ("matmul_naive",), "matmul_naive",
           lambda: nv_sig("matmul_naive", ptr_in("a"), ptr_in("b"), ptr_out("c"),
                          val("n", "i32")),
@@ -454,45 +578,35 @@ BENCHES: list[Bench] = [
     Bench("matmul_tiled", ("matmul_tiled*",), ("matmul_tiled*",), "matmul_tiled",
           lambda: nv_sig("matmul_tiled", ptr_in("a"), ptr_in("b"), ptr_out("c"),
                          val("n", "i32")),
-          args_matmul, make_matmul, {"full": 4096, "quick": 1024, "dry": 37},
+          args_matmul, make_matmul, {"full": 4096, "quick": 1024, "dry": 70},
           _matmul_desc, _matmul_work, MatmulExpectation),
-    Bench("transpose", ("*transpose*",), ("transpose*",), "transpose",
-          lambda: nv_sig("transpose", ptr_in("a"), ptr_out("out"), val("rows", "i32"),
-                         val("cols", "i32")),
-          args_matrix, make_transpose,
-          {"full": 8192, "quick": 2048, "dry": (45, 70)}, _matrix_desc, _matrix_bytes),
+    Bench("histogram", ("histogram*",), ("histogram*",), "histogram",
+          lambda: nv_sig("histogram", ptr_in("data", "u8"), ptr_out("partial", "u32"),
+                         val("n", "i32")),
+          args_histogram, make_histogram, {"full": 1 << 26, "quick": 1 << 20, "dry": 100003},
+          lambda inp: f"{_n_elems(inp)} bytes", _hist_work),
     Bench("softmax", ("softmax*",), ("softmax*",), "softmax",
           lambda: nv_sig("softmax", ptr_in("x"), ptr_out("out"), val("rows", "i32"),
                          val("cols", "i32")),
           args_matrix, make_softmax,
-          {"full": (65536, 1024), "quick": (4096, 1024), "dry": (5, 300)},
-          _matrix_desc, _matrix_bytes),
+          {"full": (65536, 1024), "quick": (4096, 1024), "dry": (6, 700)},
+          _matrix_desc, _matrix_bytes, functools.partial(PieceExpectation, pieces=row_pieces(0))),
     Bench("stencil", ("stencil*",), ("stencil*",), "stencil5",
           lambda: nv_sig("stencil5", ptr_in("u"), ptr_out("out"), val("rows", "i32"),
                          val("cols", "i32"), val("c0", "f32"), val("c1", "f32")),
           args_matrix, make_stencil,
-          {"full": 8192, "quick": 2048, "dry": (37, 50)}, _matrix_desc, _matrix_bytes),
-    Bench("reduce", ("reduce*",), ("reduce*",), "reduce_sum",
-          lambda: nv_sig("reduce_sum", ptr_in("x"), ptr_out("total"), val("n", "i32")),
-          args_reduce, make_reduce, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
-          _n_elems, lambda inp: _gbs(4.0 * _max_size(inp)), SumExpectation,
-          fresh_outputs=zeroed_outputs, launch=full_chip_launch),
-    Bench("histogram", ("histogram*",), ("histogram*",), "histogram",
-          lambda: nv_sig("histogram", ptr_in("data", "u8"), ptr_out("partial", "u32"),
-                         val("n", "i32")),
-          args_histogram, make_histogram, {"full": 1 << 28, "quick": 1 << 22, "dry": 20000},
-          lambda inp: f"{_n_elems(inp)} bytes", _hist_work,
-          note="2^28 bytes (256 MiB) rather than 2^26: u8 data, and 2^26 bytes (64 MiB) would "
-               "be about the size of the 50 MB L2"),
+          {"full": 8192, "quick": 2048, "dry": (70, 90)}, _matrix_desc, _matrix_bytes,
+          functools.partial(PieceExpectation, pieces=row_pieces(1))),
     Bench("scan", ("scan*",), ("*scan*",), "block_scan",
           lambda: nv_sig("block_scan", ptr_in("x", "u32"), ptr_out("out", "u32"),
                          val("n", "i32")),
-          args_scan, make_scan, {"full": 1 << 26, "quick": 1 << 20, "dry": 3000},
+          args_scan, make_scan, {"full": 1 << 26, "quick": 1 << 20, "dry": 20001},
           _n_elems, lambda inp: _gbs(8.0 * _max_size(inp))),
     Bench("dot", ("dot",), ("dot",), "dot",
           lambda: nv_sig("dot", ptr_in("a"), ptr_in("b"), ptr_out("result"), val("n", "i32")),
-          args_dot, make_dot, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
-          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)), SumExpectation,
+          args_dot, make_dot, {"full": 1 << 26, "quick": 1 << 20, "dry": 50001},
+          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)),
+          functools.partial(SumExpectation, per_warp=True),
           fresh_outputs=zeroed_outputs, launch=full_chip_launch,
           note="extra: not one of the ten of issue 6"),
 ]
@@ -579,8 +693,9 @@ def check_entry_matches(ptx: str, sig) -> None:
                            f"packs {len(want)} of sizes {want}")
 
 
-def ptxas_check(ptx: str, workdir: Path, tag: str) -> str | None:
-    """ptxas -v summary line(s) (registers, spills), or None when there is no ptxas."""
+def ptxas_check(ptx: str, workdir: Path, tag: str, kernel: str) -> str | None:
+    """Assemble with `ptxas -v`; a summary of `kernel`'s resources ("regs 12, smem 0 B, stack 0,
+    spills 0/0"), or None when there is no ptxas. A rejected PTX raises."""
     ptxas = shutil.which("ptxas") or ("/usr/local/bin/ptxas" if os.path.exists(
         "/usr/local/bin/ptxas") else None)
     if ptxas is None:
@@ -591,9 +706,42 @@ def ptxas_check(ptx: str, workdir: Path, tag: str) -> str | None:
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"ptxas rejected the {tag} PTX: {proc.stderr.strip()[:800]}")
-    lines = [ln.split("info    :")[-1].strip() for ln in proc.stderr.splitlines()
-             if "registers" in ln or "spill" in ln]
-    return "; ".join(lines)
+    props: dict[str, str] = {}
+    current = None
+    for line in proc.stderr.splitlines():
+        m = re.search(r"(?:Function properties for|Compiling entry function) '?([\w$.]+)'?", line)
+        if m:
+            current = m.group(1)
+        elif current is not None:
+            props[current] = props.get(current, "") + " " + line
+    text = props.get(kernel, "")
+
+    def num(pattern: str, default: str = "?") -> str:
+        m = re.search(pattern, text)
+        return m.group(1) if m else default
+
+    regs = num(r"Used (\d+) registers")
+    smem = num(r"(\d+) bytes smem", "0")
+    stack = num(r"(\d+) bytes stack frame")
+    spills = f"{num(r'(?P<n>[0-9]+) bytes spill stores')}/{num(r'([0-9]+) bytes spill loads')}"
+    return f"regs {regs}, smem {smem} B, stack {stack}, spills {spills}"
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for the report: an oxidec CompileError's first diagnostics, else the text."""
+    diags = getattr(exc, "diagnostics", None)
+    if diags:
+        parts = []
+        for d in diags[:3]:
+            span = d.primary.span
+            where = os.path.relpath(span.file.name, ROOT) if os.path.isabs(span.file.name) \
+                else span.file.name
+            parts.append(f"{d.level}[{d.code}]: {d.message} at {where}:{span.line}:"
+                         f"{span.col}" if d.code else f"{d.level}: {d.message} at "
+                         f"{where}:{span.line}:{span.col}")
+        more = f" (+{len(diags) - 3} more)" if len(diags) > 3 else ""
+        return f"compile error: {'; '.join(parts)}{more}"
+    return first_line(exc)
 
 
 # --------------------------------------------------------------------------------------------
@@ -615,7 +763,8 @@ def first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {head}"[:300]
 
 
-def run_bench(bench: Bench, mode: str, warmup: int, repeat: int, seed: int) -> dict:
+def run_bench(bench: Bench, mode: str, warmup: int, repeat: int, seed: int,
+              impls: tuple[str, ...] = ("nvcc", "oxidec")) -> dict:
     row: dict[str, Any] = {"name": bench.name, "mode": mode, "problems": [], "notes": []}
     if bench.note:
         row["notes"].append(bench.note)
@@ -628,13 +777,13 @@ def run_bench(bench: Bench, mode: str, warmup: int, repeat: int, seed: int) -> d
     row["sample"] = case.file
     work = Path(tempfile.mkdtemp(prefix=f"bench-{bench.name}-"))
     try:
-        _run_bench(bench, case, mode, warmup, repeat, seed, row, work)
+        _run_bench(bench, case, mode, warmup, repeat, seed, row, work, impls)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return row
 
 
-def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
+def _run_bench(bench, case, mode, warmup, repeat, seed, row, work, which) -> None:
     from oxidec.api import KernelModule, compile_file
 
     # Both compilers; either failing leaves the other to run.
@@ -644,9 +793,9 @@ def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
         t0 = time.perf_counter()
         ox_mod = compile_file(case.path, arch=ARCH)
         row["oxidec_compile_s"] = time.perf_counter() - t0
-        row["oxidec_ptxas"] = ptxas_check(ox_mod.ptx, work, "oxidec")
+        row["oxidec_ptxas"] = ptxas_check(ox_mod.ptx, work, "oxidec", case.kernel)
     except Exception as exc:
-        row["problems"].append(f"oxidec: {first_line(exc)}")
+        row["problems"].append(f"oxidec: {describe_error(exc)}")
         ox_mod = None
     if not bench.cu.exists():
         row["problems"].append(f"nvcc: no twin {bench.cu.relative_to(ROOT)}")
@@ -656,7 +805,7 @@ def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
             ptx = nvcc_ptx(bench.cu, work)
             row["nvcc_compile_s"] = time.perf_counter() - t0
             check_entry_matches(ptx, nv_sig_)
-            row["nvcc_ptxas"] = ptxas_check(ptx, work, "nvcc")
+            row["nvcc_ptxas"] = ptxas_check(ptx, work, "nvcc", bench.nv_kernel)
             nv_mod = KernelModule.from_ptx(ptx, [nv_sig_], name=bench.cu.name)
         except Exception as exc:
             row["problems"].append(f"nvcc: {first_line(exc)}")
@@ -680,12 +829,12 @@ def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
     fresh = bench.fresh_outputs or (lambda c, inp: c.fresh_outputs(inp))
 
     impls = []
-    if nv_mod is not None:
+    if nv_mod is not None and "nvcc" in which:
         impls.append(("nvcc", nv_mod.kernel(bench.nv_kernel),
                       lambda outs: bench.nv_args(case, inputs, outs)))
-    if ox_mod is not None:
+    if ox_mod is not None and "oxidec" in which:
         impls.append(("oxidec", ox_mod.kernel(case.kernel), lambda outs: case.args(inputs, outs)))
-    for tag, kernel, make_args in impls:
+    for k, (tag, kernel, make_args) in enumerate(impls):
         outs = fresh(case, inputs)
         try:
             args = make_args(outs)
@@ -712,17 +861,25 @@ def _run_bench(bench, case, mode, warmup, repeat, seed, row, work) -> None:
         except Exception as exc:
             row[f"{tag}_ok"] = False
             row["problems"].append(f"{tag}: {first_line(exc)}")
-            if "fault" in str(exc).lower() or "illegal" in str(exc).lower():
-                break  # the context is gone for this process
+            if mode != "dry" and gpu_faulted():
+                # the context is gone for this process: the parent reruns the others alone
+                row["skipped"] = [t for t, _, _ in impls[k + 1:]]
+                break
     if row.get("nvcc_ms") and row.get("oxidec_ms"):
         row["ratio"] = row["nvcc_ms"] / row["oxidec_ms"]
     row["status"] = "ok" if not row["problems"] else "problems"
 
 
+def gpu_faulted() -> bool:
+    from oxidec.runtime import context
+    return context.fault() is not None
+
+
 def worker_main(args) -> int:
     bench = bench_by_name(args.worker)
     try:
-        row = run_bench(bench, args.mode, args.warmup, args.repeat, args.seed)
+        row = run_bench(bench, args.mode, args.warmup, args.repeat, args.seed,
+                        tuple(args.impls.split(",")))
     except Exception as exc:
         row = {"name": bench.name, "status": "crashed", "notes": [],
                "problems": [f"harness: {first_line(exc)}"],
@@ -736,10 +893,24 @@ def worker_main(args) -> int:
 
 
 def run_worker(bench: Bench, mode: str, opts, workdir: Path) -> dict:
-    out = workdir / f"{bench.name}.json"
+    row = _run_worker(bench, mode, opts, workdir, ("nvcc", "oxidec"))
+    if row.get("skipped"):  # a device fault ended the worker early: the rest in a fresh one
+        again = _run_worker(bench, mode, opts, workdir, tuple(row.pop("skipped")))
+        for key, value in again.items():
+            if key.startswith(("nvcc_", "oxidec_")) and key not in row:
+                row[key] = value
+        row["problems"] += [p for p in again.get("problems", []) if p not in row["problems"]]
+        row["worker_s"] += again.get("worker_s", 0.0)
+        if row.get("nvcc_ms") and row.get("oxidec_ms"):
+            row["ratio"] = row["nvcc_ms"] / row["oxidec_ms"]
+    return row
+
+
+def _run_worker(bench: Bench, mode: str, opts, workdir: Path, impls: tuple[str, ...]) -> dict:
+    out = workdir / f"{bench.name}.{'-'.join(impls)}.json"
     argv = [sys.executable, str(Path(__file__).resolve()), "--worker", bench.name,
             "--mode", mode, "--json", str(out), "--warmup", str(opts.warmup),
-            "--repeat", str(opts.repeat), "--seed", str(opts.seed)]
+            "--repeat", str(opts.repeat), "--seed", str(opts.seed), "--impls", ",".join(impls)]
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=opts.timeout)
@@ -867,6 +1038,7 @@ def report(rows, builds, mode: str, opts, total_s: float) -> str:
              f"- total harness time: {total_s:.0f} s", "",
              "## Kernels", ""]
     lines += results_table(rows, mode)
+    lines += [""] + [f"- {note}" for note in NOTES]
     lines += ["", "## Details", ""]
     for r in rows:
         bits = []
@@ -879,13 +1051,15 @@ def report(rows, builds, mode: str, opts, total_s: float) -> str:
                 bits.append(f"{tag} min {r[f'{tag}_min_ms']:.3f} ms")
             if r.get(f"{tag}_ptxas"):
                 bits.append(f"{tag} ptxas: {r[f'{tag}_ptxas']}")
+        if r.get("nvcc_ms") is not None and r["name"] in GPU_MD_BASELINE_MS and mode == "full":
+            bits.append(f"GPU.md's nvcc baseline {GPU_MD_BASELINE_MS[r['name']]} ms")
         if r.get("oxidec_sim_s") is not None:
             bits.append(f"simulator run {r['oxidec_sim_s']:.1f} s")
         lines.append(f"- **{r['name']}** ({r.get('status', '?')}): " + "; ".join(bits))
         for note in r.get("notes", []):
             lines.append(f"  - {note}")
         for prob in r.get("problems", []):
-            lines.append(f"  - PROBLEM: {prob}")
+            lines.append(f"  - PROBLEM: {prob if len(prob) <= 600 else prob[:600] + ' ...'}")
     if builds:
         lines += ["", "## Build time (CPU, cold process, median of "
                   f"{opts.build_runs} runs after one warm-up)", "",
@@ -910,12 +1084,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--timeout", type=int, default=None,
                     help="seconds per kernel's worker (default 150, dry run 600)")
-    ap.add_argument("--build-runs", type=int, default=3,
-                    help="cold processes per build-time measurement (0: skip build times)")
+    ap.add_argument("--build-runs", type=int, default=None,
+                    help="cold processes per build-time measurement (default 3, 1 with "
+                    "--quick or --dry-run; 0: skip build times)")
     ap.add_argument("--list", action="store_true", help="say which kernels are ready; run none")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)
     ap.add_argument("--json", help=argparse.SUPPRESS)
+    ap.add_argument("--impls", default="nvcc,oxidec", help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
     if opts.worker:
         return worker_main(opts)
@@ -923,6 +1099,8 @@ def main(argv: list[str] | None = None) -> int:
     mode = "dry" if opts.dry_run else "quick" if opts.quick else "full"
     if opts.timeout is None:
         opts.timeout = 600 if mode == "dry" else 150
+    if opts.build_runs is None:
+        opts.build_runs = 3 if mode == "full" else 1
     benches = BENCHES
     if opts.only:
         benches = [bench_by_name(n.strip()) for n in opts.only.split(",") if n.strip()]

@@ -14,6 +14,8 @@ CODES: dict[str, str] = {
     "OX0006": "unknown device API function or method",
     "OX0007": "value out of range for its type",
     "OX0008": "invalid input file",
+    "OX0011": "misuse of the block-level device API (shared memory, atomics, warp "
+              "operations, gpu_printf!)",
     # rustc's
     "E0061": "wrong number of arguments to a function",
     "E0069": "`return;` in a function whose return type is not `()`",

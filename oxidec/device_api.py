@@ -38,8 +38,8 @@ def _warp_fns() -> list[ApiFn]:
         ApiFn("warp::any", (T.BOOL,), T.BOOL, "any"),
         ApiFn("warp::all", (T.BOOL,), T.BOOL, "all"),
         ApiFn("warp::active_mask", (), T.U32, "active_mask"),
-        ApiFn("warp::redux_sync_add", (T.U32,), T.U32, "redux_sync_add"),
-    ]
+    ] + [ApiFn(f"warp::redux_sync_{op}", (T.U32,), T.U32, f"redux_sync_{op}")
+         for op in ("add", "min", "max", "and", "or", "xor")]
 
 
 # Atomic views (see README "Block-level cooperation"): for every `DeviceAtomic<E>` and

@@ -277,7 +277,7 @@ class BodyBuilder:
 
     def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
         if e.op == "*":
-            return self.read(self.lower_place(e), self.ty(e))
+            return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
         value = self.lower_expr(e.operand)
         op = "neg" if e.op == "-" else "not"
         return self.to_temp(M.UnaryOp(op, value), self.ty(e), e.span)
@@ -378,10 +378,10 @@ class BodyBuilder:
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
-        return self.read(self.lower_place(e), self.ty(e))
+        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:
-        return self.read(self.lower_place(e), self.ty(e))
+        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
         if e.label is None:

@@ -22,7 +22,12 @@ _SPEC = re.compile(r"\{(?::(?P<align>[<>])?(?P<zero>0)?(?P<width>[1-9]\d*)?"
 
 
 class FormatError(Exception):
-    """A format string oxidec cannot translate; the message is a complete diagnostic text."""
+    """A format string oxidec cannot translate: a diagnostic message and an optional help."""
+
+    def __init__(self, message: str, help: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.help = help
 
 
 @dataclass(frozen=True)
@@ -57,9 +62,18 @@ def parse(fmt: str) -> list[str | Spec]:
             inner = fmt[i:end + 1] if end >= 0 else fmt[i:]
             if end < 0:
                 raise FormatError("invalid format string: expected `}` but string was "
-                                  "terminated")
-            raise FormatError(f"`{inner}` is not supported in `gpu_printf!`: use `{{}}`, "
-                              "`{:x}`, `{:e}` or `{:.N}` with the values as arguments")
+                                  "terminated", "if you intended to print `{`, you can "
+                                  "escape it using `{{`")
+            name = inner[1:-1].partition(":")[0]
+            if name.isidentifier() or name.isdigit():
+                what = "named" if name.isidentifier() else "positional (`{0}`)"
+                raise FormatError(f"{what} arguments are not supported in `gpu_printf!`",
+                                  f"write `{{}}` in the string and pass `{name}` as the "
+                                  "next argument" if name.isidentifier() else
+                                  "write `{}` and pass the arguments in order")
+            raise FormatError(f"`{inner}` is not supported in `gpu_printf!`",
+                              "the placeholders are `{}`, `{:x}`, `{:X}`, `{:e}` and `{:.N}`, "
+                              "with an optional width (`{:8.3}`, `{:<6}`, `{:08x}`)")
         if text:
             out.append("".join(text))
             text = []

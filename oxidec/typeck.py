@@ -418,7 +418,7 @@ class Typeck:
         (or a `#[device]` function it calls), never at module level."""
         te = item.ty
         if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
-            self.sink.error("OX0009", "a `SharedArray` must be declared inside a kernel",
+            self.sink.error("OX0011", "a `SharedArray` must be declared inside a kernel",
                             item.name_span, "declared outside of any function",
                             notes=["each block of a launch gets its own copy of a shared array, "
                                    "so it lives in the kernel that uses it"],
@@ -1072,7 +1072,7 @@ class Typeck:
             return False
         kinds = ", ".join(f"`{k}`" for k in SHUFFLE_TYPES)
         wide = "u64" if suffix in ("i64", "isize", "usize") else "u32"
-        self.sink.error("OX0009", f"warp shuffles do not move `{suffix}` values", e.func.span,
+        self.sink.error("OX0011", f"warp shuffles do not move `{suffix}` values", e.func.span,
                         f"no shuffle for `{suffix}`",
                         notes=[f"`warp::{mode}_*` exists for {kinds}: a shuffle moves one "
                                "32-bit register (64-bit values as two)"],
@@ -1171,7 +1171,7 @@ class Typeck:
             elem = self.shallow(exp.inner)
         if not isinstance(elem, T.ErrorTy) and not T.is_scalar(elem) and not isinstance(
                 elem, (T.ArrayTy, T.StructTy, T.TupleTy)):
-            self.sink.error("OX0009", f"`{elem}` cannot live in shared memory", e.func.span,
+            self.sink.error("OX0011", f"`{elem}` cannot live in shared memory", e.func.span,
                             "not a plain data type")
             return T.ERROR
         return T.PtrTy(elem, True)
@@ -1276,9 +1276,17 @@ class Typeck:
             return (f"there are atomics of `u32`, `i32`, `u64`, `i64`, `f32` and `f64`, not of "
                     f"`{ty}`", [f"`{ty}` is not an atomic type"])
         place = e.receiver.span.text()
-        return (f"take an atomic view of the value: `BlockAtomic{name}::from_mut(&mut {place})` "
-                f"for shared memory, `DeviceAtomic{name}::from_mut(..)` for global memory",
-                [f"`{ty}` is not an atomic type: plain reads and writes of it are not atomic"])
+        notes = [f"`{ty}` is not an atomic type: plain reads and writes of it are not atomic"]
+        base = e.receiver
+        while isinstance(base, (ast.IndexExpr, ast.FieldExpr)):
+            base = base.base
+        if isinstance(base, ast.PathExpr) and isinstance(self.r.res.get(base), StaticRes):
+            return (f"`{place}` is in shared memory: take an atomic view of it with "
+                    f"`BlockAtomic{name}::from_mut(&mut {place})` and call `.{e.method}(..)` "
+                    "on that", notes)
+        return (f"take an atomic view of the value: `BlockAtomic{name}::from_mut(&mut ..)` in "
+                f"shared memory, `DeviceAtomic{name}::from_mut(..)` or `DeviceAtomic{name}::"
+                "from_slice_elem(&slice, i)` in global memory", notes)
 
     def atomic_method(self, e: ast.MethodCallExpr, view: T.AtomicTy) -> T.Ty:
         """`view.fetch_add(v, AtomicOrdering::Relaxed)` and the other atomic methods."""
@@ -1352,7 +1360,7 @@ class Typeck:
                    "since a failed `compare_exchange` does not result in a write",
                    "consider using `Acquire` or `Relaxed` failure ordering instead")
         if bad:
-            self.sink.error("OX0009", bad[0], e.args[-1].span, "invalid ordering", help=bad[1])
+            self.sink.error("OX0011", bad[0], e.args[-1].span, "invalid ordering", help=bad[1])
 
     def expr_MacroCallExpr(self, e: ast.MacroCallExpr, expected):
         if e.name.split("::")[-1] == "gpu_printf":
@@ -1376,7 +1384,7 @@ class Typeck:
     def check_printf(self, e: ast.MacroCallExpr) -> T.Ty:
         """`gpu_printf!("fmt {}", x)`: a string literal, then one scalar per placeholder."""
         if not e.args or not (isinstance(e.args[0], ast.LitExpr) and e.args[0].kind == "str"):
-            self.sink.error("OX0009", "`gpu_printf!` takes a format string literal first",
+            self.sink.error("OX0011", "`gpu_printf!` takes a format string literal first",
                             e.args[0].span if e.args else e.span, "expected a string literal",
                             help='write `gpu_printf!("x = {}\\n", x)`')
             for a in e.args:
@@ -1387,11 +1395,12 @@ class Typeck:
         try:
             specs = printf.placeholders(printf.parse(lit.value))
         except printf.FormatError as err:
-            self.sink.error("OX0009", str(err), lit.span, "in this format string")
+            self.sink.error("OX0011", err.message, lit.span, "in this format string",
+                            help=err.help)
             return T.UNIT
         if len(specs) != len(values):
             n = len(specs)
-            self.sink.error("OX0009", f"{n} positional argument{'s' if n != 1 else ''} in "
+            self.sink.error("OX0011", f"{n} positional argument{'s' if n != 1 else ''} in "
                             f"format string, but there {'is' if len(values) == 1 else 'are'} "
                             f"{len(values)} argument{'s' if len(values) != 1 else ''}",
                             lit.span, f"{n} placeholder{'s' if n != 1 else ''}")
@@ -1399,7 +1408,7 @@ class Typeck:
         for a, spec, ty in zip(values, specs, tys):
             why = printf.check_spec(spec, self.shallow(ty))
             if why is not None and not isinstance(self.shallow(ty), T.ErrorTy):
-                self.sink.error("OX0009", why, a.span, f"formatted by `{spec.text}`")
+                self.sink.error("OX0011", why, a.span, f"formatted by `{spec.text}`")
         return T.UNIT
 
     # -- control flow ------------------------------------------------------

@@ -784,7 +784,8 @@ def _reduce_blocks(n: int) -> int:
 
 def _reduce_make(rng, small):
     n = _n1d(rng, small)
-    return {"x": _uniform_f32(rng, n), "total": _accumulator(np.float32)}
+    # a positive mean keeps the sum far from the accumulator's initial 0
+    return {"x": _uniform_f32(rng, n, -0.5, 1.0), "total": _accumulator(np.float32)}
 
 
 REDUCE_SUM = KernelCase(
@@ -807,7 +808,7 @@ REDUCE_SUM = KernelCase(
 def _dot_make(dtype):
     def make(rng, small):
         n = _n1d(rng, small)
-        a, b = (rng.uniform(-1.0, 1.0, n).astype(dtype) for _ in range(2))
+        a, b = (rng.uniform(-0.5, 1.0, n).astype(dtype) for _ in range(2))
         return {"a": a, "b": b, "result": _accumulator(dtype)}
     return make
 

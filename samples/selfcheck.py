@@ -168,6 +168,72 @@ def naive_count_positive(inp, t, fused):
     return {"partial": (t, c)}
 
 
+# Block-level kernels: one output element at a time, as the block would compute it in one
+# particular order (the tolerances must cover any order).
+
+
+def naive_reduce_sum(inp, i, fused):
+    acc = F32(0.0)
+    for v in inp["x"]:
+        acc = fadd(acc, v)
+    return {"total": (0, acc)}
+
+
+def naive_dot(inp, i, fused):
+    acc = F32(0.0)
+    for a, b in zip(inp["a"], inp["b"]):
+        acc = mul_add(a, b, acc, fused)
+    return {"result": (0, acc)}
+
+
+def naive_dot_f64(inp, i, fused):
+    acc = np.float64(0.0)
+    for a, b in zip(inp["a"], inp["b"]):
+        acc = np.float64(float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(acc)))) \
+            if fused else np.float64(a * b) + acc
+    return {"result": (0, acc)}
+
+
+def naive_histogram(inp, k, fused):
+    bins = R.rust_const("histogram.rs", "BINS")
+    blocks = inp["partial"].size // bins
+    block, value = divmod(k, bins)
+    count = sum(1 for i, v in enumerate(inp["data"]) if v == value and (i // bins) % blocks == block)
+    return {"partial": (k, count)}
+
+
+def naive_block_scan(inp, i, fused):
+    start = i - i % R.rust_const("scan.rs", "BLOCK")
+    return {"out": (i, sum(int(v) for v in inp["x"][start:i + 1]) & M32)}
+
+
+def naive_transpose(inp, k, fused):
+    rows, cols = int(inp["rows"]), int(inp["cols"])
+    y, x = divmod(k, rows)  # out is cols x rows: out[y][x] = a[x][y]
+    return {"out": (k, inp["a"][x * cols + y])}
+
+
+def naive_stencil5(inp, k, fused):
+    rows, cols = int(inp["rows"]), int(inp["cols"])
+    r, c = divmod(k, cols)
+    u = inp["u"]
+    center = u[k]
+    if r in (0, rows - 1) or c in (0, cols - 1):
+        return {"out": (k, center)}
+    around = fadd(fadd(fadd(u[k - cols], u[k + cols]), u[k - 1]), u[k + 1])
+    return {"out": (k, mul_add(inp["c0"], center, fmul(inp["c1"], around), fused))}
+
+
+def naive_softmax(inp, k, fused):
+    cols = int(inp["cols"])
+    row = inp["x"][k - k % cols: k - k % cols + cols]
+    m = F32(max(row))
+    s = F32(0.0)
+    for v in row:
+        s = fadd(s, np.exp(F32(v - m)))
+    return {"out": (k, F32(np.exp(F32(inp["x"][k] - m)) / s))}
+
+
 NAIVE = {
     "vecadd::vecadd": naive_vecadd,
     "saxpy::saxpy": naive_saxpy,
@@ -182,9 +248,19 @@ NAIVE = {
     "int_hash::splitmix64": naive_splitmix64,
     "count_positive::positive_flags": naive_positive_flags,
     "count_positive::count_positive": naive_count_positive,
+    "reduce::reduce_sum": naive_reduce_sum,
+    "dot::dot": naive_dot,
+    "dot::dot_f64": naive_dot_f64,
+    "histogram::histogram": naive_histogram,
+    "scan::block_scan": naive_block_scan,
+    "matmul_tiled::matmul_tiled": naive_matmul,
+    "transpose::transpose": naive_transpose,
+    "stencil::stencil5": naive_stencil5,
+    "softmax::softmax": naive_softmax,
 }
 
-TWO_D = {"mandelbrot::mandelbrot", "matrix_add::matrix_add", "matmul_naive::matmul_naive"}
+TWO_D = {"mandelbrot::mandelbrot", "matrix_add::matrix_add", "matmul_naive::matmul_naive",
+         "matmul_tiled::matmul_tiled"}
 
 
 def threads_to_check(case, inp, rng, count=40):

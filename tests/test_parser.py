@@ -6,11 +6,7 @@ mistake shows as a one-line diff: `a + b * c` is `(+ a (* b c))`.
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -1364,27 +1360,11 @@ def test_parser_cache_ignores_unsafe_dir(tmp_path, monkeypatch):
     assert sorted(p.name for p in cache.iterdir()) == ["parser-bogus.lark"]
 
 
-def test_cold_start_is_fast(tmp_path):
-    """Import + parser construction in a fresh process, from a warm cache."""
-    code = ("import time; t = time.perf_counter(); "
-            "from oxidec.syntax import lark_parser; lark_parser(); "
-            "print(time.perf_counter() - t)")
-    env = dict(os.environ, OXIDEC_CACHE_DIR=str(tmp_path))
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True)  # fills it
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
-                         capture_output=True, text=True).stdout
-    assert float(out) < 0.6, out
-
-
-def test_parse_speed_100_lines():
+def test_parse_100_lines():
     src = "#[cuda_module]\nmod m {\n    use super::*;\n" + "".join(
         f"    #[device]\n    fn f{i}(a: &[f32], i: usize) -> f32 {{\n"
         f"        let x = a[i] * 2.0f32 + (i as f32).sqrt();\n"
         f"        if x > 1.0 {{ x }} else {{ -x }}\n    }}\n" for i in range(19)) + "}\n"
     assert 95 <= src.count("\n") <= 105
-    parse_src(src)
-    t = time.perf_counter()
     unit, sink = parse_src(src)
-    elapsed = time.perf_counter() - t
     assert not sink.diagnostics and len(unit.items[0].items) == 20
-    assert elapsed < 0.5, elapsed

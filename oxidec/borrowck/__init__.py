@@ -48,7 +48,7 @@ def borrowck(program: M.Program, items: ItemTable | None, sink: DiagnosticSink) 
     from .divergence import check_divergence
     from .shared_race import check_shared_races
     summaries = check_divergence(program, sink)
-    check_shared_races(program, items, summaries, sink)
+    check_shared_races(program, items, summaries, facts, sink)
 
 
 def check_body(body: M.Body, facts: LoweringFacts, sink: DiagnosticSink) -> None:

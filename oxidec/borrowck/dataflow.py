@@ -139,7 +139,7 @@ class Cfg:
                 continue
             stop = ipd.get(a)
             for s in self.succs[a]:
-                if a in pd.get(s, frozenset()) and s != a:
+                if s in pd[a] and s != a:
                     continue  # s post-dominates a: no dependence
                 node: int | None = s
                 seen = set()

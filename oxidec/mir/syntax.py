@@ -147,12 +147,20 @@ class Intrinsic:
     must reach together: "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value,
     lane_or_delta: u32) -> the value's type (any 32- or 64-bit scalar; a lane whose
     source is outside the warp gets its own value), "ballot" (bool) -> u32, "any" (bool)
-    -> bool, "all" (bool) -> bool, "active_mask" () -> u32, "redux_sync_add" (u32/i32).
+    -> bool, "all" (bool) -> bool, "active_mask" () -> u32, "redux_sync_add", "_min",
+    "_max", "_and", "_or", "_xor" (u32) -> u32 (all of WARP_COLLECTIVES).
     Passes may remove an unused one but never move one into different control flow.
     """
 
     name: str
     args: tuple[Operand, ...]
+
+
+WARP_COLLECTIVES = frozenset({
+    "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle", "ballot", "any", "all",
+    "active_mask", "redux_sync_add", "redux_sync_min", "redux_sync_max", "redux_sync_and",
+    "redux_sync_or", "redux_sync_xor",
+})
 
 
 @value

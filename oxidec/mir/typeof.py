@@ -69,7 +69,8 @@ def operand_ty(body: Body, op: Operand) -> Ty:
 # Intrinsics whose result has the type of their first argument (or second, for select).
 SAME_AS_ARG0 = frozenset({"sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round",
                           "trunc", "ptr_add", "shuffle_xor", "shuffle_down", "shuffle_up",
-                          "shuffle", "redux_sync_add"})
+                          "shuffle", "redux_sync_add", "redux_sync_min", "redux_sync_max",
+                          "redux_sync_and", "redux_sync_or", "redux_sync_xor"})
 U32_RESULT = frozenset({"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
                         "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
                         "laneid", "warpid", "popc", "clz", "ctz", "ballot", "active_mask"})

@@ -14,6 +14,7 @@ from ..mir.verify import MirVerifyError, verify_body
 from .const_fold import const_fold
 from .copy_prop import copy_prop
 from .dead_code import dead_code, simplify_locals
+from .ref_elim import ref_elim
 from .fma_contract import fma_contract
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
@@ -47,7 +48,7 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     if level < 0:
         raise ValueError(f"optimisation level must be 0, 1 or 2, not {level}")
     names = PASSES[min(level, 2)]
-    changed = False
+    changed = ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
     for _ in range(MAX_ITERATIONS):
         round_changed = False
         for name in names:

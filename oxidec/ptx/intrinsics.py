@@ -5,7 +5,8 @@ Names beyond the MIR docstring's list (all additive): "nwarpid" (warps per block
 the simulator defines it), "copysign", "exp2", "log2",
 "exp", "ln", "sin", "cos", "rsqrt" (f32, approximate: the hardware MUFU unit),
 "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value, lane/delta: u32),
-"ballot", "any", "all" (bool), "active_mask", "redux_sync_add" (u32), "clock64",
+"ballot", "any", "all" (bool), "active_mask", "redux_sync_add" / "_min" / "_max" / "_and" /
+"_or" / "_xor" (u32), "clock64",
 "dynamic_shared" (the block's `extern .shared` array).
 Warp operations use the full-warp member mask, as cuda-oxide's `warp::` functions do.
 """
@@ -240,12 +241,16 @@ def active_mask(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, U32)]
 
 
-def redux_add(em, rv, ty, hint) -> list[Val]:
+def redux(em, rv, ty, hint) -> list[Val]:
+    """`redux_sync_<op>` (sm_80): add/min/max keep the sign, and/or/xor are bitwise."""
     (v,) = _args(em, rv)
+    op = rv.name.removeprefix("redux_sync_")
     if not (isinstance(v.ty, IntTy) and v.ty.bits == 32):
-        raise PtxEmitError("redux_sync_add takes a 32-bit integer")
+        raise PtxEmitError(f"{rv.name} takes a 32-bit integer")
+    v = em.as_reg(v)
     dst = _dst(em, v.ty, hint)
-    em.emit(instr(f"redux.sync.add.{arith(v.ty)}", dst, v.text, FULL_MASK))
+    suffix = "b32" if op in ("and", "or", "xor") else arith(v.ty)
+    em.emit(instr(f"redux.sync.{op}.{suffix}", dst, v.text, FULL_MASK))
     return [Val(dst, v.ty)]
 
 
@@ -260,7 +265,7 @@ INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
     "active_mask": active_mask,
-    "redux_sync_add": redux_add,
+    **{f"redux_sync_{op}": redux for op in ("add", "min", "max", "and", "or", "xor")},
     "clock64": clock64,
     "dynamic_shared": dynamic_shared,
 })

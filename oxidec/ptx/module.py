@@ -71,7 +71,7 @@ def emit_program(program: mir.Program, arch: str = "sm_80", *,
         out.append("")
     if module.uses_vprintf:
         out += [vprintf.DECLARATION, ""]
-    for text, symbol in module.strings.items():
+    for symbol, text in sorted(module.strings.items()):
         out.append(_string_declaration(symbol, text))
     if module.strings:
         out.append("")
@@ -129,18 +129,21 @@ class Module:
         self._signatures: dict[str, abi.Signature] = {}
         self.uses_dynamic_shared = False
         self.uses_vprintf = False
-        self.strings: dict[str, str] = {}  # text (NUL-terminated on output) -> symbol
+        self.strings: dict[str, str] = {}  # symbol -> text (NUL-terminated on output)
 
     def string_symbol(self, index: int) -> str:
-        """The `.global` symbol of printf format `Program.strings[index]`."""
+        """`$str_<index>`: the `.global` array of printf format `Program.strings[index]`."""
         if not 0 <= index < len(self.program.strings):
             raise PtxEmitError(f"printf format #{index} is not in the program")
-        return self.text_symbol(self.program.strings[index])
+        symbol = f"$str_{index}"
+        self.strings[symbol] = self.program.strings[index]
+        return symbol
 
-    def text_symbol(self, text: str) -> str:
-        if text not in self.strings:
-            self.strings[text] = f"$str_{len(self.strings)}"
-        return self.strings[text]
+    def text_symbol(self, word: str) -> str:
+        """`$str_<word>` holding `word` (an identifier: "true", "false")."""
+        symbol = f"$str_{word}"
+        self.strings[symbol] = word
+        return symbol
 
     def signature(self, name: str) -> abi.Signature:
         if name not in self._signatures:

@@ -303,8 +303,9 @@ class _Compiler:
         def atomic(x):
             addr = ptr(x)
             vals = [np.asarray(f(x)).astype(dt, copy=False).view(work) for f in fns]
-            if op == "store":
-                x.mem.store_scalar(work, addr, vals[0], x.lanes)  # the last lane's stays
+            if op == "store":  # lanes storing to one address: the last lane's value stays
+                last = addr.size - 1 - np.unique(addr[::-1], return_index=True)[1]
+                x.mem.store_scalar(work, addr[last], vals[0][last], x.lanes[last])
                 return
             if op == "load":
                 old = x.mem.load_scalar(work, addr, x.lanes)

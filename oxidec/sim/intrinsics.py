@@ -300,3 +300,22 @@ def _redux_add(x, args, arg_tys, result_ty):
     v = args[0]
     total = _warp_sum(x, unsigned_view(v).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
     return total.astype(v.dtype)
+
+
+def _redux(ufunc, identity) -> Impl:
+    """A reduction over the active lanes of each warp, handed to every one of them."""
+    def fn(x, args, arg_tys, result_ty):
+        v = args[0]
+        wid = x.warp_index[x.lanes]
+        acc = np.full(x.nwarps, identity(v.dtype), dtype=v.dtype)
+        ufunc.at(acc, wid, v)
+        return acc[wid]
+    return fn
+
+
+INTRINSICS["redux_sync_min"] = _redux(np.minimum, lambda dt: np.iinfo(dt).max)
+INTRINSICS["redux_sync_max"] = _redux(np.maximum, lambda dt: np.iinfo(dt).min)
+INTRINSICS["redux_sync_and"] = _redux(np.bitwise_and, lambda dt: dt.type(-1) if dt.kind == "i"
+                                      else np.iinfo(dt).max)
+INTRINSICS["redux_sync_or"] = _redux(np.bitwise_or, lambda dt: 0)
+INTRINSICS["redux_sync_xor"] = _redux(np.bitwise_xor, lambda dt: 0)
