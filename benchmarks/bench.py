@@ -973,6 +973,18 @@ def gpu_info() -> str:
         return "unknown (no nvidia-smi)"
 
 
+def nvcc_version() -> str:
+    nvcc = nvcc_path()
+    if nvcc is None:
+        return "no nvcc"
+    try:
+        proc = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=30)
+        lines = [ln for ln in proc.stdout.splitlines() if "release" in ln]
+        return lines[0].strip() if lines else "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
 def source_revision() -> str:
     try:
         rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
@@ -1024,6 +1036,7 @@ def report(rows, builds, mode: str, opts, total_s: float) -> str:
     lines = [f"# {title}", "",
              f"- date: {now}",
              f"- GPU, driver: {gpu}",
+             f"- nvcc: {nvcc_version()}",
              f"- oxidec revision: {source_revision()}; nvcc flags: `{' '.join(NVCC_FLAGS)}`; "
              f"oxidec: `compile_file(..., arch=\"{ARCH}\")` (default -O2, fma contraction on)",
              f"- host: python {platform.python_version()}, numpy {np.__version__}, "

@@ -15,8 +15,8 @@ from . import ast, printf
 from . import types as T
 from .consteval import ConstEvaluator, ConstValue
 from .device_api import (
-    ATOMIC_METHODS, FLOAT_ATOMIC_METHODS, FLOAT_METHODS, INT_METHODS, ORDERINGS, SHUFFLE_TYPES,
-    SHUFFLES, ApiFn, api_names, lookup_api,
+    ATOMIC_METHODS, FLOAT_ATOMIC_METHODS, FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS,
+    ORDERINGS, SHUFFLE_TYPES, SHUFFLES, ApiFn, api_names, lookup_api,
 )
 from .diagnostics import DiagnosticSink, Label
 from .resolve import ItemTable, attr
@@ -1248,7 +1248,12 @@ class Typeck:
         if table is not None and m in table:
             arity, result, _ = table[m]
             ret = recv if result == "self" else T.BOOL if result == "bool" else T.U32
-            return done("int" if is_int else "float", (recv,) * arity, ret)
+            params = (recv,) * arity
+            if is_float:
+                params = FLOAT_METHOD_PARAMS.get(m, params)
+                if result == "bits":  # to_bits: u32 for f32, u64 for f64
+                    ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
+            return done("int" if is_int else "float", params, ret)
         if isinstance(base, T.InferTy) and base.kind == "any":
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")

@@ -639,7 +639,10 @@ def test_atomics_on_gpu_match_the_simulator():
         np.testing.assert_array_equal(gpu[k], sim[k])
     assert gpu[2][0] == sim[2][0] and gpu[2][1] < 64  # swap: some lane's value lands last
     assert gpu[5][0] == sim[5][0] and gpu[5][3] == sim[5][3] and gpu[5][4] == sim[5][4]
-    assert sorted(gpu[5][5:].tolist()) == sorted(sim[5][5:].tolist())
+    # Tickets: every thread got a distinct value of counts[0] (100..163); which thread got
+    # which depends on the hardware's order, so threads 5.. hold 59 distinct tickets.
+    tickets = gpu[5][5:].tolist()
+    assert len(set(tickets)) == 59 and all(100 <= v < 164 for v in tickets)
 
 
 @pytest.mark.gpu

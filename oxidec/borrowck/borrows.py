@@ -60,6 +60,7 @@ class BorrowCheck:
             self.resets.setdefault((b, i), []).append(local)
             self.dead.setdefault((b, i), []).append((local, brace))
         self.reported: set[tuple] = set()
+        self.returned = False  # set by use_span: the use found is the `return`
 
     # -- loans -----------------------------------------------------------------
     def loan_place(self, place: M.Place) -> tuple[M.Place, int | None] | None:
@@ -380,6 +381,7 @@ class BorrowCheck:
         return self.next_use(point, holders, skip_first=True)
 
     def next_use(self, point: Point, holders: set[int], skip_first: bool) -> Span | None:
+        self.returned = False
         blocks = self.body.blocks
         seen: set[Point] = set()
         work = [(point, frozenset(holders))]
@@ -425,7 +427,10 @@ class BorrowCheck:
         return None
 
     def use_span(self, point: Point, hs: frozenset[int]) -> Span:
+        self.returned = False
         for a in self.acc.at[point]:
+            if a.place.local in hs and a.kind == "return":
+                self.returned = True
             if a.place.local in hs:
                 b, i = point
                 block = self.body.blocks[b]
@@ -451,15 +456,16 @@ class BorrowCheck:
             self.reported.add(key)
             holders = {self.tracked[k] for k in range(len(self.tracked))
                        if live >> k & 1 and holds[k] >> loan.index & 1}
-            if 0 in holders:
+            later = self.next_use(point, holders, skip_first=False)
+            if 0 in holders or self.returned:
                 self.sink.error("E0515", f"cannot return reference to local variable `{name}`",
                                 loan.span, "returns a reference to data owned by the current "
-                                           "function")
+                                           "function",
+                                help="return the value itself instead of a reference to it")
                 continue
             labels = [Label(self.body.locals[local].span, f"binding `{name}` declared here"),
                       Label(brace, f"`{name}` dropped here while still borrowed")]
-            add(labels, loan.span, self.next_use(point, holders, skip_first=False),
-                "borrow later used here")
+            add(labels, loan.span, later, "borrow later used here")
             self.sink.error("E0597", f"`{name}` does not live long enough", loan.span,
                             "borrowed value does not live long enough", labels=labels,
                             help=f"declare `{name}` in the outer block, so that it lives as "

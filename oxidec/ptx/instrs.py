@@ -68,12 +68,14 @@ FLOAT_MATH = {
 
 # Approximate f32-only transcendental functions (the hardware MUFU unit, about 2 ulp):
 # not Rust's correctly rounded results, but what CUDA's fast-math intrinsics give.
+# The accurate routines (`exp`, `sin`, ...) are oxidec/mathlib's; these are the `_fast` methods.
 FLOAT_APPROX = {
-    "exp2": "ex2.approx.f32",
-    "log2": "lg2.approx.f32",
-    "sin": "sin.approx.f32",
-    "cos": "cos.approx.f32",
-    "rsqrt": "rsqrt.approx.f32",
+    "exp2.approx": "ex2.approx.f32",
+    "log2.approx": "lg2.approx.f32",
+    "sin.approx": "sin.approx.f32",
+    "cos.approx": "cos.approx.f32",
+    "tanh.approx": "tanh.approx.f32",
+    "rsqrt.approx": "rsqrt.approx.f32",
 }
 
 # One-instruction math intrinsics on integers.

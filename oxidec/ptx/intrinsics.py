@@ -2,8 +2,12 @@
 and warp operations. `INTRINSICS` maps each name to the function that emits it.
 
 Names beyond the MIR docstring's list (all additive): "nwarpid" (warps per block, as
-the simulator defines it), "copysign", "exp2", "log2",
-"exp", "ln", "sin", "cos", "rsqrt" (f32, approximate: the hardware MUFU unit),
+the simulator defines it), "copysign", "bitcast" (same-width reinterpretation),
+the accurate math routines of oxidec/mathlib ("exp", "exp2", "ln", "log2", "log10", "sin",
+"cos", "tan", "atan", "atan2", "tanh", "powf", "powi", "cbrt", "hypot": emitted inline from
+the routine's op list), and their fast variants "exp.approx", "exp2.approx", "ln.approx",
+"log2.approx", "sin.approx", "cos.approx", "tanh.approx", "rsqrt.approx" (f32: the hardware
+MUFU unit; on f64 the accurate routine),
 "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle" (value, lane/delta: u32),
 "ballot", "any", "all" (bool), "active_mask", "redux_sync_add" / "_min" / "_max" / "_and" /
 "_or" / "_xor" (u32), "clock64",
@@ -141,7 +145,7 @@ def _float_math(em, name: str, args: list[Val], dst: str) -> None:
         em.emit(instr(fill(FLOAT_MATH[name], f=f), dst, *operands))
     elif name in FLOAT_APPROX and f == "f32":
         em.emit(instr(FLOAT_APPROX[name], dst, x.text))
-    elif name in ("exp", "ln") and f == "f32":
+    elif name in ("exp.approx", "ln.approx") and f == "f32":
         _exp_ln(em, name, x, dst)
     else:
         raise PtxEmitError(f"unsupported intrinsic `{name}` on `{x.ty}`")
@@ -150,12 +154,35 @@ def _float_math(em, name: str, args: list[Val], dst: str) -> None:
 def _exp_ln(em, name: str, x: Val, dst: str) -> None:
     """exp(x) = 2^(x*log2 e), ln(x) = log2(x)*ln 2 (approximate, f32)."""
     t = em.tmp(x.ty)
-    if name == "exp":
+    if name == "exp.approx":
         em.emit(instr("mul.rn.f32", t, x.text, "0f3FB8AA3B"))
         em.emit(instr("ex2.approx.f32", dst, t))
     else:
         em.emit(instr("lg2.approx.f32", t, x.text))
         em.emit(instr("mul.rn.f32", dst, t, "0f3F317218"))
+
+
+def math_routine(em, rv, ty, hint) -> list[Val]:
+    """An accurate routine of oxidec/mathlib, inline; a fast variant on f64 is the accurate
+    routine (there is no f64 MUFU)."""
+    from ..mathlib import FAST, emit_ptx
+    args = _args(em, rv)
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    if rv.name in FAST and args[0].ty.bits == 32:
+        _float_math(em, rv.name, args, dst)
+    else:
+        emit_ptx(em, FAST.get(rv.name, rv.name), args, dst)
+    return [Val(dst, leaf)]
+
+
+def bitcast(em, rv, ty, hint) -> list[Val]:
+    """`to_bits` / `from_bits`: the same bits in the other type's register."""
+    (x,) = _args(em, rv)
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    em.emit(instr(f"mov.b{leaf.bits}", dst, x.text))
+    return [Val(dst, leaf)]
 
 
 def count(em, rv, ty, hint) -> list[Val]:
@@ -256,8 +283,12 @@ def redux(em, rv, ty, hint) -> list[Val]:
 
 INTRINSICS = {name: special for name in (*SPECIAL_REGISTERS, "warpid", "nwarpid")}
 INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
-                                           "ceil", "round", "trunc", "copysign",
-                                           *FLOAT_APPROX, "exp", "ln")})
+                                           "ceil", "round", "trunc", "copysign", "rsqrt.approx")})
+INTRINSICS.update({name: math_routine for name in (
+    "exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2", "tanh", "powf",
+    "powi", "cbrt", "hypot", "exp.approx", "exp2.approx", "ln.approx", "log2.approx",
+    "sin.approx", "cos.approx", "tanh.approx")})
+INTRINSICS["bitcast"] = bitcast
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})

@@ -72,11 +72,53 @@ def _float_unary(ufunc) -> Impl:
     return fn
 
 
-for _name, _ufunc in {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
-                      "exp": np.exp, "exp2": np.exp2, "ln": np.log, "log2": np.log2,
-                      "log10": np.log10, "sin": np.sin, "cos": np.cos, "tan": np.tan,
-                      "tanh": np.tanh}.items():
+for _name, _ufunc in {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil,
+                      "trunc": np.trunc}.items():
     INTRINSICS[_name] = _float_unary(_ufunc)
+
+# The accurate routines run oxidec/mathlib's op list, the one the PTX emitter prints, so they
+# give the GPU's bits. The fast variants (MUFU approximations on the GPU) are NumPy's in f32:
+# close to the hardware, not bit exact; on f64 they are the accurate routines, as on the GPU.
+MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
+                 "tanh", "powf", "powi", "cbrt", "hypot")
+_FAST_F32 = {"exp.approx": np.exp, "exp2.approx": np.exp2, "ln.approx": np.log,
+             "log2.approx": np.log2, "sin.approx": np.sin, "cos.approx": np.cos,
+             "tanh.approx": np.tanh, "rsqrt.approx": lambda a: 1 / np.sqrt(a)}
+
+
+def _math_routine(name: str) -> Impl:
+    def fn(x, args, arg_tys, result_ty):
+        from ..mathlib import simulate
+        return simulate(name, args)
+    return fn
+
+
+def _fast(name: str, accurate: str | None) -> Impl:
+    def fn(x, args, arg_tys, result_ty):
+        a = args[0]
+        if a.dtype == np.float64 and accurate is not None:
+            from ..mathlib import simulate
+            return simulate(accurate, args)
+        with np.errstate(all="ignore"):
+            return _FAST_F32[name](a).astype(a.dtype)
+    return fn
+
+
+for _name in MATH_ROUTINES:
+    INTRINSICS[_name] = _math_routine(_name)
+for _name in _FAST_F32:
+    INTRINSICS[_name] = _fast(_name, _name.split(".")[0] if _name != "rsqrt.approx" else None)
+
+
+@intrinsic("copysign")
+def _copysign(x, args, arg_tys, result_ty):
+    return np.copysign(args[0], args[1].astype(args[0].dtype))
+
+
+@intrinsic("bitcast")
+def _bitcast(x, args, arg_tys, result_ty):
+    """`to_bits` / `from_bits`: the same bytes viewed as the destination's type."""
+    return np.ascontiguousarray(args[0]).view(_result_dtype(result_ty, args[0].dtype))
 
 
 @intrinsic("abs")
@@ -112,18 +154,6 @@ def _round(x, args, arg_tys, result_ty):
         frac = a - t
         r = t + np.where(np.abs(frac) >= a.dtype.type(0.5), np.sign(a), a.dtype.type(0))
         return np.copysign(r, a).astype(a.dtype)
-
-
-@intrinsic("powf")
-def _powf(x, args, arg_tys, result_ty):
-    with np.errstate(all="ignore"):
-        return np.power(args[0], args[1].astype(args[0].dtype))
-
-
-@intrinsic("powi")
-def _powi(x, args, arg_tys, result_ty):
-    with np.errstate(all="ignore"):
-        return np.power(args[0], args[1].astype(args[0].dtype))
 
 
 @intrinsic("signum")
