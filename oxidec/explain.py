@@ -304,9 +304,8 @@ A struct literal names a struct that does not exist.
     let p = Piont { x: 1.0 };      // error[E0422]
 """,
     "E0423": """\
-A type or module name is used where a value is expected.
-
-    let v = f32;                   // error[E0423]
+In rustc: a type or module name used where a value is expected (`let v = f32;`). oxidec
+reports such a name as a value it cannot find (E0425).
 """,
     "E0425": """\
 A name is used that no variable, constant or function in scope has.
@@ -325,9 +324,9 @@ Two items in one file have the same name.
     const N: usize = 512;          // error[E0428]
 """,
     "E0433": """\
-A path does not resolve to a module, type or function.
-
-    let v = cuda_devise::thread::index_1d();   // error[E0433]
+In rustc: a path whose module or type part does not resolve
+(`cuda_devise::thread::index_1d()`). oxidec reports a path into the device API that
+names nothing as OX0006, with the nearest API name.
 """,
     "E0435": """\
 A constant (or an array length) uses a value only known at run time.
@@ -467,9 +466,9 @@ The unary operator does not apply to the type: `-` on an unsigned integer or a b
     let n = -(x as u32);           // error[E0600]: unsigned values cannot be negated
 """,
     "E0604": """\
-Only primitive types (numbers, `bool`, raw pointers) can be cast with `as`.
-
-    let i = idx as usize;          // error[E0604] for idx: ThreadIndex; use idx.get()
+In rustc: only primitive types can be cast with `as`. oxidec reports every invalid cast
+as E0606, including casts of non-primitive values such as a `ThreadIndex` (use
+`idx.get()` to get its `usize`).
 """,
     "E0606": """\
 The cast between these two types is not one `as` performs.

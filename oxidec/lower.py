@@ -538,6 +538,10 @@ class BodyBuilder:
         ty = self.ty(rng.lo)
         lo = self.lower_expr(rng.lo)
         hi_op = self.lower_expr(rng.hi)
+        trips = self.unrolled_trips(e, rng, lo, hi_op, step)
+        if trips is not None:
+            self.lower_unrolled_loop(e, trips, ty)
+            return
         hi = self.operand_local(hi_op, ty, rng.hi.span)
         it = self.new_local(ty, e.span, None, True)
         self.assign(M.Place(it), M.Use(lo), e.span)
@@ -585,6 +589,57 @@ class BodyBuilder:
             self.assign(M.Place(it), M.BinaryOp("add", cur, step_t), e.span)
             self.goto(head, e.span)
         self.cur = exit_bb
+
+    # Full unrolling of constant-trip loops: `#[unroll]` asks for it (up to MAX_UNROLL
+    # iterations); without the attribute, loops of at most AUTO_UNROLL iterations unroll.
+    # `#[unroll(N)]` unrolls fully when N covers the trip count, else leaves the loop alone.
+    # Unrolling here, with one fresh local per iteration for the loop variable, turns the
+    # loop variable into a constant in each copy, so indexing becomes ConstIndex and the
+    # bounds checks fold away (the tiled matmul's inner loop).
+    MAX_UNROLL = 256
+    AUTO_UNROLL = 4
+
+    def unrolled_trips(self, e: ast.ForExpr, rng: ast.RangeExpr, lo: M.Operand, hi: M.Operand,
+                       step: M.Operand | None) -> list[int] | None:
+        consts = (lo, hi) + ((step,) if step is not None else ())
+        if not all(isinstance(c, M.Constant) and isinstance(c.value, int) for c in consts):
+            return None
+        s = step.value if step is not None else 1
+        if s <= 0:
+            return None
+        stop = hi.value + 1 if rng.inclusive else hi.value
+        trips = list(range(lo.value, stop, s))
+        unroll = next((a for a in e.attrs if a.name == "unroll"), None)
+        if unroll is None:
+            limit = self.AUTO_UNROLL
+        elif not unroll.args:
+            limit = self.MAX_UNROLL
+        else:
+            arg = unroll.args[0]
+            limit = arg.value if isinstance(arg, ast.LitExpr) and arg.kind == "int" else 0
+        return trips if len(trips) <= min(limit, self.MAX_UNROLL) else None
+
+    def lower_unrolled_loop(self, e: ast.ForExpr, trips: list[int], ty: T.Ty) -> None:
+        exit_bb = self.new_block()
+        for value in trips:
+            for var in self.pattern_vars(e.pat):
+                self.var_local.pop(id(var), None)  # a fresh local per copy: it stays constant
+            next_bb = self.new_block()
+            self.bind_pattern(e.pat, M.Constant(value, ty), ty, e.pat.span)
+            self.loops.append(LoopScope(e.label, exit_bb, next_bb, None))
+            self.lower_block(e.body)
+            self.loops.pop()
+            self.goto(next_bb, e.span)
+            self.cur = next_bb
+        self.goto(exit_bb, e.span)
+        self.cur = exit_bb
+
+    def pattern_vars(self, pat: ast.Pattern) -> list[Var]:
+        if isinstance(pat, ast.IdentPat):
+            return [self.r.pat_var[pat]]
+        if isinstance(pat, ast.TuplePat):
+            return [v for p in pat.elems for v in self.pattern_vars(p)]
+        return []
 
     def lower_array_loop(self, e: ast.ForExpr, array_expr: ast.Expr) -> None:
         aty = self.ty(array_expr)

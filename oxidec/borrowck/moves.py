@@ -220,9 +220,9 @@ class MoveCheck:
     # -- reports ---------------------------------------------------------------
     def binding_span(self, a: Access, at: Point):
         """The span to show for an assignment: the pattern of a `let` initialiser."""
-        local = a.place.local
-        if local in self.live_at.get(at, ()) and not a.place.projection:
-            return self.body.locals[local].span
+        decl = self.body.locals[a.place.local].span
+        if not a.place.projection and a.span.start <= decl.start and decl.end <= a.span.end:
+            return decl
         return a.span
 
     def report_use(self, a: Access, point: Point, k: int, path: int, i: int) -> None:
@@ -308,8 +308,6 @@ class MoveCheck:
         name = local_name(body, local)
         if name is None or decl.mutable or a.place.projection:
             return
-        if local in self.live_at.get(point, ()):
-            return  # a `let` initialiser
         if local in body.args():
             self.sink.error("E0384", f"cannot assign to immutable argument `{name}`", a.span,
                             "cannot assign to immutable argument",
@@ -319,14 +317,11 @@ class MoveCheck:
         labels: list[Label] = []
         for f, at in self.assignments_before(point, k, path):
             add(labels, a.span, self.binding_span(f, at), f"first assignment to `{name}`")
-        if not labels or all(lab.span != decl.span for lab in labels):
-            labels.append(Label(decl.span, "help: consider making this binding mutable: "
-                                           f"`mut {name}`"))
-            help_ = None
-        else:
-            help_ = f"consider making this binding mutable: `mut {name}`"
+        if all(lab.span != decl.span for lab in labels):
+            labels.append(Label(decl.span, f"`{name}` declared here, without `mut`"))
         self.sink.error("E0384", f"cannot assign twice to immutable variable `{name}`", a.span,
-                        "cannot assign twice to immutable variable", labels=labels, help=help_)
+                        "cannot assign twice to immutable variable", labels=labels,
+                        help=f"consider making this binding mutable: `mut {name}`")
 
     def report_move_out_of_ref(self, a: Access) -> None:
         body = self.body

@@ -39,6 +39,15 @@ def why_immutable(body: M.Body, place: M.Place, need_mut_local: bool = True):
     return None
 
 
+def _through_slice(body: M.Body, place: M.Place) -> M.Place:
+    """`get_mut` borrows the DisjointSlice itself: name `out`, not `out[_]`."""
+    for j, proj in enumerate(place.projection):
+        if isinstance(proj, M.Deref) and isinstance(
+                place_ty(body, M.Place(place.local, place.projection[:j])), T.DisjointSliceTy):
+            return M.Place(place.local, place.projection[:j])
+    return place
+
+
 def check_mutability(body: M.Body, acc: Accesses, sink: DiagnosticSink) -> None:
     statics = static_temps(body)
     for accs in acc.at.values():
@@ -56,7 +65,7 @@ def report(body: M.Body, a: Access, statics, sink: DiagnosticSink, write: bool) 
     if found is None:
         return
     reason, blame = found
-    what = describe(body, a.place, statics)
+    what = describe(body, _through_slice(body, a.place), statics)
     who = describe(body, blame, statics)
     if what is None or who is None:
         return
@@ -71,8 +80,11 @@ def report(body: M.Body, a: Access, statics, sink: DiagnosticSink, write: bool) 
         if write:
             message = f"cannot assign to `{what}`, as `{who}` is not declared as mutable"
             primary = "cannot assign"
-        else:
+        elif what == who:
             message = f"cannot borrow `{what}` as mutable, as it is not declared as mutable"
+            primary = "cannot borrow as mutable"
+        else:
+            message = f"cannot borrow `{what}` as mutable, as `{who}` is not declared as mutable"
             primary = "cannot borrow as mutable"
         labels.append(Label(decl.span, f"consider changing this to be mutable: `mut {who}`"))
         if isinstance(decl.ty, T.DisjointSliceTy) and not write:

@@ -182,6 +182,25 @@ def analyse(body: M.Body) -> RefAnalysis:
         bad.add(root)
         result.escapes.append(Escape(root, roots_made[root], span, how))
 
+    # A variable that receives a reference and is assigned more than once: one error, at
+    # its first borrow, pointing at another assignment; the other borrows that flow into
+    # it are unusable too (the error already names the variable).
+    multi: dict[int, list[tuple[int, Span]]] = {}
+    for block in body.blocks:
+        for stmt in block.statements:
+            if isinstance(stmt, M.Assign) and not stmt.place.projection and \
+                    ndefs.get(stmt.place.local, 0) > 1 and isinstance(stmt.rvalue, M.Use) and \
+                    isinstance(stmt.rvalue.operand, (M.Copy, M.Move)) and \
+                    not stmt.rvalue.operand.place.projection and \
+                    stmt.rvalue.operand.place.local in result.defs:
+                root = result.roots[stmt.rvalue.operand.place.local]
+                multi.setdefault(stmt.place.local, []).append((root, stmt.span))
+    for local, feeds in multi.items():
+        root, first = feeds[0]
+        others = [sp for sp in redefs.get(local, []) if sp != first] or [first]
+        if root not in bad:
+            result.escapes.append(Escape(root, roots_made[root], others[0], "reassigned"))
+        bad.update(r for r, _ in feeds)
     for alias in result.defs:
         if ndefs.get(alias, 0) > 1:
             (b, i) = result.defs[alias][2]
