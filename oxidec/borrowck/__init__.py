@@ -47,8 +47,8 @@ def borrowck(program: M.Program, items: ItemTable | None, sink: DiagnosticSink) 
         return
     from .divergence import check_divergence
     from .shared_race import check_shared_races
-    summaries = check_divergence(program, sink)
-    check_shared_races(program, items, summaries, facts, sink)
+    summaries, taints = check_divergence(program, sink)
+    check_shared_races(program, items, summaries, taints, facts, sink)
 
 
 def check_body(body: M.Body, facts: LoweringFacts, sink: DiagnosticSink) -> None:

@@ -25,7 +25,7 @@ from .. import types as T
 from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M
 from ..span import Span
-from .dataflow import Cfg
+from .dataflow import Cfg, Worklist
 from .facts import LoweringFacts
 from .report import add
 from .places import (Access, Accesses, Point, carries_ref, describe, is_atomic_view, local_name,
@@ -39,7 +39,6 @@ class Loan:
     mutable: bool
     point: Point
     span: Span
-    inherits: int | None  # the reference local a reborrow goes through
 
 
 class BorrowCheck:
@@ -59,13 +58,13 @@ class BorrowCheck:
         for b, i, local, brace in facts.dead:
             self.resets.setdefault((b, i), []).append(local)
             self.dead.setdefault((b, i), []).append((local, brace))
-        self.reported: set[tuple] = set()
+        self._uses_defs: dict[Point, tuple[int, int]] = {}
+        self.reported: set[tuple] = set()  # (code, span) and ("E0597", loan) already said
         self.returned = False  # set by use_span: the use found is the `return`
 
     # -- loans -----------------------------------------------------------------
-    def loan_place(self, place: M.Place) -> tuple[M.Place, int | None] | None:
-        """The place a borrow of `place` locks, and the reference it reborrows through;
-        None when the borrow is not tracked."""
+    def loan_place(self, place: M.Place) -> M.Place | None:
+        """The place a borrow of `place` locks; None when the borrow is not tracked."""
         body = self.body
         projs = place.projection
         if place.local in self.statics:
@@ -89,10 +88,9 @@ class BorrowCheck:
                 else:
                     return None  # behind `&`, a raw pointer: not tracked
             cut.append(proj)
-        root = M.Place(place.local, tuple(cut))
         if local_name(body, place.local) is None and through is None:
             return None
-        return root, through
+        return M.Place(place.local, tuple(cut))
 
     def find_loans(self) -> None:
         for b, block in enumerate(self.body.blocks):
@@ -103,7 +101,7 @@ class BorrowCheck:
                         continue
                     mutable = stmt.rvalue.mutable and not is_atomic_view(
                         place_ty(self.body, stmt.place))
-                    loan = Loan(len(self.loans), found[0], mutable, (b, i), stmt.span, found[1])
+                    loan = Loan(len(self.loans), found, mutable, (b, i), stmt.span)
                     self.loans.append(loan)
                     self.loan_at[(b, i)] = loan
 
@@ -168,11 +166,9 @@ class BorrowCheck:
     def holds_in(self) -> dict[int, list[int]]:
         n = len(self.tracked)
         ins: dict[int, list[int]] = {0: [0] * n}
-        order = {b: k for k, b in enumerate(self.cfg.rpo)}
-        pending = {0}
+        pending = Worklist(self.cfg, [0])
         while pending:
-            b = min(pending, key=order.__getitem__)
-            pending.discard(b)
+            b = pending.pop()
             holds = list(ins[b])
             for i in range(len(self.body.blocks[b].statements) + 1):
                 self.reset((b, i), holds)
@@ -182,12 +178,18 @@ class BorrowCheck:
                 new = holds if old is None else [x | y for x, y in zip(old, holds)]
                 if new != old:
                     ins[s] = new
-                    pending.add(s)
+                    pending.push(s)
         return ins
 
     # -- which tracked locals are live (backward) ---------------------------------
     def uses_defs(self, point: Point) -> tuple[int, int]:
         """(uses, defs) of tracked locals at a point, as bitsets over slots."""
+        found = self._uses_defs.get(point)
+        if found is None:
+            found = self._uses_defs[point] = self._compute_uses_defs(point)
+        return found
+
+    def _compute_uses_defs(self, point: Point) -> tuple[int, int]:
         uses = defs = 0
         for a in self.acc.at[point]:
             k = self.slot.get(a.place.local)
@@ -266,12 +268,10 @@ class BorrowCheck:
 
     def live_loans(self, holds: list[int], live: int) -> int:
         out = 0
-        k = 0
         while live:
-            if live & 1:
-                out |= holds[k]
-            live >>= 1
-            k += 1
+            low = live & -live
+            out |= holds[low.bit_length() - 1]
+            live ^= low
         return out
 
     def check_point(self, point: Point, holds: list[int], live: int) -> None:

@@ -12,6 +12,7 @@ as MIR has it: `assert` bounds checks have one successor (their failure traps), 
 """
 from __future__ import annotations
 
+import heapq
 from functools import cached_property
 
 from ..mir import syntax as M
@@ -67,35 +68,12 @@ class Cfg:
         return isinstance(self.body.blocks[b].terminator, M.Return)
 
     # -- post-dominance and control dependence ---------------------------------
-    @cached_property
-    def postdoms(self) -> dict[int, frozenset[int]]:
-        """Post-dominator sets, with `return` blocks flowing to a virtual exit.
-
-        Paths that never return (a trap, `unreachable`, an endless loop) do not count:
-        a block that cannot reach the exit is post-dominated by everything, so a branch
-        whose other side only traps does not make what follows it conditional. That is
-        the rule the barrier check wants: a trapping thread aborts the whole launch, it
-        does not leave the others waiting."""
-        blocks = [b for b in self.rpo]
-        everything = frozenset(blocks) | {EXIT}
-        pd: dict[int, frozenset[int]] = {b: everything for b in blocks}
-        pd[EXIT] = frozenset({EXIT})
-        order = list(reversed(blocks))
-        changed = True
-        while changed:
-            changed = False
-            for b in order:
-                succ = [EXIT] if self.is_return(b) else list(self.succs[b])
-                if not succ:
-                    continue  # never returns: stays "post-dominated by everything"
-                acc = None
-                for s in succ:
-                    acc = pd[s] if acc is None else acc & pd[s]
-                new = acc | {b}
-                if new != pd[b]:
-                    pd[b] = new
-                    changed = True
-        return pd
+    # `return` blocks flow to a virtual exit. Paths that never return (a trap,
+    # `unreachable`, an endless loop) do not count: a block that cannot reach the exit has
+    # no post-dominator, and is ignored where it joins others, so a branch whose other
+    # side only traps does not make what follows it conditional. That is the rule the
+    # barrier check wants: a trapping thread aborts the whole launch, it does not leave
+    # the others waiting.
 
     @cached_property
     def exits_reachable(self) -> frozenset[int]:
@@ -105,25 +83,76 @@ class Cfg:
         while work:
             b = work.pop()
             for p in self.preds[b]:
-                if p not in seen:
+                if p not in seen and p in self.reachable:
                     seen.add(p)
                     work.append(p)
         return frozenset(seen)
 
+    def _pdom_succs(self, b: int) -> list[int]:
+        out = [s for s in self.succs[b] if s in self.exits_reachable]
+        if self.is_return(b):
+            out.append(EXIT)
+        return out
+
     @cached_property
     def ipostdom(self) -> dict[int, int | None]:
         """Immediate post-dominator of each block (EXIT after a return; None for a block
-        that cannot return)."""
-        pd = self.postdoms
-        out: dict[int, int | None] = {}
-        for b in self.rpo:
-            if b not in self.exits_reachable:
-                out[b] = None
-                continue
-            # Post-dominators form a chain; the nearest one has the largest set.
-            strict = pd[b] - {b}
-            out[b] = max(strict, key=lambda c: len(pd[c]))
-        return out
+        that cannot return). Cooper, Harvey and Kennedy's iterative algorithm on the
+        reversed CFG."""
+        nodes = self.exits_reachable
+        # postorder of the reversed graph, from the exit
+        rpreds: dict[int, list[int]] = {EXIT: [b for b in nodes if self.is_return(b)]}
+        for b in nodes:
+            rpreds.setdefault(b, [p for p in self.preds[b] if p in nodes])
+        order: list[int] = []
+        seen = {EXIT}
+        stack = [(EXIT, iter(rpreds[EXIT]))]
+        while stack:
+            b, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                order.append(b)
+            elif nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, iter(rpreds[nxt])))
+        number = {b: k for k, b in enumerate(order)}
+        idom: dict[int, int] = {EXIT: EXIT}
+
+        def intersect(a: int, b: int) -> int:
+            while a != b:
+                while number[a] < number[b]:
+                    a = idom[a]
+                while number[b] < number[a]:
+                    b = idom[b]
+            return a
+
+        changed = True
+        while changed:
+            changed = False
+            for b in reversed(order):
+                if b == EXIT:
+                    continue
+                new = None
+                for s in self._pdom_succs(b):
+                    if s in idom:
+                        new = s if new is None else intersect(s, new)
+                if new is not None and idom.get(b) != new:
+                    idom[b] = new
+                    changed = True
+        return {b: (idom.get(b) if b in nodes else None) for b in self.rpo}
+
+    def postdominates(self, x: int, b: int) -> bool:
+        """Does block x post-dominate block b (every path from b to a return passes x)?"""
+        ipd = self.ipostdom
+        if ipd.get(b) is None and b not in self.exits_reachable:
+            return True  # b never returns: everything post-dominates it
+        node: int | None = b
+        while node is not None and node != EXIT:
+            if node == x:
+                return True
+            node = ipd.get(node)
+        return False
 
     @cached_property
     def control_deps(self) -> dict[int, list[tuple[int, int]]]:
@@ -131,15 +160,14 @@ class Cfg:
 
         Ferrante et al.: for an edge A -> S where S does not post-dominate A, every block on
         the post-dominator tree path from S up to (not including) ipdom(A) depends on A."""
-        pd = self.postdoms
         ipd = self.ipostdom
         deps: dict[int, list[tuple[int, int]]] = {b: [] for b in self.rpo}
         for a in self.rpo:
-            if len(self.succs[a]) < 2:
+            if len(self.succs[a]) < 2 or a not in self.exits_reachable:
                 continue
             stop = ipd.get(a)
             for s in self.succs[a]:
-                if s in pd[a] and s != a:
+                if s != a and self.postdominates(s, a):
                     continue  # s post-dominates a: no dependence
                 node: int | None = s
                 seen = set()
@@ -180,5 +208,33 @@ class Cfg:
         return out
 
 
-def point_lt(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a < b
+class Worklist:
+    """Blocks still to visit, taken in reverse postorder (so a forward dataflow sees a
+    block's predecessors first, and converges in a few rounds)."""
+
+    def __init__(self, cfg: Cfg, blocks=None):
+        self.order = {b: k for k, b in enumerate(cfg.rpo)}
+        self.heap: list[int] = []
+        self.queued: set[int] = set()
+        for b in (cfg.rpo if blocks is None else blocks):
+            self.push(b)
+
+    def push(self, b: int) -> None:
+        if b not in self.queued and b in self.order:
+            self.queued.add(b)
+            heapq.heappush(self.heap, self.order[b])
+
+    def pop(self) -> int:
+        b = self.order_list[heapq.heappop(self.heap)]
+        self.queued.discard(b)
+        return b
+
+    def __bool__(self) -> bool:
+        return bool(self.heap)
+
+    @cached_property
+    def order_list(self) -> list[int]:
+        out = [0] * len(self.order)
+        for b, k in self.order.items():
+            out[k] = b
+        return out

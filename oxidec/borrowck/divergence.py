@@ -364,17 +364,46 @@ def _has_sync(program: M.Program) -> bool:
     return False
 
 
-def check_divergence(program: M.Program, sink: DiagnosticSink) -> dict[str, Summary]:
+def check_divergence(program: M.Program, sink: DiagnosticSink
+                     ) -> tuple[dict[str, Summary], dict[int, BodyTaint]]:
+    """Report divergent barriers; return the call summaries and each body's taint (by
+    id(body)), which the race lint reuses."""
     if not _has_sync(program):
-        return {}
+        return {}, {}
     summaries = _summaries(program)
     params = {(body.name, k): body.locals[local].name or f"#{k + 1}"
               for body in program.bodies for k, local in enumerate(body.args())}
+    taints: dict[int, BodyTaint] = {}
     for body in program.bodies:
-        t = BodyTaint(body, summaries, {})
+        t = taints[id(body)] = BodyTaint(body, summaries, {})
         for d in t.divergent():
             report(t, d, params, sink)
-    return summaries
+    return summaries, taints
+
+
+def _shape(t: BodyTaint, a: int, sp: SyncPoint) -> tuple[str, Span | None]:
+    """How the branch at `a` keeps threads from `sp`: "loop" (it is the barrier's own loop),
+    "return" (its other side leaves the function by a `return`), or "if"."""
+    cfg = t.cfg
+    after = cfg.reaches(sp.point)
+    if (a, len(t.body.blocks[a].statements)) in after:
+        return "loop", None
+    # The side of the branch from which the barrier is not reached.
+    reach_sync = {b for b in cfg.rpo if sp.point in cfg.reaches((b, 0))}
+    for s in cfg.succs[a]:
+        if s in reach_sync:
+            continue
+        seen, work = {s}, [s]
+        while work:
+            b = work.pop()
+            term = t.body.blocks[b].terminator
+            if isinstance(term, M.Goto) and term.span.text().startswith("return"):
+                return "return", term.span
+            for n in cfg.succs[b]:
+                if n not in seen and n not in reach_sync:
+                    seen.add(n)
+                    work.append(n)
+    return "if", None
 
 
 def _callee_text(span: Span) -> str:
@@ -413,21 +442,37 @@ def report(t: BodyTaint, d: Divergent, params: dict[tuple[str, int], str],
                 labels.append(Label(sp.inner, "the barrier"))
         elif sp.kind == "barrier":
             message = "`sync_threads()` under a condition that depends on the thread index"
-            primary = f"not every thread of the block reaches this barrier"
+            primary = "not every thread of the block reaches this barrier"
         else:
             name = _callee_text(sp.span)
             message = f"warp collective `{name}` under a condition that differs between " \
                       "the lanes of a warp"
             primary = "not every lane of the warp executes this"
-        labels.append(Label(cond, f"this condition differs between {'lanes' if lane else 'threads'}"))
+        differ = "lanes" if lane else "threads"
+        labels.append(Label(cond, f"this condition differs between {differ}"))
         if origin is not None and not (cond.start <= origin.start and origin.end <= cond.end) \
                 and origin.file is cond.file:
             labels.append(Label(origin, f"this value depends on {depends}"))
         if "get_mut(" in cond.text():
             notes.append("`get_mut` gives `None` to the threads whose index is past the end of "
                          "the slice, so the body of this `if let` runs for some threads only")
-        help_ = [f"move it out of the condition, to where every one of the {who} reaches it "
-                 "(e.g. after the `if`)"]
+        shape, exit_span = _shape(t, d.cond_block, sp)
+        if shape == "return":
+            if exit_span is not None:
+                labels.append(Label(exit_span, "these threads leave here"))
+            help_ = ["do not return before a barrier: put the rest of the work under the "
+                     "opposite condition instead, and keep the barrier where every thread "
+                     "reaches it"]
+        elif shape == "loop":
+            help_ = [f"the loop runs a different number of times in different threads: give "
+                     f"it a trip count that is the same for all {who} (guard the work "
+                     "inside instead), or move the barrier out of the loop"]
+        elif lane:
+            help_ = ["execute it in every lane, before the `if`, and use its result only "
+                     "where the condition holds"]
+        else:
+            help_ = ["move the barrier after the end of the `if`, where every thread of the "
+                     "block reaches it"]
     if lane:
         notes.append("warp collectives use the full-warp mask: all 32 lanes must execute "
                      "them together, or the result is undefined")

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .. import types as T
 from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M
-from .dataflow import Cfg
+from .dataflow import Cfg, Worklist
 from .facts import LoweringFacts
 from .report import add
 from .places import Access, Accesses, Point, describe, field_prefix, local_name, place_ty
@@ -35,6 +35,7 @@ class MovePaths:
         self.index: dict[tuple, int] = {}
         self.keys: list[tuple] = []
         self.parent: list[int] = []
+        self._of: dict[M.Place, tuple[int, str | None]] = {}
         for local in range(len(body.locals)):
             self._add((local,))
         for accs in accesses.at.values():
@@ -62,8 +63,11 @@ class MovePaths:
         return self.index[key]
 
     def of(self, place: M.Place) -> tuple[int, str | None]:
-        fields, rest = field_prefix(place)
-        return self.index[(place.local, *fields)], rest
+        found = self._of.get(place)
+        if found is None:
+            fields, rest = field_prefix(place)
+            found = self._of[place] = (self.index[(place.local, *fields)], rest)
+        return found
 
     def root(self, local: int) -> int:
         return self.index[(local,)]
@@ -81,7 +85,7 @@ class MoveCheck:
             self.live_at.setdefault((b, i), set()).add(local)
         for b, i, local, _ in facts.dead:
             self.events.setdefault((b, i), []).append(local)
-        self.reported: set[tuple] = set()
+        self.reported: set[int] = set()  # locals already reported
 
     # -- the dataflow ------------------------------------------------------------
     def entry_state(self) -> tuple[int, int]:
@@ -92,26 +96,51 @@ class MoveCheck:
         everything = (1 << len(p.keys)) - 1
         return everything & ~init, init
 
+    def block_summary(self, b: int) -> tuple[int, int, int, int]:
+        """The block's effect as u' = (u & ku) | au, i' = (i & ki) | ai (every access is a
+        bitset update of that form, and such updates compose), so the fixpoint below
+        costs a few integer operations per block."""
+        p = self.paths
+        ku = ki = -1
+        au = ai = 0
+        n = len(self.body.blocks[b].statements)
+        for j in range(n + 1):
+            for local in self.events.get((b, j), ()):
+                bits = p.desc[p.root(local)]
+                au, ku, ai, ki = au | bits, ku, ai & ~bits, ki & ~bits
+            for a in self.acc.at[(b, j)]:
+                if a.kind == "return":
+                    continue
+                path, rest = p.of(a.place)
+                if rest is not None or a.kind not in ("write", "move"):
+                    continue
+                bits = p.desc[path]
+                if a.kind == "write":
+                    au, ku, ai, ki = au & ~bits, ku & ~bits, ai | bits, ki
+                else:
+                    au, ku, ai, ki = au | bits, ku, ai & ~bits, ki & ~bits
+        return ku, au, ki, ai
+
     def run(self) -> None:
-        blocks = self.body.blocks
         ins: dict[int, tuple[int, int]] = {0: self.entry_state()}
-        work = list(self.cfg.rpo)
-        order = {b: k for k, b in enumerate(self.cfg.rpo)}
-        pending = set(work)
+        summary = {b: self.block_summary(b) for b in self.cfg.rpo}
+        pending = Worklist(self.cfg)
         while pending:
-            b = min(pending, key=order.__getitem__)
-            pending.discard(b)
-            u, i = self.transfer_block(b, ins[b], report=False)
+            b = pending.pop()
+            ku, au, ki, ai = summary[b]
+            u, i = ins[b]
+            u, i = (u & ku) | au, (i & ki) | ai
             for s in self.cfg.succs[b]:
                 old = ins.get(s)
                 new = (u, i) if old is None else (old[0] | u, old[1] | i)
                 if new != old:
                     ins[s] = new
-                    pending.add(s)
+                    pending.push(s)
         for b in self.cfg.rpo:
-            self.transfer_block(b, ins[b], report=True)
+            self.check_block(b, ins[b])
 
-    def transfer_block(self, b: int, state: tuple[int, int], report: bool) -> tuple[int, int]:
+    def check_block(self, b: int, state: tuple[int, int]) -> None:
+        """Walk the block from its entry state, reporting as it goes."""
         u, i = state
         n = len(self.body.blocks[b].statements)
         p = self.paths
@@ -121,30 +150,27 @@ class MoveCheck:
                 u |= bits
                 i &= ~bits
             for k, a in enumerate(self.acc.at[(b, j)]):
-                u, i = self.access(a, (b, j), k, u, i, report)
-        return u, i
+                u, i = self.access(a, (b, j), k, u, i)
 
-    def access(self, a: Access, point: Point, k: int, u: int, i: int,
-               report: bool) -> tuple[int, int]:
+    def access(self, a: Access, point: Point, k: int, u: int, i: int) -> tuple[int, int]:
         p = self.paths
         if a.kind == "return":
             return u, i
         path, rest = p.of(a.place)
         if a.kind == "write" and rest is None:
-            if report and i & (p.desc[path] | p.anc[path]):
+            if i & (p.desc[path] | p.anc[path]):
                 self.check_reassign(a, point, k, path)
             return u & ~p.desc[path], i | p.desc[path]
         # Every other access reads the path (or the pointer / array it goes through).
         if u & (p.desc[path] | p.anc[path]):
-            if report:
-                self.report_use(a, point, k, path, i)
+            self.report_use(a, point, k, path, i)
             bits = p.desc[path] | p.anc[path]
             u &= ~bits  # report once; treat it as initialised from here on
             i |= bits
         if a.kind == "move":
             if rest is None:
                 return u | p.desc[path], i & ~p.desc[path]
-            if report and rest == "deref":
+            if rest == "deref":
                 self.report_move_out_of_ref(a)
         return u, i
 
@@ -231,10 +257,9 @@ class MoveCheck:
         name = local_name(body, local)
         if name is None:
             return
-        key = (local, a.span.start, a.span.end)
-        if key in self.reported:
-            return
-        self.reported.add(key)
+        if local in self.reported:
+            return  # one error per variable: later uses would only repeat it
+        self.reported.add(local)
         decl = body.locals[local]
         what = describe(body, M.Place(local, tuple(
             M.Field(f) for f in self.paths.keys[path][1:]))) or name
@@ -245,10 +270,7 @@ class MoveCheck:
             return
         partial = all(s[2] for s in sites)
         borrow = a.kind in ("borrow", "borrow_mut")
-        if a.kind == "write":
-            message = f"assign to part of moved value: `{name}`"
-            primary = "value partially assigned here after move"
-        elif partial:
+        if partial:
             message = f"{'borrow' if borrow else 'use'} of partially moved value: `{what}`"
             primary = f"value {'borrowed' if borrow else 'used'} here after partial move"
         else:
@@ -260,8 +282,8 @@ class MoveCheck:
             text = "value partially moved here" if part else "value moved here"
             if at in later:
                 text += ", in previous iteration of loop"
-            if site.span == a.span:  # the same call moves it on every iteration
-                primary = text
+            if site.span == a.span:  # the same code moves it again: a loop (maybe unrolled)
+                primary = "value moved here, in previous iteration of loop"
             add(labels, a.span, site.span, text)
         ty = decl.ty
         if not any(s[2] for s in sites):
@@ -335,9 +357,13 @@ class MoveCheck:
         bty = place_ty(body, base)
         kind = "a mutable reference" if isinstance(bty, T.RefTy) and bty.mutable else \
             "a shared reference" if isinstance(bty, T.RefTy) else "a raw pointer"
+        hint = "(`r.get()` gives a `ThreadIndex`'s plain `usize`)" if isinstance(
+            ty, T.ThreadIndexTy) else "(a field of it, or a copy of one)"
         self.sink.error("E0507", f"cannot move out of `{what}` which is behind {kind}",
                         a.span, f"move occurs because `{what}` has type `{ty}`, which does not "
-                                "implement the `Copy` trait")
+                                "implement the `Copy` trait",
+                        help=f"use the value through the reference instead of moving it out "
+                             f"{hint}")
 
 
 def check_moves(body: M.Body, cfg: Cfg, acc: Accesses, facts: LoweringFacts,

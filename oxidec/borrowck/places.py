@@ -45,7 +45,7 @@ def place_ty(body: M.Body, place: M.Place) -> T.Ty:
 
 def carries_ref(ty: T.Ty) -> bool:
     """Does a value of this type hold a reference (and so keep a borrow alive)?"""
-    if isinstance(ty, T.RefTy):
+    if isinstance(ty, T.RefTy) or is_atomic_view(ty):
         return True
     if isinstance(ty, T.OptionTy):
         return carries_ref(ty.inner)
@@ -68,6 +68,7 @@ class Accesses:
         self.body = body
         self.facts = facts
         self.at: dict[Point, list[Access]] = {}
+        self._types: dict[M.Place, T.Ty] = {}
         for b, block in enumerate(body.blocks):
             for i, stmt in enumerate(block.statements):
                 self.at[(b, i)] = self._statement(stmt)
@@ -88,6 +89,12 @@ class Accesses:
                 self.at[(b, i)] = [Access("len_internal", a.place, a.span)
                                    if a.kind == "borrow" else a for a in self.at[(b, i)]]
 
+    def ty(self, place: M.Place) -> T.Ty:
+        ty = self._types.get(place)
+        if ty is None:
+            ty = self._types[place] = place_ty(self.body, place)
+        return ty
+
     def _index_reads(self, place: M.Place, span: Span, out: list[Access]) -> None:
         for proj in place.projection:
             if isinstance(proj, M.Index):
@@ -100,7 +107,7 @@ class Accesses:
         self._index_reads(op.place, span, out)
         if isinstance(op, M.Move):
             out.append(Access("move", op.place, span))
-        elif T.is_copy(place_ty(self.body, op.place)):
+        elif T.is_copy(self.ty(op.place)):
             out.append(Access("copy", op.place, span))
         else:
             out.append(Access("borrow", op.place, span))
@@ -132,8 +139,7 @@ class Accesses:
         out: list[Access] = []
         if isinstance(stmt, M.Assign):
             rv = stmt.rvalue
-            if isinstance(rv, M.Ref) and rv.mutable and is_atomic_view(
-                    place_ty(self.body, stmt.place)):
+            if isinstance(rv, M.Ref) and rv.mutable and is_atomic_view(self.ty(stmt.place)):
                 rv = M.Ref(rv.place, False)  # an atomic view shares its element
             self._rvalue(rv, stmt.span, out)
             self._write(stmt.place, stmt.span, out)
@@ -156,7 +162,7 @@ class Accesses:
             self._operand(term.cond, term.span, out)
         elif isinstance(term, M.Call):
             for op in term.args:
-                if isinstance(op, M.Move) and _is_mut_ref(place_ty(self.body, op.place)):
+                if isinstance(op, M.Move) and _is_mut_ref(self.ty(op.place)):
                     # Passing `r: &mut T` to a `&mut T` parameter reborrows it (`&mut *r`)
                     # rather than moving it: `r` is still usable after the call.
                     span = self.facts.span_of(op, term.span)
@@ -215,8 +221,8 @@ def overlaps(a: M.Place, b: M.Place) -> bool:
         if isinstance(pa, M.ConstIndex) and isinstance(pb, M.ConstIndex) \
                 and pa.offset != pb.offset:
             return False
-        if type(pa) is not type(pb) and not (
-                isinstance(pa, (M.Index, M.ConstIndex)) and isinstance(pb, (M.Index, M.ConstIndex))):
+        indices = (M.Index, M.ConstIndex)
+        if type(pa) is not type(pb) and not (isinstance(pa, indices) and isinstance(pb, indices)):
             return True  # a type mismatch cannot happen on one local; stay conservative
     return True
 

@@ -35,7 +35,7 @@ makes it an error.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import count
 
 from .. import ast
@@ -44,8 +44,7 @@ from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M
 from ..span import Span
 from .affine import Lin, eq, feasible, le, lt
-from .dataflow import Cfg
-from .divergence import BLOCK, BodyTaint, Summary
+from .divergence import BodyTaint, Summary
 from .places import static_temps, user_static_name
 
 LINT = "shared_race"
@@ -78,9 +77,10 @@ def _compatible(a: Tag, b: Tag) -> bool:
 
 class RaceCheck:
     def __init__(self, body: M.Body, program: M.Program, summaries: dict[str, Summary],
-                 level: str, facts, sink: DiagnosticSink):
+                 level: str, facts, taint: BodyTaint | None, sink: DiagnosticSink):
         self.body, self.program, self.summaries, self.sink = body, program, summaries, sink
         self.facts = facts
+        self.given_taint = taint
         self.level = level  # "warn" | "deny"
         self.statics = static_temps(body)
         self.static_tys = {s.name: s.ty for s in program.statics}
@@ -250,8 +250,8 @@ class RaceCheck:
         writes = [a for a in self.accesses if a.write]
         if not writes or not any(not a.write for a in self.accesses):
             return
-        self.cfg = Cfg(self.body)
-        self.taint = BodyTaint(self.body, self.summaries, {})
+        self.taint = self.given_taint or BodyTaint(self.body, self.summaries, {})
+        self.cfg = self.taint.cfg
         self.def_map = self.defs()
         self.form_cache: dict[int, Lin] = {}
         self.block_dims = self.body.attrs.get("reqntid")
@@ -318,7 +318,9 @@ class RaceCheck:
             nxt = []
             for x in frontier:
                 for a, s in deps.get(x, ()):
-                    if (a, s) in seen:
+                    if (a, s) in seen or a == x:
+                        # a == x: a loop header runs before it decides, so its own
+                        # condition says nothing about its first run
                         continue
                     seen.add((a, s))
                     term = self.body.blocks[a].terminator
@@ -377,8 +379,6 @@ class RaceCheck:
                 if c is not None:
                     conds.append((a, c))
             side_items[side] = (acc, forms, conds)
-
-        renames: dict = {}
 
         def symbol(var, side, where, acc) -> object:
             """Name a symbol for one side: shared between the sides when it is the same
@@ -576,7 +576,7 @@ def lint_levels(items) -> dict[str, str]:
 
 
 def check_shared_races(program: M.Program, items, summaries: dict[str, Summary],
-                       facts: dict, sink: DiagnosticSink) -> None:
+                       taints: dict, facts: dict, sink: DiagnosticSink) -> None:
     if not program.statics:
         return
     levels = lint_levels(items)
@@ -584,4 +584,5 @@ def check_shared_races(program: M.Program, items, summaries: dict[str, Summary],
         level = levels.get(body.name, "warn")
         if level == "allow":
             continue
-        RaceCheck(body, program, summaries, level, facts.get(id(body)), sink).run()
+        RaceCheck(body, program, summaries, level, facts.get(id(body)), taints.get(id(body)),
+                  sink).run()

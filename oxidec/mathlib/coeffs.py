@@ -6,8 +6,8 @@ EXP_TAIL = (float.fromhex('0x1.5555555555555p-3'), float.fromhex('0x1.5555555555
 # (e^r - 1 - r - r^2/2) / r^3 on [-0.346747, 0.346747], degree 5: max rel error 8.98e-10
 EXP_TAIL_LITE = (float.fromhex('0x1.5555555a77f4ap-3'), float.fromhex('0x1.55555547f35b5p-5'), float.fromhex('0x1.1110e0efb0d22p-7'), float.fromhex('0x1.6c16db28bb42ap-10'), float.fromhex('0x1.a1250493e7e50p-13'), float.fromhex('0x1.a084b23f4fe8cp-16'))
 
-# (log((1+u/2)/(1-u/2)) - u - u^3/12) / u^5 with v = u^2 on [0, 0.117867], degree 9: max rel error 5.55e-17
-LOG_TAIL = (float.fromhex('0x1.999999999999ap-7'), float.fromhex('0x1.2492492492492p-9'), float.fromhex('0x1.c71c71c71c705p-12'), float.fromhex('0x1.745d1745d3f6dp-14'), float.fromhex('0x1.3b13b138eb78ep-16'), float.fromhex('0x1.111112216f7fcp-18'), float.fromhex('0x1.e1e13e92584cfp-21'), float.fromhex('0x1.af46a47143f39p-23'), float.fromhex('0x1.82bbbdd8515cfp-25'), float.fromhex('0x1.987c6252ad582p-27'))
+# (log((1+u/2)/(1-u/2)) - u - u^3/12 - u^5/80) / u^7 with v = u^2 on [0, 0.117867], degree 8: max rel error 5.56e-17
+LOG_TAIL = (float.fromhex('0x1.2492492492492p-9'), float.fromhex('0x1.c71c71c71c71ap-12'), float.fromhex('0x1.745d1745d1f61p-14'), float.fromhex('0x1.3b13b13a637fcp-16'), float.fromhex('0x1.11111188d7214p-18'), float.fromhex('0x1.e1e1868adf625p-21'), float.fromhex('0x1.af3cd451a29afp-23'), float.fromhex('0x1.837353a2d3b81p-25'), float.fromhex('0x1.92ec1a50b5db7p-27'))
 
 # (log((1+u/2)/(1-u/2)) - u) / u^3 with v = u^2 on [0, 0.117867], degree 4: max rel error 1.07e-11
 LOG_TAIL_LITE = (float.fromhex('0x1.55555555650dcp-4'), float.fromhex('0x1.999998c99b40ep-7'), float.fromhex('0x1.249324ebbeeb9p-9'), float.fromhex('0x1.c67a5e240592cp-12'), float.fromhex('0x1.8c951900b8642p-14'))
@@ -40,6 +40,7 @@ INV_LN2 = float.fromhex('0x1.71547652b82fep+0')
 LOG2E = (float.fromhex('0x1.71547652b82fep+0'), float.fromhex('0x1.777d0ffda0d24p-56'))
 LOG10E = (float.fromhex('0x1.bcb7b1526e50ep-2'), float.fromhex('0x1.95355baaafad3p-57'))
 R12 = (float.fromhex('0x1.5555555555555p-4'), float.fromhex('0x1.5555555555555p-58'))
+R80 = (float.fromhex('0x1.999999999999ap-7'), float.fromhex('-0x1.999999999999ap-61'))
 PIO2_CW = (float.fromhex('0x1.921fb54000000p+0'), float.fromhex('0x1.10b4600000000p-30'), float.fromhex('0x1.1a62633145c07p-54'), float.fromhex('-0x1.f1976b7ed8fb8p-110'))
 PIO2 = (float.fromhex('0x1.921fb54442d18p+0'), float.fromhex('0x1.1a62633145c07p-54'))
 PI = (float.fromhex('0x1.921fb54442d18p+1'), float.fromhex('0x1.1a62633145c07p-53'))

@@ -7,9 +7,10 @@ r^3 P(r), P a degree-10 minimax polynomial, summed as a double-double; then 2^k 
 exact steps (one rounding, so subnormal results round once and overflow gives inf).
 
 log: x = 2^k m with m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 (exact),
-u = 2f/(2+f) as a double-double, log(1+f) = 2 atanh(u/2) = u + u^3/12 + u^5 Q(u^2) with the
-u^3/12 term in double-double and Q a degree-9 minimax polynomial: about 2^-64 relative, which
-pow needs (an error d in y*log x is a relative error d in x^y, and |y log x| reaches 745).
+u = 2f/(2+f) as a double-double, log(1+f) = 2 atanh(u/2) = u + u^3/12 + u^5/80 + u^7 Q(u^2)
+with the u^3/12 and u^5/80 terms in double-double and Q a degree-8 minimax polynomial: about
+2^-67 relative, which pow needs (an error d in y*log x is a relative error d in x^y, and
+|y log x| reaches 745).
 """
 from __future__ import annotations
 
@@ -114,9 +115,14 @@ def log_core(x, lite: bool):
     cl = cl + fma(u, vl, ul * vh)  # (ch, cl) ~ u^3
     th, tl = two_prod(ch, C.R12[0])
     tl = tl + fma(ch, C.R12[1], cl * C.R12[0])  # (th, tl) ~ u^3 / 12
-    t2 = (ch * vh) * horner(vh, C.LOG_TAIL)  # u^5 Q(u^2)
-    sh, sl = fast_two_sum(u, th)
-    sl = sl + (ul + (tl + t2))
+    c5h, c5l = two_prod(ch, vh)
+    c5l = c5l + fma(ch, vl, cl * vh)  # (c5h, c5l) ~ u^5
+    t5h, t5l = two_prod(c5h, C.R80[0])
+    t5l = t5l + fma(c5h, C.R80[1], c5l * C.R80[0])  # (t5h, t5l) ~ u^5 / 80
+    t7 = (c5h * vh) * horner(vh, C.LOG_TAIL)  # u^7 Q(u^2), < 2^-18 of the log
+    a, b = fast_two_sum(th, t5h)
+    sh, sl = fast_two_sum(u, a)
+    sl = sl + (ul + (b + (tl + (t5l + t7))))
     return kf, sh, sl
 
 

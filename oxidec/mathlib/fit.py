@@ -92,11 +92,11 @@ def exp_tail(r):
 
 
 def log_tail(v):
-    """(log((1+u/2)/(1-u/2)) - u - u^3/12) / u^5 with v = u^2."""
+    """(log((1+u/2)/(1-u/2)) - u - u^3/12 - u^5/80) / u^7 with v = u^2."""
     if v < mp.mpf(2) ** -40:
-        return mp.mpf(1) / 80 + v / 448
+        return mp.mpf(1) / 448 + v / 2304
     u = mp.sqrt(v)
-    return (mp.log((1 + u / 2) / (1 - u / 2)) - u - u ** 3 / 12) / u ** 5
+    return (mp.log((1 + u / 2) / (1 - u / 2)) - u - u ** 3 / 12 - u ** 5 / 80) / u ** 7
 
 
 def log_tail_lite(v):
@@ -140,7 +140,7 @@ KERNELS = {
     # name: (function, a, b, degree)
     "EXP_TAIL": (exp_tail, -LN2_HALF, LN2_HALF, 10),
     "EXP_TAIL_LITE": (exp_tail, -LN2_HALF, LN2_HALF, 5),
-    "LOG_TAIL": (log_tail, 0, (2 * (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2 * mp.mpf("1.001"), 9),
+    "LOG_TAIL": (log_tail, 0, (2 * (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2 * mp.mpf("1.001"), 8),
     "LOG_TAIL_LITE": (log_tail_lite, 0,
                       (2 * (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2 * mp.mpf("1.001"), 4),
     "SIN_TAIL": (sin_tail, 0, PIO4 ** 2, 6),
@@ -190,6 +190,7 @@ def constants() -> dict[str, object]:
         "LOG2E": _dd(1 / ln2),
         "LOG10E": _dd(1 / mp.log(10)),
         "R12": _dd(mp.mpf(1) / 12),
+        "R80": _dd(mp.mpf(1) / 80),
         "PIO2_CW": (p1, p2, p3, p4),
         "PIO2": _dd(pio2),
         "PI": _dd(mp.pi),

@@ -14,25 +14,29 @@ that both back ends implement:
     control `with If(p):` — a region run only by the lanes where p holds (a forward branch
            on the GPU, a compressed subset of lanes in NumPy); `Var` carries values out of it
 
-Loops do not exist: a routine unrolls them in Python while it is traced. Operations whose
-operands are all constants are folded at trace time with the NumPy implementation, so the
-folded value is the one both back ends would have computed.
+Loops do not exist: a routine unrolls them in Python while it is traced. Nothing is folded
+at trace time (an operation on constants is computed by each back end with the same exact
+semantics), so tracing needs no NumPy: a build that uses math does not pay for importing it.
 
 `ptx.py` turns a Program into PTX instructions; `npexec.py` runs it on NumPy lane vectors.
 """
 from __future__ import annotations
 
 import contextlib
+import struct
 from dataclasses import dataclass, field
-
-import numpy as np
 
 
 @dataclass(frozen=True)
 class Ty:
     name: str  # PTX type suffix: f32 f64 u32 s32 u64 s64 pred
-    dtype: np.dtype
+    np_name: str  # the NumPy dtype of a lane vector
     bits: int
+
+    @property
+    def dtype(self):
+        import numpy as np
+        return np.dtype(self.np_name)
 
     @property
     def is_float(self) -> bool:
@@ -50,13 +54,13 @@ class Ty:
         return self.name
 
 
-F32 = Ty("f32", np.dtype(np.float32), 32)
-F64 = Ty("f64", np.dtype(np.float64), 64)
-U32 = Ty("u32", np.dtype(np.uint32), 32)
-S32 = Ty("s32", np.dtype(np.int32), 32)
-U64 = Ty("u64", np.dtype(np.uint64), 64)
-S64 = Ty("s64", np.dtype(np.int64), 64)
-PRED = Ty("pred", np.dtype(np.bool_), 1)
+F32 = Ty("f32", "float32", 32)
+F64 = Ty("f64", "float64", 64)
+U32 = Ty("u32", "uint32", 32)
+S32 = Ty("s32", "int32", 32)
+U64 = Ty("u64", "uint64", 64)
+S64 = Ty("s64", "int64", 64)
+PRED = Ty("pred", "bool", 1)
 TYPES = {t.name: t for t in (F32, F64, U32, S32, U64, S64, PRED)}
 
 # Same-width reinterpretations.
@@ -91,7 +95,7 @@ class Program:
     ops: list[Op]
     output: int = -1
     out_ty: Ty | None = None
-    consts: dict[int, object] = field(default_factory=dict)  # value id -> NumPy scalar
+    consts: dict[int, object] = field(default_factory=dict)  # value id -> Python scalar
     types: dict[int, Ty] = field(default_factory=dict)  # value id -> type
     vars: dict[int, Ty] = field(default_factory=dict)  # var id -> type
     tables: dict[str, Table] = field(default_factory=dict)
@@ -130,26 +134,23 @@ class _Builder:
 
     def const(self, value, ty: Ty) -> "Val":
         if ty is PRED:
-            arr = np.bool_(bool(value))
+            v = bool(value)
+        elif ty.is_float:
+            v = float(value)
+            if ty is F32 and v == v and struct.unpack("<f", struct.pack("<f", v))[0] != v:
+                raise TraceError(f"constant {value!r} is not exact in f32")
         else:
-            arr = ty.dtype.type(value)
-            if ty.is_float and not (np.isnan(arr) and np.isnan(value)) and float(arr) != value:
-                raise TraceError(f"constant {value!r} is not exact in {ty}")
+            v = int(value)
+            lo, hi = (-(1 << ty.bits - 1), 1 << ty.bits - 1) if ty.signed else (0, 1 << ty.bits)
+            if not lo <= v < hi:
+                raise TraceError(f"constant {value!r} does not fit in {ty}")
         vid = self.new_id(ty)
-        self.prog.consts[vid] = arr
+        self.prog.consts[vid] = v
         return Val(self, vid, ty)
 
     def op(self, kind: str, ty: Ty, args: tuple["Val", ...], attr=None) -> "Val":
         for a in args:
             self.check(a)
-        if args and all(a.id in self.prog.consts for a in args) and kind not in ("ld",):
-            from .npexec import OPS
-            with np.errstate(all="ignore"):
-                value = OPS[kind](ty, [self.prog.consts[a.id] for a in args],
-                                  [a.ty for a in args], attr)
-            vid = self.new_id(ty)
-            self.prog.consts[vid] = ty.dtype.type(value)
-            return Val(self, vid, ty)
         vid = self.new_id(ty)
         self.stack[-1].append(Op(kind, ty, vid, tuple(a.id for a in args), attr))
         return Val(self, vid, ty)

@@ -133,6 +133,7 @@ class _Scope:
 class Runner:
     def __init__(self, prog: Program) -> None:
         self.prog = prog
+        self.consts = {vid: prog.types[vid].dtype.type(v) for vid, v in prog.consts.items()}
         self.tables = {name: np.array(t.words, dtype=np.uint32)
                        for name, t in prog.tables.items()}
 
@@ -149,7 +150,7 @@ class Runner:
         return np.broadcast_to(out, (n,)).astype(prog.out_ty.dtype, copy=True)
 
     def _get(self, scope: _Scope, vid: int):
-        consts = self.prog.consts
+        consts = self.consts
         if vid in consts:
             return consts[vid]
         s = scope

@@ -125,7 +125,10 @@ class _Emitter:
 
     def op_generic(self, op: Op) -> None:
         opcode = self.opcode(op)
-        self.em.emit(_ins(opcode, self.reg(op.dst), *(self.opnd(a) for a in op.args)))
+        operands = [self.opnd(a) for a in op.args]
+        if all(a in self.prog.consts for a in op.args):  # no instruction of only immediates
+            operands[0] = self.in_reg(op.args[0])
+        self.em.emit(_ins(opcode, self.reg(op.dst), *operands))
 
     def opcode(self, op: Op) -> str:
         k, ty = op.kind, op.ty

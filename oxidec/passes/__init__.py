@@ -16,6 +16,11 @@ from .copy_prop import copy_prop
 from .dead_code import dead_code, simplify_locals
 from .ref_elim import ref_elim
 from .fma_contract import fma_contract
+from .licm import licm
+from .bounds_hoist import bounds_hoist
+from .strength_reduce import strength_reduce
+from .address_reduce import address_reduce
+from .loop_rotate import loop_rotate
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
 Pass = Callable[[Body], bool]
@@ -27,13 +32,19 @@ REGISTRY: dict[str, Pass] = {
     "dead_code": dead_code,
     "simplify_cfg": simplify_cfg,
     "simplify_locals": simplify_locals,
+    "licm": licm,
+    "bounds_hoist": bounds_hoist,
+    "address_reduce": address_reduce,
+    "strength_reduce": strength_reduce,
+    "loop_rotate": loop_rotate,
 }
 
 # The pass names each -O level runs, in order, repeated until none changes anything.
 PASSES: dict[int, tuple[str, ...]] = {
     0: ("remove_unreachable",),
     1: ("const_fold", "dead_code", "remove_unreachable"),
-    2: ("const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals"),
+    2: ("const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals",
+        "licm", "bounds_hoist", "address_reduce", "strength_reduce", "loop_rotate"),
 }
 
 MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice

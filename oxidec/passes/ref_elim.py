@@ -199,7 +199,8 @@ def analyse(body: M.Body) -> RefAnalysis:
         root, first = feeds[0]
         others = [sp for sp in redefs.get(local, []) if sp != first] or [first]
         if root not in bad:
-            result.escapes.append(Escape(root, roots_made[root], others[0], "reassigned"))
+            result.escapes.append(Escape(root, roots_made[root], others[0],
+                                         "replaced by another one"))
         bad.update(r for r, _ in feeds)
     for alias in result.defs:
         if ndefs.get(alias, 0) > 1:

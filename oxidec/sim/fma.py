@@ -106,4 +106,4 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     try:
         return r.numerator / r.denominator  # int true division rounds correctly
     except OverflowError:
-        return math.copysign(math.inf, r)
+        return math.inf if r > 0 else -math.inf  # (float(r) would overflow too)

@@ -1,0 +1,75 @@
+"""Loop rotation (while -> guarded do-while): `loop_rotate(body)`.
+
+A loop whose header only computes its exit test and branches (`for` and `while` as
+lower.py builds them) tests at the top, and every iteration ends in a jump back to it.
+Rotation copies the header's statements and branch into the preheader (the guard: is
+there a first iteration?) and into each latch, in place of the jump back; the old header
+is then unreachable:
+
+    bb1: { _2 = const 0_usize; goto -> bb2; }           bb1: { _2 = const 0_usize;
+    bb2: {                                                     _3 = Lt(copy _2, copy _1);
+        _3 = Lt(copy _2, copy _1);                             switchInt(copy _3) -> [0: bb4, otherwise: bb3]; }
+        switchInt(copy _3) -> [0: bb4, otherwise: bb3];   bb3: {
+    }                                            ->            ...
+    bb3: {                                                     _2 = Add(copy _2, const 1_usize);
+        ...                                                    _3 = Lt(copy _2, copy _1);
+        _2 = Add(copy _2, const 1_usize);                      switchInt(copy _3) -> [0: bb4, otherwise: bb3];
+        goto -> bb2;                                       }
+    }
+
+The PTX then has one conditional branch per iteration at the bottom of the loop, the
+shape ptxas's loop unroller recognises: measured on the naive matmul's inner loop
+(sm_90), ptxas unrolls the rotated loop four times and leaves the unrotated one alone.
+
+Every path runs the same statements in the same order as before (a path through the
+header now runs its copy instead), so the meaning is unchanged; only pure, non-trapping
+assignments (licm.py's `speculatable`, no warp collectives, no loads) are copied, and at
+most MAX_HEADER of them. A loop whose latches do not all end in `goto -> header` is
+already rotated (or not a simple loop) and is left alone, so rotation happens once.
+"""
+from __future__ import annotations
+
+import copy
+
+from ..mir.syntax import Assign, Body, Goto, SwitchInt
+from .licm import speculatable
+from .loops import ensure_preheader, find_loops
+
+MAX_HEADER = 8
+
+
+def loop_rotate(body: Body) -> bool:
+    changed = False
+    for _ in range(32):  # one loop per round: the loops are found again after each change
+        if not _rotate_one(body):
+            break
+        changed = True
+    return changed
+
+
+def _rotate_one(body: Body) -> bool:
+    for loop in find_loops(body):
+        h = loop.header
+        header = body.blocks[h]
+        if h == 0 or not isinstance(header.terminator, SwitchInt):
+            continue
+        if len(header.statements) > MAX_HEADER or not all(
+                isinstance(s, Assign) and speculatable(s.rvalue) for s in header.statements):
+            continue
+        targets = (*header.terminator.targets, header.terminator.otherwise)
+        if all(t in loop.blocks for t in targets) or h in targets:
+            continue  # not an exit test, or a one-block loop
+        if not all(isinstance(body.blocks[lt].terminator, Goto) for lt in loop.latches):
+            continue
+        pre = ensure_preheader(body, loop)
+        if pre is None:
+            continue
+        for b in [pre, *loop.latches]:
+            block = body.blocks[b]
+            block.statements = block.statements + [copy.copy(s) for s in header.statements]
+            block.terminator = copy.copy(header.terminator)
+        return True
+    return False
+
+
+__all__ = ["loop_rotate"]

@@ -1,0 +1,307 @@
+"""Loop analysis for the loop passes: dominators, natural loops, preheaders, basic
+induction variables, loop-invariant operands. Nothing here changes a body except
+`ensure_preheader`, which adds one block.
+
+    bb0: { _2 = const 0_usize; goto -> bb1; }              dominators: bb0 > bb1 > bb2, bb3
+    bb1: { _3 = Lt(copy _2, copy _1);                      back edge: bb2 -> bb1
+           switchInt(copy _3) -> [0: bb3, otherwise: bb2]; } loop: header bb1, blocks {bb1, bb2},
+    bb2: { _2 = Add(copy _2, const 1_usize); goto -> bb1; }       latches [bb2], exits [bb3]
+    bb3: { return; }                                        preheader: bb0 (its only way in)
+                                                           basic IV: _2, step const 1_usize,
+                                                           updated at bb2[0]
+
+A natural loop is the header plus every block that reaches a back edge's source
+without passing the header (a back edge goes to a block that dominates its source).
+Loops that share a header are one loop. MIR is not SSA, so facts about a local's value
+come from its definitions: `local_defs` lists where each local is written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..mir.syntax import (
+    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Constant, Copy, Field, Goto, Move,
+    Operand, Place,
+)
+from ..types import IntTy
+from .visit import address_taken, has_deref, map_targets, reverse_postorder, successors
+
+
+# ---------------------------------------------------------------------------
+# Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm")
+
+
+def predecessors(body: Body) -> list[list[int]]:
+    preds: list[list[int]] = [[] for _ in body.blocks]
+    for b, block in enumerate(body.blocks):
+        for s in successors(block.terminator):
+            if b not in preds[s]:
+                preds[s].append(b)
+    return preds
+
+
+class Dominators:
+    """Immediate dominators of the reachable blocks (the entry's is itself; unreachable
+    blocks have None)."""
+
+    def __init__(self, body: Body) -> None:
+        self.order = reverse_postorder(body)
+        self.rpo_index = {b: i for i, b in enumerate(self.order)}
+        preds = predecessors(body)
+        idom: list[int | None] = [None] * len(body.blocks)
+        if self.order:
+            idom[self.order[0]] = self.order[0]
+        changed = True
+        while changed:
+            changed = False
+            for b in self.order[1:]:
+                new = None
+                for p in preds[b]:
+                    if idom[p] is None:
+                        continue
+                    new = p if new is None else self._intersect(idom, p, new)
+                if new is not None and idom[b] != new:
+                    idom[b] = new
+                    changed = True
+        self.idom = idom
+
+    def _intersect(self, idom, a: int, b: int) -> int:
+        while a != b:
+            while self.rpo_index[a] > self.rpo_index[b]:
+                a = idom[a]
+            while self.rpo_index[b] > self.rpo_index[a]:
+                b = idom[b]
+        return a
+
+    def dominates(self, a: int, b: int) -> bool:
+        """Every path from the entry to `b` passes `a` (a block dominates itself)."""
+        if self.idom[b] is None or self.idom[a] is None:
+            return False
+        while True:
+            if a == b:
+                return True
+            parent = self.idom[b]
+            if parent == b:
+                return False
+            b = parent
+
+
+# ---------------------------------------------------------------------------
+# Natural loops
+
+
+@dataclass
+class Loop:
+    header: int
+    blocks: set[int]
+    latches: list[int]  # sources of the back edges
+    exits: list[tuple[int, int]] = field(default_factory=list)  # (inside, outside) edges
+    depth: int = 1  # 1 for an outermost loop
+    parent: "Loop | None" = None
+
+    def __contains__(self, b: int) -> bool:
+        return b in self.blocks
+
+
+def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
+    """The natural loops, innermost first (deepest nesting first, then by header)."""
+    doms = doms or Dominators(body)
+    preds = predecessors(body)
+    by_header: dict[int, Loop] = {}
+    for b in doms.order:
+        for s in successors(body.blocks[b].terminator):
+            if doms.dominates(s, b):  # a back edge b -> s
+                loop = by_header.setdefault(s, Loop(s, {s}, []))
+                if b not in loop.latches:
+                    loop.latches.append(b)
+                stack = [b]
+                while stack:
+                    n = stack.pop()
+                    if n not in loop.blocks:
+                        loop.blocks.add(n)
+                        stack.extend(p for p in preds[n] if doms.idom[p] is not None)
+    loops = list(by_header.values())
+    for loop in loops:
+        loop.exits = [(b, s) for b in sorted(loop.blocks)
+                      for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
+        enclosing = [o for o in loops if o is not loop and loop.header in o.blocks
+                     and loop.blocks <= o.blocks]
+        loop.depth = 1 + len(enclosing)
+        if enclosing:
+            loop.parent = min(enclosing, key=lambda o: len(o.blocks))
+    loops.sort(key=lambda lp: (-lp.depth, lp.header))
+    return loops
+
+
+def outside_predecessors(body: Body, loop: Loop) -> list[int]:
+    return [p for p in predecessors(body)[loop.header] if p not in loop.blocks]
+
+
+def preheader(body: Body, loop: Loop) -> int | None:
+    """The block that is the loop's only way in and that only goes to the header, if any."""
+    outside = outside_predecessors(body, loop)
+    if len(outside) != 1:
+        return None
+    p = outside[0]
+    term = body.blocks[p].terminator
+    return p if isinstance(term, Goto) and term.target == loop.header else None
+
+
+def ensure_preheader(body: Body, loop: Loop) -> int | None:
+    """The loop's preheader, adding an empty `goto -> header` block for it if needed (None
+    for a loop headed by the entry block, which keeps its number). The new block joins
+    the loops that enclose this one (through `parent`)."""
+    p = preheader(body, loop)
+    if p is not None:
+        return p
+    if loop.header == 0:
+        return None
+    outside = outside_predecessors(body, loop)
+    span = body.blocks[loop.header].terminator.span
+    body.blocks.append(BasicBlock([], Goto(loop.header, span)))
+    new = len(body.blocks) - 1
+    for o in outside:
+        map_targets(body.blocks[o].terminator, lambda t: new if t == loop.header else t)
+    enclosing = loop.parent
+    while enclosing is not None:
+        enclosing.blocks.add(new)
+        enclosing = enclosing.parent
+    return new
+
+
+# ---------------------------------------------------------------------------
+# Definitions and invariance
+
+
+@dataclass(frozen=True)
+class Site:
+    block: int
+    index: int  # statement index; len(statements) for the terminator
+
+
+def local_defs(body: Body) -> dict[int, list[Site]]:
+    """Where each local's own storage is written (whole or in part, not through a pointer)."""
+    out: dict[int, list[Site]] = {}
+    for b, block in enumerate(body.blocks):
+        for i, stmt in enumerate(block.statements):
+            place = stmt.place if isinstance(stmt, Assign) else \
+                stmt.dest if isinstance(stmt, AtomicOp) else None
+            if place is not None and not has_deref(place):
+                out.setdefault(place.local, []).append(Site(b, i))
+        term = block.terminator
+        if isinstance(term, Call) and not has_deref(term.destination):
+            out.setdefault(term.destination.local, []).append(
+                Site(b, len(block.statements)))
+    return out
+
+
+class LoopFacts:
+    """Which locals a loop writes, for invariance questions about one loop."""
+
+    def __init__(self, body: Body, loop: Loop, defs: dict[int, list[Site]] | None = None,
+                 taken: set[int] | None = None) -> None:
+        self.body = body
+        self.loop = loop
+        self.defs = defs if defs is not None else local_defs(body)
+        self.taken = taken if taken is not None else address_taken(body)
+        self.written = {local for local, sites in self.defs.items()
+                        if any(s.block in loop.blocks for s in sites)}
+
+    def invariant_local(self, local: int) -> bool:
+        """The local holds the same value on every iteration: the loop never writes it and
+        its address is never taken (so nothing writes it behind our back)."""
+        return local not in self.written and local not in self.taken
+
+    def invariant_operand(self, op: Operand) -> bool:
+        """A constant, or a copy of an invariant local or of a field of one (no memory)."""
+        if isinstance(op, Constant):
+            return True
+        place = op.place
+        if not all(isinstance(p, Field) for p in place.projection):
+            return False
+        return self.invariant_local(place.local)
+
+
+# ---------------------------------------------------------------------------
+# Basic induction variables
+
+
+@dataclass(frozen=True)
+class InductionVar:
+    local: int
+    step: Operand  # a constant or a loop-invariant operand, of the local's type
+    update: Site  # the one statement in the loop that writes the local: `i = Add(i, step)`
+
+
+def basic_ivs(body: Body, loop: Loop, facts: LoopFacts) -> dict[int, InductionVar]:
+    """Integer locals whose only write inside the loop is `i = Add(copy i, step)` with
+    `step` invariant, in a block that runs on every iteration (it dominates every latch)."""
+    doms = Dominators(body)
+    out = {}
+    for local in facts.written:
+        if local in facts.taken or not isinstance(body.locals[local].ty, IntTy):
+            continue
+        inside = [s for s in facts.defs[local] if s.block in loop.blocks]
+        if len(inside) != 1:
+            continue
+        site = inside[0]
+        block = body.blocks[site.block]
+        if site.index >= len(block.statements):
+            continue
+        stmt = block.statements[site.index]
+        if not (isinstance(stmt, Assign) and stmt.place == Place(local)):
+            continue
+        rv = stmt.rvalue
+        if not (isinstance(rv, BinaryOp) and rv.op == "add"):
+            continue
+        if _is_local(rv.lhs, local) and facts.invariant_operand(rv.rhs):
+            step = rv.rhs
+        elif _is_local(rv.rhs, local) and facts.invariant_operand(rv.lhs):
+            step = rv.lhs
+        else:
+            continue
+        if not all(doms.dominates(site.block, latch) for latch in loop.latches):
+            continue
+        out[local] = InductionVar(local, step, site)
+    return out
+
+
+def remove_dead_ivs(body: Body) -> bool:
+    """Delete every write of a temporary that only its own writes read (an induction
+    variable nothing uses any more: `_9 = Add(copy _9, const 4_usize)`, or a pointer moved
+    by `ptr_add`), which `dead_code` keeps because the update reads it."""
+    from .dead_code import is_temporary
+    from .visit import statement_reads, terminator_reads
+    own: dict[int, int] = {}
+    other: set[int] = set()
+    for block in body.blocks:
+        for stmt in block.statements:
+            reads = list(statement_reads(stmt))
+            target = stmt.place.local if isinstance(stmt, Assign) and not has_deref(stmt.place) \
+                else None
+            for r in reads:
+                if r == target:
+                    own[r] = own.get(r, 0) + 1
+                else:
+                    other.add(r)
+        other.update(terminator_reads(block.terminator))
+    taken = address_taken(body)
+    dead = {local for local in own if local not in other and local not in taken
+            and is_temporary(body, local)}
+    if not dead:
+        return False
+    for block in body.blocks:
+        block.statements = [s for s in block.statements if not (
+            isinstance(s, Assign) and not s.place.projection and s.place.local in dead)]
+    return True
+
+
+def _is_local(op: Operand, local: int) -> bool:
+    return isinstance(op, (Copy, Move)) and op.place == Place(local)
+
+
+__all__ = [
+    "Dominators", "Loop", "find_loops", "predecessors", "preheader", "ensure_preheader",
+    "outside_predecessors", "Site", "local_defs", "LoopFacts", "InductionVar", "basic_ivs",
+    "remove_dead_ivs",
+]

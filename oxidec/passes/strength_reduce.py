@@ -1,0 +1,127 @@
+"""Strength reduction of induction-variable arithmetic: `strength_reduce(body)`.
+
+In a loop with a basic induction variable `k` (its only write in the loop is
+`k = Add(copy k, step)`, step invariant; loops.py), a local computed as `a * k + b` with
+a multiplication in it (affine.py; `a` not 1, `a` and `b` invariant) becomes a new
+induction variable `s`, kept equal to `a * k + b` by adding `a * step` right after each
+update of `k`:
+
+    bb1: { ...; goto -> bb2; }                       bb1: { ...; _9 = Mul(copy _3, copy _4);
+    bb2: { _5 = Lt(copy _3, copy _1); ... }                 _10 = Add(copy _9, copy _2);
+    bb3: {                                                  goto -> bb2; }
+        _6 = Mul(copy _3, copy _4);                  bb3: {
+        _7 = Add(copy _6, copy _2);          ->          _7 = copy _10;
+        ... (*_8)[_7] ...                                ... (*_8)[_7] ...
+        _3 = Add(copy _3, const 1_usize);                _3 = Add(copy _3, const 1_usize);
+        goto -> bb2;                                     _10 = Add(copy _10, copy _4);
+    }                                                    goto -> bb2;
+                                                     }
+
+(`_6` is then unused, and `dead_code` removes it.) Integer arithmetic wraps, so
+`a * (k + step) + b == (a * k + b) + a * step` modulo 2^bits for every value: the new
+variable is exact, whatever the trip count, and needs no overflow reasoning. The
+preheader computes the start value from `k`'s value on entry. Every read of `k` in the
+replaced expression must see the same value of `k` (all before its update in the
+iteration, or all after), so that `s`, updated right after `k`, matches it.
+"""
+from __future__ import annotations
+
+from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
+from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
+from .loops import (
+    Dominators, LoopFacts, Site, basic_ivs, ensure_preheader, find_loops, local_defs,
+    remove_dead_ivs,
+)
+from .dead_code import dead_code
+from .visit import address_taken, statement_reads, terminator_reads
+
+
+def strength_reduce(body: Body) -> bool:
+    changed = dead_code(body)  # a dead read must not make an expression look used
+    for _ in range(16):  # one loop per round: the analysis is redone after each change
+        if not _reduce_one(body):
+            break
+        changed = True
+    return remove_dead_ivs(body) or changed
+
+
+def _reduce_one(body: Body) -> bool:
+    doms = Dominators(body)
+    for loop in find_loops(body, doms):
+        if loop.header == 0:
+            continue
+        facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
+        for iv in basic_ivs(body, loop, facts).values():
+            analysis = AffineAnalysis(body, loop, facts, iv, doms)
+            roots = _roots(body, loop, analysis)
+            if roots:
+                _rewrite(body, loop, iv, analysis, roots)
+                return True
+    return False
+
+
+def _roots(body: Body, loop, analysis: AffineAnalysis):
+    """[(site, affine)] of the affine locals with a multiplication that something other
+    than another such local reads."""
+    facts = analysis.facts
+    found = {}
+    for b in sorted(loop.blocks):
+        for i, stmt in enumerate(body.blocks[b].statements):
+            if not (isinstance(stmt, Assign) and not stmt.place.projection):
+                continue
+            local = stmt.place.local
+            if local <= body.arg_count or local in facts.taken \
+                    or len(facts.defs.get(local, ())) != 1:
+                continue
+            if body.locals[local].ty != analysis.ty or not isinstance(stmt.rvalue, BinaryOp):
+                continue
+            analysis.phases = {analysis.phase(Site(b, i))}  # where `s` replaces it
+            aff = analysis.of_rvalue(stmt.rvalue, Site(b, i), 0)
+            if aff is None or aff.a in (ZERO, ONE) or len(analysis.phases) != 1 \
+                    or "mixed" in analysis.phases:
+                continue
+            found[local] = (Site(b, i), aff)
+    if not found:
+        return []
+    # locals read by statements other than the definitions of other found locals
+    read_elsewhere = set()
+    for b, block in enumerate(body.blocks):
+        for i, stmt in enumerate(block.statements):
+            if isinstance(stmt, Assign) and not stmt.place.projection \
+                    and stmt.place.local in found and found[stmt.place.local][0] == Site(b, i):
+                continue
+            read_elsewhere.update(statement_reads(stmt))
+        read_elsewhere.update(terminator_reads(block.terminator))
+    return [(site, aff) for local, (site, aff) in found.items() if local in read_elsewhere]
+
+
+def _rewrite(body: Body, loop, iv, analysis: AffineAnalysis, roots) -> None:
+    ty = analysis.ty
+    pre = ensure_preheader(body, loop)
+    span = body.blocks[iv.update.block].statements[iv.update.index].span
+    build = Builder(body, span)
+    k = Copy(Place(iv.local))
+    variables = {}  # (a, b) -> the new induction variable
+    updates = []
+    for site, aff in roots:
+        key = (aff.a, aff.b)
+        if key not in variables:
+            s = build.temp(ty)
+            a = build.inv(aff.a, ty)
+            start = build.binary("mul", a, k, ty)
+            if aff.b != ZERO:
+                start = build.binary("add", start, build.inv(aff.b, ty), ty)
+            build.stmts.append(Assign(Place(s), Use(start), span))
+            step_inv = ("k", iv.step.value) if isinstance(iv.step, Constant) else ("v", iv.step)
+            step = build.inv(inv_op("mul", aff.a, step_inv, ty), ty)
+            variables[key] = s
+            updates.append(Assign(Place(s), BinaryOp("add", Copy(Place(s)), step), span))
+        stmt = body.blocks[site.block].statements[site.index]
+        stmt.rvalue = Use(Copy(Place(variables[key])))
+    body.blocks[pre].statements.extend(build.stmts)
+    u = iv.update
+    stmts = body.blocks[u.block].statements
+    body.blocks[u.block].statements = stmts[:u.index + 1] + updates + stmts[u.index + 1:]
+
+
+__all__ = ["strength_reduce"]
