@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import count
 
+from ..passes.visit import rvalue_operands
 from .. import ast
 from .. import types as T
 from ..diagnostics import DiagnosticSink, Label
@@ -107,7 +108,7 @@ class RaceCheck:
             for i, stmt in enumerate(block.statements):
                 if not isinstance(stmt, M.Assign):
                     continue
-                for op in _operands(stmt.rvalue):
+                for op in rvalue_operands(stmt.rvalue):
                     if isinstance(op, (M.Copy, M.Move)):
                         span = self.facts.span_of(op, stmt.span) if self.facts else stmt.span
                         self.add(out, (b, i), op.place, False, span)
@@ -527,18 +528,6 @@ def _dims(ty) -> list[int]:
         dims.append(ty.length)
         ty = ty.elem
     return dims
-
-
-def _operands(rv):
-    if isinstance(rv, (M.Use, M.UnaryOp, M.Cast, M.Repeat)):
-        return (rv.operand,)
-    if isinstance(rv, M.BinaryOp):
-        return (rv.lhs, rv.rhs)
-    if isinstance(rv, M.Aggregate):
-        return rv.operands
-    if isinstance(rv, M.Intrinsic):
-        return rv.args
-    return ()
 
 
 def _cap(tags: set[Tag]) -> set[Tag]:

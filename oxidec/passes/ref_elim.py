@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .visit import rvalue_operands
 from ..mir import syntax as M
 from ..span import Span
 from ..types import USIZE
@@ -64,23 +65,11 @@ def _is_register_place(place: M.Place) -> bool:
     return not any(isinstance(p, M.Deref) for p in place.projection)
 
 
-def _operands(rv):
-    if isinstance(rv, (M.Use, M.UnaryOp, M.Cast, M.Repeat)):
-        return (rv.operand,)
-    if isinstance(rv, M.BinaryOp):
-        return (rv.lhs, rv.rhs)
-    if isinstance(rv, M.Aggregate):
-        return rv.operands
-    if isinstance(rv, M.Intrinsic):
-        return rv.args
-    return ()
-
-
 def _stmt_places(stmt):
     """(place, role) pairs a statement mentions: role is "dest", "operand", "ref", "len"."""
     if isinstance(stmt, M.Assign):
         rv = stmt.rvalue
-        for op in _operands(rv):
+        for op in rvalue_operands(rv):
             if isinstance(op, (M.Copy, M.Move)):
                 yield op.place, "operand"
         if isinstance(rv, M.Ref):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
+from ..passes.visit import rvalue_operands
 from ..types import ArrayTy, Ty
 from .types import (REG_CLASSES, RegClass, elem_of, field_leaves, is_fat_pointer, leaf_types,
                     mem_align, mem_size, pointee, reg_class)
@@ -126,20 +127,6 @@ def _operand_places(operands):
     for op in operands:
         if isinstance(op, (mir.Copy, mir.Move)):
             yield op.place, False
-
-
-def rvalue_operands(rv: mir.Rvalue) -> tuple[mir.Operand, ...]:
-    if isinstance(rv, mir.Use):
-        return (rv.operand,)
-    if isinstance(rv, mir.BinaryOp):
-        return (rv.lhs, rv.rhs)
-    if isinstance(rv, (mir.UnaryOp, mir.Cast, mir.Repeat)):
-        return (rv.operand,)
-    if isinstance(rv, mir.Aggregate):
-        return tuple(rv.operands)
-    if isinstance(rv, mir.Intrinsic):
-        return tuple(rv.args)
-    return ()
 
 
 def place_ty(body: mir.Body, place: mir.Place) -> Ty:
