@@ -3,7 +3,9 @@ changed anything. `optimize(body, level)` runs the pipeline of a `-O` level to a
 
     -O0  remove_unreachable
     -O1  const_fold, dead_code, remove_unreachable
-    -O2  const_fold, copy_prop, dead_code, simplify_cfg, simplify_locals
+    -O2  const_fold, copy_prop, dead_code, simplify_cfg, simplify_locals, then the loop
+         passes (loops.py has the analysis they share): bool_select, check_elim, licm,
+         bounds_hoist, address_reduce, strength_reduce, loop_rotate, loop_unroll
 """
 from __future__ import annotations
 
@@ -17,10 +19,13 @@ from .dead_code import dead_code, simplify_locals
 from .ref_elim import ref_elim
 from .fma_contract import fma_contract
 from .licm import licm
+from .check_elim import check_elim
+from .bool_select import bool_select
 from .bounds_hoist import bounds_hoist
 from .strength_reduce import strength_reduce
 from .address_reduce import address_reduce
 from .loop_rotate import loop_rotate
+from .loop_unroll import loop_unroll
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
 Pass = Callable[[Body], bool]
@@ -32,11 +37,14 @@ REGISTRY: dict[str, Pass] = {
     "dead_code": dead_code,
     "simplify_cfg": simplify_cfg,
     "simplify_locals": simplify_locals,
+    "bool_select": bool_select,
+    "check_elim": check_elim,
     "licm": licm,
     "bounds_hoist": bounds_hoist,
     "address_reduce": address_reduce,
     "strength_reduce": strength_reduce,
     "loop_rotate": loop_rotate,
+    "loop_unroll": loop_unroll,
 }
 
 # The pass names each -O level runs, in order, repeated until none changes anything.
@@ -44,7 +52,8 @@ PASSES: dict[int, tuple[str, ...]] = {
     0: ("remove_unreachable",),
     1: ("const_fold", "dead_code", "remove_unreachable"),
     2: ("const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals",
-        "licm", "bounds_hoist", "address_reduce", "strength_reduce", "loop_rotate"),
+        "bool_select", "check_elim", "licm", "bounds_hoist", "address_reduce",
+        "strength_reduce", "loop_rotate", "loop_unroll"),
 }
 
 MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice

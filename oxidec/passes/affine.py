@@ -11,9 +11,10 @@ reads back to the induction variable and to loop-invariant values, through `copy
 
 Integer arithmetic wraps, so these are identities modulo 2^bits whatever the values: the
 coefficient and the constant part are invariant expressions (`Inv`) that a pass
-materialises in the preheader. Every local on the way must be written once in the whole
-body, inside the loop, by a statement that dominates its use (so within one iteration
-each read sees the value written earlier in the same iteration), and every read of the
+materialises in the preheader. Every local on the way must be written once in the
+loop (other writes may be outside it: a copy of the loop made by bounds_hoist.py), by a
+statement that dominates its use (so within one iteration each read sees the value
+written earlier in the same iteration), and every read of the
 IV must see the same value of it: the IV's value at the loop header (`phase` "head",
 before its update in the iteration) or, for all of them, the value after the update.
 """
@@ -126,11 +127,14 @@ class AffineAnalysis:
             return Affine(ONE, ZERO)
         if self.facts.invariant_local(local):
             return Affine(ZERO, ("v", Copy(Place(local))))
-        sites = self.facts.defs.get(local, [])
-        if len(sites) != 1 or local in self.facts.taken or local <= self.body.arg_count:
+        # the one write inside the loop, dominating the read: within an iteration it is the
+        # last write before the read (a write outside the loop reaches the read only
+        # through the header, and from there every path passes this one)
+        inside = [d for d in self.facts.defs.get(local, []) if d.block in self.loop.blocks]
+        if len(inside) != 1 or local in self.facts.taken or local <= self.body.arg_count:
             return None
-        d = sites[0]
-        if d.block not in self.loop.blocks or not self.dominates(d, site):
+        d = inside[0]
+        if not self.dominates(d, site):
             return None
         stmt = self.body.blocks[d.block].statements[d.index] \
             if d.index < len(self.body.blocks[d.block].statements) else None

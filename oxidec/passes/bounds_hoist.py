@@ -60,12 +60,10 @@ from ..mir.syntax import (
 from ..types import BOOL, IntTy
 from .affine import Affine, AffineAnalysis, Builder, ZERO, ONE
 from .loops import (
-    Dominators, LoopFacts, Site, basic_ivs, ensure_preheader, find_loops, local_defs,
+    Dominators, LoopFacts, Site, basic_ivs, ensure_preheader, find_loops, iteration_locals,
+    local_defs,
 )
-from .visit import (
-    address_taken, map_targets, rewrite_statement, rewrite_terminator, statement_reads,
-    terminator_reads,
-)
+from .visit import address_taken, map_targets, rewrite_statement, rewrite_terminator
 
 MAX_LOOP_BLOCKS = 64  # the copy doubles the loop; leave very large loops alone
 
@@ -236,7 +234,7 @@ def _copy_loop(body: Body, loop, hoisted: set[int]) -> int:
     for b in sorted(loop.blocks):
         new_index[b] = len(body.blocks) + len(new_index)
     renamed = {}
-    for local in sorted(_iteration_locals(body, loop)):
+    for local in sorted(iteration_locals(body, loop.blocks)):
         body.locals.append(copy.copy(body.locals[local]))
         renamed[local] = len(body.locals) - 1
 
@@ -265,33 +263,6 @@ def _copy_loop(body: Body, loop, hoisted: set[int]) -> int:
         copies.append(BasicBlock(stmts, term))
     body.blocks.extend(copies)
     return new_index[loop.header]
-
-
-def _iteration_locals(body: Body, loop) -> set[int]:
-    """Non-argument locals written once, inside the loop, address never taken, and read
-    only inside the loop at places their write dominates: values of one iteration."""
-    doms = Dominators(body)
-    defs = local_defs(body)
-    taken = address_taken(body)
-    candidates = {}
-    for local, sites in defs.items():
-        if local <= body.arg_count or local in taken or len(sites) != 1:
-            continue
-        if sites[0].block in loop.blocks:
-            candidates[local] = sites[0]
-    bad = set()
-    for b, block in enumerate(body.blocks):
-        where = [(i, statement_reads(s)) for i, s in enumerate(block.statements)]
-        where.append((len(block.statements), terminator_reads(block.terminator)))
-        for i, reads in where:
-            for local in reads:
-                d = candidates.get(local)
-                if d is None:
-                    continue
-                if b not in loop.blocks or not (d.block == b and d.index < i
-                                                 or d.block != b and doms.dominates(d.block, b)):
-                    bad.add(local)
-    return set(candidates) - bad
 
 
 __all__ = ["bounds_hoist"]

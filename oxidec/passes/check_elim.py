@@ -11,8 +11,9 @@ whose condition is `x < y` (or `y > x`) becomes a `goto` when
   `while i < x.len()` before `x[i]`), or
 - value ranges prove it: special registers are bounded by the hardware limits and by the
   kernel's exact block shape (`reqntid`, from a launch contract: a launch with another
-  block shape fails) or `launch_bounds`; ranges flow through casts and arithmetic that
-  cannot wrap (`tx + 1 < 18` for `tx < 16`), or
+  block shape fails) or `launch_bounds`, any unsigned value by a known `x < constant`;
+  ranges flow through casts and arithmetic that cannot wrap (`tx + 1 < 18` for `tx < 16`,
+  `tid + 32 < 256` inside `if tid < 32`), or
 - a launch contract `requires (s.len() == A * B)` (checked on the host, in exact
   integer arithmetic, before the launch) and known `y < A`, `x < B` prove the row-major
   index `y * B + x < s.len()`: `y * B + x <= (A - 1) * B + B - 1 = A * B - 1`, and
@@ -27,24 +28,34 @@ A `switchInt` on such a proven comparison becomes a `goto` too.
 becomes
     bb0: { ...; _8 = Lt(copy _7, const 18_usize); goto -> bb1; }
 
-Values are compared by keys: a constant, `Len` of a slice the body never writes, or an
-expression over such values and locals written once outside every loop (each of those
-holds one value for the whole run); any other local is itself, and facts about it die at
-its next write.
+Values are compared by keys, a small value numbering carried in the same dataflow: a
+constant, `Len` of a slice the body never writes, a special register, or an expression
+over keys, as a local's last write computed it; a local with none of those is itself.
+Writing a local forgets every fact, key and condition that mentions it.
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 from ..mir.syntax import (
     Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Constant, Copy, Deref, Goto,
     Intrinsic, Len, Move, Place, SwitchInt, Use,
 )
 from ..types import IntTy
-from .loops import Dominators, find_loops, local_defs
-from .visit import address_taken, never_written, successors
+from .loops import Dominators, predecessors
+from .visit import never_written, successors
 
-TOP = None  # the state of a block no path reaches yet: every fact holds
+class _Top:
+    """The facts of a state no path reaches (yet): everything holds."""
+
+    def __repr__(self) -> str:
+        return "TOP"
+
+
+TOP = _Top()
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
+MAX_KEY = 24  # nodes of an expression key; larger expressions are just their local
 # hardware limits (sm_80/sm_90): threads per block 1024, block dims (1024, 1024, 64),
 # grid dims (2^31 - 1, 65535, 65535)
 GRID_MAX = {"x": (1 << 31) - 1, "y": 65535, "z": 65535}
@@ -58,76 +69,45 @@ def check_elim(body: Body) -> bool:
 class _Checker:
     def __init__(self, body: Body) -> None:
         self.body = body
-        self.defs = local_defs(body)
-        self.taken = address_taken(body)
         self.fixed_args = never_written(body)
-        loops = find_loops(body)
-        in_loop = set().union(*(lp.blocks for lp in loops)) if loops else set()
-        self.once: dict[int, object] = {}  # local -> its rvalue: written once, in no loop
-        for local, sites in self.defs.items():
-            if len(sites) != 1 or local in self.taken or local <= body.arg_count:
-                continue
-            s = sites[0]
-            block = body.blocks[s.block]
-            if s.block in in_loop or s.index >= len(block.statements):
-                continue
-            stmt = block.statements[s.index]
-            if isinstance(stmt, Assign) and stmt.place == Place(local):
-                self.once[local] = stmt.rvalue
-        self._keys: dict[int, tuple] = {}
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
 
     # -- keys ---------------------------------------------------------------------
 
-    def key(self, op) -> tuple | None:
+    def key(self, op, vals) -> tuple | None:
+        """The value of an operand here: a constant, a known expression (`vals`, the
+        value numbers of the state), or the local itself."""
         if isinstance(op, Constant):
             if isinstance(op.ty, IntTy):
                 return ("k", op.value)
             return ("c", op.value, str(op.ty))
         if not isinstance(op, (Copy, Move)) or op.place.projection:
             return None
-        return self.local_key(op.place.local)
+        local = op.place.local
+        return vals.get(local, ("l", local))
 
-    def local_key(self, local: int) -> tuple:
-        if local in self._keys:
-            return self._keys[local]
-        self._keys[local] = ("l", local)  # cycles (none expected) resolve to the local
-        key = ("l", local)
-        rv = self.once.get(local)
-        if rv is not None:
-            key = self.rvalue_key(rv) or key
-        self._keys[local] = key
-        return key
-
-    def rvalue_key(self, rv) -> tuple | None:
+    def rvalue_key(self, rv, vals) -> tuple | None:
         if isinstance(rv, Use):
-            k = self.key(rv.operand)
-            return k if k is None or k[0] != "l" or self._stable(k) else None
+            return self.key(rv.operand, vals)
         if isinstance(rv, Len):
             p = rv.place
             if p.projection in ((), (Deref(),)) and p.local in self.fixed_args:
                 return ("len", p.local)
             return None
         if isinstance(rv, Cast) and isinstance(rv.ty, IntTy):
-            k = self.key(rv.operand)
-            return ("cast", k, rv.ty.bits, rv.ty.signed) if k and self._stable(k) else None
+            k = self.key(rv.operand, vals)
+            return ("cast", k, rv.ty.bits, rv.ty.signed) if k and _size(k) < MAX_KEY else None
         if isinstance(rv, Intrinsic) and not rv.args and "." in rv.name:
             return ("sreg", rv.name)
         if isinstance(rv, BinaryOp) and rv.op in COMMUTATIVE + ("sub", "div", "rem", "shl", "shr"):
-            a, b = self.key(rv.lhs), self.key(rv.rhs)
-            if a is None or b is None or not (self._stable(a) and self._stable(b)):
-                return None
+            a, b = self.key(rv.lhs, vals), self.key(rv.rhs, vals)
+            if a is None or b is None or _size(a) + _size(b) >= MAX_KEY:
+                return None  # keys stay small: chains like `x = x * x` would grow them
             if rv.op in COMMUTATIVE and repr(b) < repr(a):
                 a, b = b, a
             return ("bin", rv.op, a, b)
         return None
-
-    def _stable(self, key: tuple) -> bool:
-        """A key that holds one value for the whole run."""
-        if key[0] == "l":
-            return key[1] in self.fixed_args
-        return True
 
     # -- ranges ---------------------------------------------------------------------
 
@@ -141,7 +121,29 @@ class _Checker:
             limit = {axis: min(n, int(bounds[0])) for axis, n in limit.items()}
         return limit
 
-    def range(self, key, depth: int = 0) -> tuple[int, int] | None:
+    def range(self, key, depth: int = 0, facts=frozenset()) -> tuple[int, int] | None:
+        """Bounds of a key's value, narrowed by known facts `key < constant`."""
+        r = self._range(key, depth, facts)
+        bound = min((f[2][1] - 1 for f in facts if f[1] == key and f[2][0] == "k"), default=None)
+        if bound is None:
+            return r
+        if r is None:
+            return (0, bound) if self._unsigned(key) else None
+        return (r[0], min(r[1], bound))
+
+    def _unsigned(self, key) -> bool:
+        """Keys of unsigned values: a cast to an unsigned type, a special register, or a
+        local of an unsigned integer type."""
+        if key[0] == "cast":
+            return not key[3]
+        if key[0] == "sreg":
+            return True
+        if key[0] == "l":
+            ty = self.body.locals[key[1]].ty
+            return isinstance(ty, IntTy) and not ty.signed
+        return False
+
+    def _range(self, key, depth: int, facts) -> tuple[int, int] | None:
         if key is None or depth > 24:
             return None
         kind = key[0]
@@ -163,14 +165,13 @@ class _Checker:
                 return (1, GRID_MAX[axis])
             return None
         if kind == "cast":
-            r = self.range(key[1], depth + 1)
-            if r is None:
-                return None
-            lo, hi = -(1 << (key[3 - 1 + 1] and key[2] - 1)) if key[3] else 0, \
-                (1 << (key[2] - 1 if key[3] else key[2])) - 1
-            return r if lo <= r[0] and r[1] <= hi else None
+            r = self.range(key[1], depth + 1, facts)
+            bits, signed = key[2], key[3]
+            lo = -(1 << (bits - 1)) if signed else 0
+            hi = (1 << (bits - 1 if signed else bits)) - 1
+            return r if r is not None and lo <= r[0] and r[1] <= hi else None
         if kind == "bin":
-            a, b = self.range(key[2], depth + 1), self.range(key[3], depth + 1)
+            a, b = self.range(key[2], depth + 1, facts), self.range(key[3], depth + 1, facts)
             if a is None or b is None or a[0] < 0 or b[0] < 0:
                 return None
             op = key[1]
@@ -210,7 +211,7 @@ class _Checker:
             if isinstance(e, PathExpr) and len(e.path.segments) == 1:
                 name = e.path.segments[0].name
                 if name in names and names[name] in self.fixed_args:
-                    return ("l", names[name])
+                    return ("l", names[name])  # a parameter the body never writes
                 v = contract.consts.get(name)
                 return ("k", v) if isinstance(v, int) and not isinstance(v, bool) else None
             if isinstance(e, MethodCallExpr) and e.method == "len" and not e.args:
@@ -242,7 +243,7 @@ class _Checker:
         if facts is TOP or fact in facts:
             return True
         _, x, y = fact
-        rx, ry = self.range(x), self.range(y)
+        rx, ry = self.range(x, facts=facts), self.range(y, facts=facts)
         if rx is not None and ry is not None and rx[1] < ry[0]:
             return True
         if y in self.contract:
@@ -266,9 +267,9 @@ class _Checker:
 
     # -- the dataflow -------------------------------------------------------------------
 
-    def comparison(self, rv) -> tuple | None:
+    def comparison(self, rv, vals) -> tuple | None:
         if isinstance(rv, BinaryOp) and rv.op in ("lt", "gt"):
-            a, b = self.key(rv.lhs), self.key(rv.rhs)
+            a, b = self.key(rv.lhs, vals), self.key(rv.rhs, vals)
             if a is None or b is None:
                 return None
             return ("lt", a, b) if rv.op == "lt" else ("lt", b, a)
@@ -277,17 +278,30 @@ class _Checker:
     def run(self) -> bool:
         body = self.body
         order = Dominators(body).order
-        entry: dict[int, tuple] = {order[0]: (frozenset(), {})} if order else {}
+        if not order:
+            return False
+        start = (frozenset(), {}, {}, {})
+        edges: dict[tuple[int, int], tuple] = {}  # (from, to) -> the state along the edge
+        entry: dict[int, tuple] = {}
+        preds = predecessors(body)
         for _ in range(64):
             changed = False
             for b in order:
-                if b not in entry:
+                incoming = [edges[(p, b)] for p in preds[b] if (p, b) in edges]
+                state = start if b == order[0] else None
+                for st in incoming:
+                    state = st if state is None else _meet(state, st)
+                if state is None:
                     continue
-                for s, state in self.transfer(b, entry[b], rewrite=False):
-                    old = entry.get(s)
-                    new = state if old is None else _meet(old, state)
-                    if old is None or new != old:
-                        entry[s] = new
+                if entry.get(b) != state:
+                    entry[b] = state
+                    changed = True
+                outs: dict[int, tuple] = {}
+                for s, out in self.transfer(b, state, rewrite=False):
+                    outs[s] = out if s not in outs else _meet(outs[s], out)  # two arms, one block
+                for s, out in outs.items():
+                    if edges.get((b, s)) != out:
+                        edges[(b, s)] = out
                         changed = True
             if not changed:
                 break
@@ -300,76 +314,86 @@ class _Checker:
         return changed
 
     def transfer(self, b: int, state, rewrite: bool):
-        facts, implies = state
-        implies = dict(implies)
-        cond: dict[int, tuple] = {}  # bool local -> the comparison it holds, this block
+        """The block's effect on the state (facts, implies, cond, vals): `facts` hold
+        here; `implies[c]` hold where the bool `c` is true (TOP: `c` is never true);
+        `cond[c]` is the comparison `c` holds; `vals[l]` the expression `l` holds."""
+        facts, implies, cond, vals = state
         block = self.body.blocks[b]
         for stmt in block.statements:
             place = stmt.place if isinstance(stmt, Assign) else \
                 stmt.dest if isinstance(stmt, AtomicOp) else None
-            if place is None or place.projection:
-                if place is not None and not any(isinstance(p, Deref) for p in place.projection):
-                    facts, implies, cond = _kill(place.local, facts, implies, cond)
-                continue
+            if place is None or any(isinstance(p, Deref) for p in place.projection):
+                continue  # stores to memory: no fact is about memory
             local = place.local
-            facts, implies, cond = _kill(local, facts, implies, cond)
-            rv = stmt.rvalue if isinstance(stmt, Assign) else None
-            c = self.comparison(rv)
+            rv = stmt.rvalue if isinstance(stmt, Assign) and not place.projection else None
+            c = self.comparison(rv, vals)
+            value = self.rvalue_key(rv, vals) if rv is not None else None
+            src = _plain(rv.operand) if isinstance(rv, Use) else None
+            when = None
+            if isinstance(rv, BinaryOp) and rv.op == "bitand":
+                parts = [self._when_true(o, facts, implies, cond) for o in (rv.lhs, rv.rhs)]
+                when = TOP if TOP in parts else parts[0] | parts[1]
+            facts, implies, cond, vals = _kill(local, facts, implies, cond, vals)
+            if value is not None and not _mentions(value, local):
+                vals[local] = value
             if c is not None and not _mentions(c, local):
                 cond[local] = c
                 implies[local] = TOP if facts is TOP else facts | {c}
             elif isinstance(rv, Use) and isinstance(rv.operand, Constant) \
                     and rv.operand.value is False:
                 implies[local] = TOP
-            elif isinstance(rv, Use) and isinstance(rv.operand, (Copy, Move)) \
-                    and not rv.operand.place.projection and rv.operand.place.local in implies:
-                implies[local] = implies[rv.operand.place.local]
-            elif isinstance(rv, BinaryOp) and rv.op == "bitand":
-                parts = [implies.get(o.place.local) if isinstance(o, (Copy, Move))
-                         and not o.place.projection else None for o in (rv.lhs, rv.rhs)]
-                if all(p is not None or False for p in parts):
-                    implies[local] = TOP if TOP in parts else parts[0] | parts[1]
+            elif src is not None and src != local:
+                if src in implies:
+                    implies[local] = implies[src]
+                if src in cond:
+                    cond[local] = cond[src]
+            elif when is not None:
+                implies[local] = when
         term = block.terminator
         if isinstance(term, Call) and not any(isinstance(p, Deref)
                                                for p in term.destination.projection):
-            facts, implies, cond = _kill(term.destination.local, facts, implies, cond)
+            facts, implies, cond, vals = _kill(term.destination.local, facts, implies, cond,
+                                               vals)
         if rewrite:
-            return self._rewrite_terminator(b, term, facts, implies, cond)
-        return self._edges(term, facts, implies, cond)
+            return self._rewrite_terminator(b, term, facts, cond)
+        return self._edges(term, (facts, implies, cond, vals))
 
-    def _true_facts(self, op, facts, implies, cond):
-        if not (isinstance(op, (Copy, Move)) and not op.place.projection):
+    def _when_true(self, op, facts, implies, cond):
+        """The facts that hold where the bool operand is true."""
+        if facts is TOP:
+            return TOP
+        local = _plain(op)
+        if local is None:
             return facts
-        local = op.place.local
         if local in implies:
             imp = implies[local]
-            return TOP if imp is TOP or facts is TOP else facts | imp
-        if local in cond and facts is not TOP:
+            return TOP if imp is TOP else facts | imp
+        if local in cond:
             return facts | {cond[local]}
         return facts
 
-    def _edges(self, term, facts, implies, cond):
+    def _edges(self, term, state):
+        facts, implies, cond, vals = state
         out = []
         if isinstance(term, Assert):
-            after = self._true_facts(term.cond, facts, implies, cond) if term.expected else facts
-            out.append((term.target, (after, implies)))
+            after = self._when_true(term.cond, facts, implies, cond) if term.expected else facts
+            out.append((term.target, (after, implies, cond, vals)))
         elif isinstance(term, SwitchInt) and term.values in ((0,), (1,)):
-            true_facts = self._true_facts(term.discr, facts, implies, cond)
+            true_facts = self._when_true(term.discr, facts, implies, cond)
             false_t, true_t = (term.targets[0], term.otherwise) if term.values == (0,) \
                 else (term.otherwise, term.targets[0])
-            if true_facts is not TOP or facts is TOP:
-                out.append((true_t, (true_facts, implies)))
-            out.append((false_t, (facts, implies)))
+            # an edge that cannot be taken carries TOP (the meet ignores it)
+            out.append((true_t, (true_facts, implies, cond, vals)))
+            out.append((false_t, state))
         else:
-            out.extend((s, (facts, implies)) for s in successors(term))
+            out.extend((s, state) for s in successors(term))
         return out
 
-    def _rewrite_terminator(self, b, term, facts, implies, cond) -> bool:
+    def _rewrite_terminator(self, b, term, facts, cond) -> bool:
         op = term.cond if isinstance(term, Assert) else \
             term.discr if isinstance(term, SwitchInt) else None
-        if op is None or not (isinstance(op, (Copy, Move)) and not op.place.projection):
-            return False
-        c = cond.get(op.place.local)
+        local = _plain(op) if op is not None else None
+        c = cond.get(local) if local is not None else None
         if c is None or facts is TOP or not self.proven(c, facts):
             return False
         if isinstance(term, Assert):
@@ -384,54 +408,63 @@ class _Checker:
         return True
 
 
+def _plain(op) -> int | None:
+    if isinstance(op, (Copy, Move)) and not op.place.projection:
+        return op.place.local
+    return None
+
+
+def _size(key) -> int:
+    """Nodes in a key (bounded by MAX_KEY, so this is cheap)."""
+    if key[0] == "cast":
+        return 1 + _size(key[1])
+    if key[0] == "bin":
+        return 1 + _size(key[2]) + _size(key[3])
+    return 1
+
+
+@lru_cache(maxsize=65536)
+def _locals_of(key) -> frozenset:
+    """The locals a key (or fact) names as themselves (`("l", n)`)."""
+    if len(key) == 2 and key[0] == "l":
+        return frozenset((key[1],))
+    out = frozenset()
+    for k in key[1:]:
+        if isinstance(k, tuple):
+            out |= _locals_of(k)
+    return out
+
+
 def _mentions(key, local: int) -> bool:
-    if isinstance(key, tuple):
-        if len(key) == 2 and key[0] == "l" and key[1] == local:
-            return True
-        return any(_mentions(k, local) for k in key[1:] if isinstance(k, tuple))
-    return False
+    return local in _locals_of(key)
 
 
-def _kill(local: int, facts, implies, cond):
+def _kill(local: int, facts, implies, cond, vals):
+    """Forget what the state said about `local`, which is written again."""
     if facts is not TOP:
         facts = frozenset(f for f in facts if not _mentions(f, local))
     implies = {k: (v if v is TOP else frozenset(f for f in v if not _mentions(f, local)))
                for k, v in implies.items() if k != local}
     cond = {k: v for k, v in cond.items() if k != local and not _mentions(v, local)}
-    return facts, implies, cond
+    vals = {k: v for k, v in vals.items() if k != local and not _mentions(v, local)}
+    return facts, implies, cond, vals
 
 
 def _meet(a, b):
-    fa, ia = a
-    fb, ib = b
+    """What holds on both incoming paths."""
+    fa, ia, ca, va = a
+    fb, ib, cb, vb = b
     if fa is TOP:
         return b
     if fb is TOP:
         return a
-    facts = fa & fb
     implies = {}
-    for local in set(ia) & set(ib):
-        x, y = ia[local], ib[local]
-        x = fa if x is None else x
-        y = fb if y is None else y
-        if x is TOP and y is TOP:
-            implies[local] = TOP
-        elif x is TOP:
-            implies[local] = y | facts if False else y
-        elif y is TOP:
-            implies[local] = x
-        else:
-            implies[local] = x & y
-    for local in set(ia) ^ set(ib):
-        x = ia.get(local, fa) if local in ia else fa
-        y = ib.get(local, fb) if local in ib else fb
-        if x is TOP:
-            implies[local] = y
-        elif y is TOP:
-            implies[local] = x
-        else:
-            implies[local] = x & y
-    return facts, implies
+    for local in set(ia) | set(ib):
+        x, y = ia.get(local, fa), ib.get(local, fb)  # no entry: only the path's facts
+        implies[local] = y if x is TOP else x if y is TOP else x & y
+    cond = {k: v for k, v in ca.items() if cb.get(k) == v}
+    vals = {k: v for k, v in va.items() if vb.get(k) == v}
+    return fa & fb, implies, cond, vals
 
 
 __all__ = ["check_elim"]

@@ -266,6 +266,36 @@ def basic_ivs(body: Body, loop: Loop, facts: LoopFacts) -> dict[int, InductionVa
     return out
 
 
+def iteration_locals(body: Body, blocks: set[int]) -> set[int]:
+    """Temporaries written once, inside `blocks` (a loop), address never taken, and read
+    only inside them at places their write dominates: values of one iteration, which a
+    copy of the blocks may give fresh locals."""
+    from .visit import statement_reads, terminator_reads
+    doms = Dominators(body)
+    taken = address_taken(body)
+    candidates = {}
+    for local, sites in local_defs(body).items():
+        if local <= body.arg_count or local in taken or len(sites) != 1:
+            continue
+        if body.locals[local].name is not None:
+            continue  # a user variable keeps one name (and one local) for the debugger
+        if sites[0].block in blocks:
+            candidates[local] = sites[0]
+    bad = set()
+    for b, block in enumerate(body.blocks):
+        where = [(i, statement_reads(s)) for i, s in enumerate(block.statements)]
+        where.append((len(block.statements), terminator_reads(block.terminator)))
+        for i, reads in where:
+            for local in reads:
+                d = candidates.get(local)
+                if d is None:
+                    continue
+                if b not in blocks or not (d.block == b and d.index < i
+                                           or d.block != b and doms.dominates(d.block, b)):
+                    bad.add(local)
+    return set(candidates) - bad
+
+
 def remove_dead_ivs(body: Body) -> bool:
     """Delete every write of a temporary that only its own writes read (an induction
     variable nothing uses any more: `_9 = Add(copy _9, const 4_usize)`, or a pointer moved
@@ -303,5 +333,5 @@ def _is_local(op: Operand, local: int) -> bool:
 __all__ = [
     "Dominators", "Loop", "find_loops", "predecessors", "preheader", "ensure_preheader",
     "outside_predecessors", "Site", "local_defs", "LoopFacts", "InductionVar", "basic_ivs",
-    "remove_dead_ivs",
+    "remove_dead_ivs", "iteration_locals",
 ]

@@ -70,8 +70,8 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
             if not (isinstance(stmt, Assign) and not stmt.place.projection):
                 continue
             local = stmt.place.local
-            if local <= body.arg_count or local in facts.taken \
-                    or len(facts.defs.get(local, ())) != 1:
+            if local <= body.arg_count or local in facts.taken or len(
+                    [d for d in facts.defs.get(local, ()) if d.block in loop.blocks]) != 1:
                 continue
             if body.locals[local].ty != analysis.ty or not isinstance(stmt.rvalue, BinaryOp):
                 continue
