@@ -13,6 +13,8 @@ errors, a device fault, a trap, outputs that differ under --compare), 2 usage er
 """
 from __future__ import annotations
 
+import sys
+
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -279,8 +281,11 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
     """Run one kernel from the command line; returns the exit code. Outputs go to `console`,
     notes and errors to `err_console` (rich Consoles on stdout / stderr by default)."""
     from rich.console import Console
-    console = console if console is not None else Console()
-    err_console = err_console if err_console is not None else Console(stderr=True)
+    # Off a terminal (pipes, CI logs) rich assumes 80 columns and squeezes the value column
+    # to "[0…"; a wider default keeps the first values readable there.
+    width = None if sys.stdout.isatty() else 132
+    console = console if console is not None else Console(width=width)
+    err_console = err_console if err_console is not None else Console(stderr=True, width=width)
 
     def error(message: str) -> None:
         err_console.print(f"error: {message}", markup=False, highlight=False)

@@ -15,8 +15,8 @@ from oxidec import driver
 from oxidec.diagnostics import CompileError
 from oxidec.mir import pretty_body, verify_body
 from oxidec.mir.syntax import (
-    Assert, Assign, BasicBlock, BinaryOp, Body, Cast, Constant, ConstIndex, Copy, Deref, Effect, Goto,
-    Index, Intrinsic, Len, LocalDecl, Place, Ref, Return, SwitchInt, Use,
+    Assert, Assign, BasicBlock, BinaryOp, Body, Cast, Constant, ConstIndex, Copy, Deref, Effect,
+    Goto, Index, Intrinsic, Len, LocalDecl, Place, Ref, Return, SwitchInt, Use,
 )
 from oxidec.passes import PASSES, optimize_program
 from oxidec.passes.address_reduce import address_reduce

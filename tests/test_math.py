@@ -590,6 +590,9 @@ pub fn scale(x: &[f32], mut out: DisjointSlice<f32>) {
     assert "__oxidec_math" not in ptx and "$L__math" not in ptx
 
 
+HARDWARE_OPS = {"sqrt", "mul_add", "floor", "ceil", "trunc", "round", "abs"}
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("name,ty", CASES, ids=[f"{n}-{t}" for n, t in CASES])
 def test_gpu_matches_simulator_bit_for_bit(program, name: str, ty: str, rng) -> None:
@@ -604,7 +607,14 @@ def test_gpu_matches_simulator_bit_for_bit(program, name: str, ty: str, rng) -> 
     module.kernel(f"k_{name}_{ty}").launch(((n + 255) // 256, 1, 1), (256, 1, 1), *args, out,
                                           device="gpu")
     view = np.uint64 if dt == np.float64 else np.uint32
-    diff = np.flatnonzero(out.view(view) != sim.view(view))
+    same = out.view(view) == sim.view(view)
+    if name in HARDWARE_OPS:
+        # One PTX instruction each (sqrt.rn, fma.rn, cvt.rmi, abs, ...): PTX leaves the
+        # payload and sign of a NaN result unspecified, and the simulator does not model
+        # them; every other bit must match. The library routines canonicalise NaN, so
+        # their NaNs are compared bit for bit too.
+        same |= np.isnan(out) & np.isnan(sim)
+    diff = np.flatnonzero(~same)
     assert diff.size == 0, (f"{diff.size} lanes differ, first at x={args[0][diff[0]]!r}: "
                             f"gpu {out[diff[0]]!r}, sim {sim[diff[0]]!r}")
 

@@ -37,7 +37,7 @@ samples/reduce.rs). Arithmetic wraps: `&S[a*(k+step)+b]` is `&S[a*k+b] + a*step*
 from __future__ import annotations
 
 from ..mir.syntax import (
-    Assign, Body, Constant, Copy, Deref, Index, Intrinsic, Move, Place, Ref, Use,
+    Assign, Body, Constant, Copy, Deref, Index, Intrinsic, Place, Ref,
 )
 from ..mir.typeof import place_ty
 from ..types import USIZE, DisjointSliceTy, PtrTy, RefTy, SliceTy

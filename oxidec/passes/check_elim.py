@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from ..mir.syntax import (
     Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Constant, Copy, Deref, Goto,
-    Intrinsic, Len, Move, Place, SwitchInt, Use,
+    Intrinsic, Len, Move, SwitchInt, Use,
 )
 from ..types import IntTy
 from .loops import Dominators, predecessors

@@ -10,7 +10,8 @@ An assignment inside a loop moves to the end of the loop's preheader when
   never writes and whose address is never taken. A statement hoisted earlier in the same
   walk makes its local invariant, so chains move together;
 - it writes a whole temporary (user variables stay, the computations they copy may move)
-  that has no other write in the body and whose address is never taken. With definitely-initialised MIR every read of that local comes after its one
+  that has no other write in the body and whose address is never taken. With
+  definitely-initialised MIR every read of that local comes after its one
   write, every path to the write passes the preheader, and the operands cannot change
   between the preheader and the loop, so each read sees the same value as before. The
   rvalue may now run on an iteration (or a zero-trip entry) where it did not: that is why

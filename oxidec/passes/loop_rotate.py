@@ -6,16 +6,14 @@ Rotation copies the header's statements and branch into the preheader (the guard
 there a first iteration?) and into each latch, in place of the jump back; the old header
 is then unreachable:
 
-    bb1: { _2 = const 0_usize; goto -> bb2; }           bb1: { _2 = const 0_usize;
-    bb2: {                                                     _3 = Lt(copy _2, copy _1);
-        _3 = Lt(copy _2, copy _1);                             switchInt(copy _3) -> [0: bb4, otherwise: bb3]; }
-        switchInt(copy _3) -> [0: bb4, otherwise: bb3];   bb3: {
-    }                                            ->            ...
-    bb3: {                                                     _2 = Add(copy _2, const 1_usize);
-        ...                                                    _3 = Lt(copy _2, copy _1);
-        _2 = Add(copy _2, const 1_usize);                      switchInt(copy _3) -> [0: bb4, otherwise: bb3];
-        goto -> bb2;                                       }
-    }
+    bb1: { _2 = const 0_usize; goto -> bb2; }
+    bb2: { _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb4, otherwise: bb3]; }
+    bb3: { ...; _2 = Add(copy _2, const 1_usize); goto -> bb2; }
+becomes
+    bb1: { _2 = const 0_usize;
+           _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb4, otherwise: bb3]; }
+    bb3: { ...; _2 = Add(copy _2, const 1_usize);
+           _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb4, otherwise: bb3]; }
 
 The PTX then has one conditional branch per iteration at the bottom of the loop, the
 shape ptxas's loop unroller recognises: measured on the naive matmul's inner loop

@@ -7,25 +7,29 @@ bottom. It becomes a main loop that runs `u` copies of the body per trip while a
 `u` iterations remain, followed by the original loop for the last few (`u` = 16, 8 or 4,
 the most that keeps the copies within BUDGET statements; 4 below):
 
-    bb1: { ...; _3 = Lt(copy _2, copy _1);             bb1: { ...; switchInt(copy _3) -> [0: bb3, otherwise: bb6]; }
-           switchInt(copy _3) -> [0: bb3, otherwise: bb2]; } bb6: { _9 = Lt(copy _2, copy _1);
-    bb2: {                                                     _10 = Sub(copy _1, copy _2); _11 = Ge(copy _10, const 4_usize);
-        BODY;                                                  _12 = BitAnd(copy _9, copy _11); _13 = Sub(copy _1, const 3_usize);
-        _2 = Add(copy _2, const 1_usize);          ->          switchInt(copy _12) -> [0: bb2, otherwise: bb4]; }
-        _3 = Lt(copy _2, copy _1);                       bb4: { BODY; _2 = Add(..); _3' = Lt(..);   (4 copies)
-        switchInt(copy _3) -> [0: bb3, otherwise: bb2];         _14 = Lt(copy _2, copy _13);
-    }                                                           switchInt(copy _14) -> [0: bb5, otherwise: bb4]; }
-                                                         bb5: { _15 = Lt(copy _2, copy _1);
-                                                                switchInt(copy _15) -> [0: bb3, otherwise: bb2]; }
-                                                         bb2: unchanged (the remainder loop)
+    bb1: { ...; _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb3, otherwise: bb2]; }
+    bb2: { BODY; _2 = Add(copy _2, const 1_usize);
+           _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb3, otherwise: bb2]; }
+becomes (u = 4)
+    bb1: { ...; _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb3, otherwise: bb6]; }
+    bb6: { _9 = Lt(copy _2, copy _1); _10 = Sub(copy _1, copy _2);
+           _11 = Ge(copy _10, const 4_usize); _12 = BitAnd(copy _9, copy _11);
+           _13 = Sub(copy _1, const 3_usize);
+           switchInt(copy _12) -> [0: bb2, otherwise: bb4]; }
+    bb4: { BODY; _2 = Add(copy _2, const 1_usize); _14 = Lt(copy _2, copy _1);   (4 copies,
+           ...                                                                  fresh temporaries)
+           _18 = Lt(copy _2, copy _13); switchInt(copy _18) -> [0: bb5, otherwise: bb4]; }
+    bb5: { _19 = Lt(copy _2, copy _1); switchInt(copy _19) -> [0: bb3, otherwise: bb2]; }
+    bb2: unchanged: the remainder loop
 
 The main loop is entered only when `k < hi` and `hi - k >= u` (no wrap: hi - k is the
 number of iterations left); it goes round again while `k < hi - (u - 1)`, which is
 `hi - k >= u` (hi >= u - 1 there, so hi - (u - 1) does not wrap). So each copy's test
-`k < hi` would have been true: the copies run exactly the iterations the loop would have. Values of one iteration get fresh locals
-in each copy (so fma contraction and the single-definition passes still see one write
-each); what is carried from one iteration to the next (the IV, accumulators, pointers)
-is shared. ptxas does not unroll a loop further once it is unrolled here (measured on the
+`k < hi` would have been true: the copies run exactly the iterations the loop would
+have. Temporaries of one iteration get fresh locals in each copy (so fma contraction and
+the single-definition passes still see one write each); user variables and what is
+carried from one iteration to the next (the IV, accumulators, pointers) are shared.
+ptxas does not unroll a loop further once it is unrolled here (measured on the
 naive matmul: ptxas alone unrolls the rotated loop 4 times, 29 SASS instructions per 4
 multiply-adds; unrolled 16 times here, 91 per 16, nvcc 73 per 16).
 
