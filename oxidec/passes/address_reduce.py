@@ -42,38 +42,23 @@ from ..mir.syntax import (
 from ..mir.typeof import place_ty
 from ..types import USIZE, DisjointSliceTy, PtrTy, RefTy, SliceTy
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
-from .loops import (
-    Dominators, LoopFacts, Site, basic_ivs, ensure_preheader, find_loops, local_defs,
-    remove_dead_ivs,
-)
-from .dead_code import dead_code
-from .visit import address_taken, rewrite_statement, rewrite_terminator
+from .loops import Site, ensure_preheader, rewrite_each_iv
+from .visit import rewrite_statement, rewrite_terminator
 
 
 def address_reduce(body: Body) -> bool:
-    changed = dead_code(body)  # a dead read must not make an expression look used
-    for _ in range(16):  # one loop per round: the analysis is redone after each change
-        if not _reduce_one(body):
-            break
-        changed = True
-    return remove_dead_ivs(body) or changed
+    return rewrite_each_iv(body, _reduce_iv)
 
 
-def _reduce_one(body: Body) -> bool:
-    doms = Dominators(body)
-    for loop in find_loops(body, doms):
-        if loop.header == 0:
-            continue
-        facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
-        for iv in basic_ivs(body, loop, facts).values():
-            if body.locals[iv.local].ty != USIZE:
-                continue
-            analysis = AffineAnalysis(body, loop, facts, iv, doms)
-            uses = _element_uses(body, loop, analysis)
-            if uses:
-                _rewrite(body, loop, iv, analysis, uses)
-                return True
-    return False
+def _reduce_iv(body: Body, loop, facts, iv, doms) -> bool:
+    if body.locals[iv.local].ty != USIZE:
+        return False
+    analysis = AffineAnalysis(body, loop, facts, iv, doms)
+    uses = _element_uses(body, loop, analysis)
+    if not uses:
+        return False
+    _rewrite(body, loop, iv, analysis, uses)
+    return True
 
 
 def _slice_local(body: Body, place: Place) -> bool:

@@ -335,3 +335,30 @@ __all__ = [
     "outside_predecessors", "Site", "local_defs", "LoopFacts", "InductionVar", "basic_ivs",
     "remove_dead_ivs", "iteration_locals",
 ]
+
+
+def rewrite_each_iv(body: Body, try_iv) -> bool:
+    """Drive a pass that rewrites one induction variable at a time: for each loop (but one
+    headed by the entry block) and each basic induction variable, `try_iv(body, loop,
+    facts, iv, doms)` rewrites and returns True, or returns False; after a rewrite the
+    analysis is redone (at most 16 rounds). Dead induction variables are removed at the end.
+    """
+    from .dead_code import dead_code
+    changed = dead_code(body)  # a dead read must not make an expression look used
+    for _ in range(16):
+        if not _rewrite_one_iv(body, try_iv):
+            break
+        changed = True
+    return remove_dead_ivs(body) or changed
+
+
+def _rewrite_one_iv(body: Body, try_iv) -> bool:
+    doms = Dominators(body)
+    for loop in find_loops(body, doms):
+        if loop.header == 0:
+            continue
+        facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
+        for iv in basic_ivs(body, loop, facts).values():
+            if try_iv(body, loop, facts, iv, doms):
+                return True
+    return False

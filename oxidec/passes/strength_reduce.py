@@ -28,36 +28,21 @@ from __future__ import annotations
 
 from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
-from .loops import (
-    Dominators, LoopFacts, Site, basic_ivs, ensure_preheader, find_loops, local_defs,
-    remove_dead_ivs,
-)
-from .dead_code import dead_code
-from .visit import address_taken, statement_reads, terminator_reads
+from .loops import Site, ensure_preheader, rewrite_each_iv
+from .visit import statement_reads, terminator_reads
 
 
 def strength_reduce(body: Body) -> bool:
-    changed = dead_code(body)  # a dead read must not make an expression look used
-    for _ in range(16):  # one loop per round: the analysis is redone after each change
-        if not _reduce_one(body):
-            break
-        changed = True
-    return remove_dead_ivs(body) or changed
+    return rewrite_each_iv(body, _reduce_iv)
 
 
-def _reduce_one(body: Body) -> bool:
-    doms = Dominators(body)
-    for loop in find_loops(body, doms):
-        if loop.header == 0:
-            continue
-        facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
-        for iv in basic_ivs(body, loop, facts).values():
-            analysis = AffineAnalysis(body, loop, facts, iv, doms)
-            roots = _roots(body, loop, analysis)
-            if roots:
-                _rewrite(body, loop, iv, analysis, roots)
-                return True
-    return False
+def _reduce_iv(body: Body, loop, facts, iv, doms) -> bool:
+    analysis = AffineAnalysis(body, loop, facts, iv, doms)
+    roots = _roots(body, loop, analysis)
+    if not roots:
+        return False
+    _rewrite(body, loop, iv, analysis, roots)
+    return True
 
 
 def _roots(body: Body, loop, analysis: AffineAnalysis):
