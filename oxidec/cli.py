@@ -133,8 +133,10 @@ def common_options(f):
                      show_default=True, help="PTX target architecture.")(f)
     f = click.option("-O", "opt_level", type=click.IntRange(0, 2), default=2,
                      show_default=True, help="Optimisation level: 0, 1 or 2.")(f)
-    f = click.option("--fmad/--no-fmad", default=True, show_default=True,
-                     help="Contract a*b+c into fma.rn (like nvcc --fmad).")(f)
+    f = click.option("--fmad", type=click.BOOL, default=True, show_default=True,
+                     metavar="true|false",
+                     help="Contract a*b+c into fma.rn, as nvcc --fmad does.")(f)
+    f = click.option("--no-fmad", "no_fmad", is_flag=True, help="Same as --fmad=false.")(f)
     return f
 
 
@@ -151,8 +153,9 @@ def common_options(f):
 @click.option("--depfile", type=click.Path(dir_okay=False),
               help="Also write a Makefile depfile (OUTPUT: FILE) for build systems.")
 @common_options
-def build(file, output, emit, line_info, depfile, arch, opt_level, fmad) -> None:
+def build(file, output, emit, line_info, depfile, arch, opt_level, fmad, no_fmad) -> None:
     """Compile FILE.rs to PTX (one .entry per #[kernel])."""
+    fmad = fmad and not no_fmad
     stop = {"ptx": "ptx", "cubin": "ptx", "mir": "mir", "mir-opt": "mir-opt", "ast": "ast"}[emit]
     opts = driver.Options(arch=arch, opt_level=opt_level, fmad=fmad, line_info=line_info,
                           stop=stop)
@@ -182,9 +185,9 @@ def build(file, output, emit, line_info, depfile, arch, opt_level, fmad) -> None
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @common_options
-def check(file, arch, opt_level, fmad) -> None:
+def check(file, arch, opt_level, fmad, no_fmad) -> None:
     """Check FILE.rs for errors without writing anything."""
-    compile_or_exit(file, driver.Options(arch=arch, opt_level=opt_level, fmad=fmad,
+    compile_or_exit(file, driver.Options(arch=arch, opt_level=opt_level, fmad=fmad and not no_fmad,
                                          stop="mir"))
 
 

@@ -93,3 +93,11 @@ def test_explain_every_code() -> None:
         r = oxidec("explain", code)
         assert r.returncode == 0
         assert r.stdout.startswith(f"{code}: {CODES[code]}")
+
+
+@pytest.mark.parametrize("flags, fma", [((), True), (("--fmad=false",), False),
+                                        (("--no-fmad",), False), (("--fmad", "true"), True)])
+def test_fmad_flag(flags, fma: bool) -> None:
+    r = oxidec("build", str(ROOT / "samples" / "saxpy.rs"), "-o", "-", *flags)
+    assert r.returncode == 0, r.stderr
+    assert ("fma.rn.f32" in r.stdout) == fma
