@@ -424,6 +424,9 @@ class Typeck:
                                    "so it lives in the kernel that uses it"],
                             help=f"move `static mut {item.name}` into the body of the "
                                  "`#[kernel]` (or `#[device]` function) that uses it")
+        else:
+            self.unsupported(te.span, "non-`SharedArray` statics",
+                             help="use a `const` for a constant value")
 
     def check_kernel_signature(self, sig: FnSig) -> None:
         fn = sig.item
@@ -561,7 +564,7 @@ class Typeck:
         if not isinstance(ty, T.SharedArrayTy):
             if isinstance(ty, T.ErrorTy):
                 return
-            self.unsupported(item.ty.span, "statics other than `SharedArray`",
+            self.unsupported(item.ty.span, "non-`SharedArray` statics",
                              help="use a `const` for a constant value")
             return
         if not item.mutable:
@@ -696,13 +699,7 @@ class Typeck:
                     return T.ERROR
                 return self._item_res(e, ConstRes(value))
             if name in self.items.statics:
-                item = self.items.statics[name]
-                if name not in self.r.statics:
-                    self.declare_static(item, {})
-                    self.r.statics[name] = self.r.statics.pop(f"{self.ctx.sig.name}${name}",
-                                                              None) or self.r.statics.get(name)
-                res = self.r.statics.get(name)
-                return self._item_res(e, res) if res else T.ERROR
+                return T.ERROR  # check_module_static reported the item itself
             if name == "None":
                 self.r.res[e] = "None"
                 return T.OptionTy(self.fresh("any"))
