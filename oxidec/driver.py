@@ -1,7 +1,11 @@
 """The one function that runs the phases in order. The CLI, the tests and the Python API all
 call `compile_source` / `compile_file`.
 
-    source -> parse -> resolve -> typeck -> lower (MIR) -> unsafeck, borrowck -> optimize -> PTX
+    source -> parse -> resolve -> typeck -> lower (MIR) -> unsafeck, borrowck
+           -> optimize (-O level) -> fma contraction (--fmad) -> PTX
+
+The checks run before the passes because the passes may turn moves into copies; fma
+contraction runs on MIR, not in the emitter, so the simulator sees the same operations.
 
 `stop` names the last phase to run ("ast", "mir", "mir-opt", "ptx"), like QBE's `func()`:
 one line per phase.
