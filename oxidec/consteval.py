@@ -7,12 +7,13 @@ wrapping semantics, comparisons, and `as` casts.
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass
 
 from . import ast
 from . import types as T
 from .diagnostics import DiagnosticSink
+from .mir.syntax import Constant
+from .passes.consteval import eval_binary, eval_cast, eval_unary, round_float
 
 
 @dataclass(frozen=True)
@@ -21,32 +22,10 @@ class ConstValue:
     ty: T.Ty
 
 
-def round_f32(x: float) -> float:
-    try:
-        return struct.unpack("<f", struct.pack("<f", x))[0]
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
 def cast_value(value, src: T.Ty, dst: T.Ty):
-    """Rust `as` on a compile-time value."""
-    if isinstance(dst, T.IntTy):
-        if isinstance(value, bool):
-            return int(value)
-        if isinstance(value, float):
-            if math.isnan(value):
-                return 0
-            lo, hi = T.int_range(dst)
-            if math.isinf(value):
-                return hi if value > 0 else lo
-            return max(lo, min(hi, int(value)))
-        return T.wrap_int(value, dst)
-    if isinstance(dst, T.FloatTy):
-        v = float(value)
-        return round_f32(v) if dst.bits == 32 else v
-    if isinstance(dst, T.BoolTy):
-        return bool(value)
-    return value
+    """Rust `as` on a compile-time value, with the MIR folder's exact semantics."""
+    c = eval_cast(Constant(value, src), dst)
+    return c.value if c is not None else value
 
 
 class ConstEvaluator:
@@ -106,7 +85,7 @@ class ConstEvaluator:
         if len(names) == 3 and names[0] in ("f32", "f64") and names[1] == "consts" \
                 and names[2] in FLOAT_CONSTS:
             ty = T.SCALARS[names[0]]
-            return ConstValue(cast_value(FLOAT_CONSTS[names[2]], T.F64, ty), ty)
+            return ConstValue(round_float(FLOAT_CONSTS[names[2]], ty), ty)
         return None
 
     def fail(self, e: ast.Expr, what: str = "this expression") -> None:
@@ -123,7 +102,7 @@ class ConstEvaluator:
             v = self.eval_assoc(e)
             if v is None:
                 if len(names) == 1:
-                    self.sink.error("E0435", f"attempt to use a non-constant value in a "
+                    self.sink.error("E0435", "attempt to use a non-constant value in a "
                                     "constant", e.span, "non-constant value")
                 else:
                     self.fail(e)
@@ -132,13 +111,11 @@ class ConstEvaluator:
             v = self.eval(e.operand, expected)
             if v is None:
                 return None
-            if e.op == "-":
-                if isinstance(v.ty, T.IntTy):
-                    return ConstValue(T.wrap_int(-v.value, v.ty), v.ty)
-                return ConstValue(-v.value, v.ty)
-            if isinstance(v.ty, T.BoolTy):
-                return ConstValue(not v.value, v.ty)
-            return ConstValue(T.wrap_int(~v.value, v.ty), v.ty)
+            r = eval_unary("neg" if e.op == "-" else "not", Constant(v.value, v.ty))
+            if r is None:
+                self.fail(e, "this operation")
+                return None
+            return ConstValue(r.value, r.ty)
         if isinstance(e, ast.BinaryExpr):
             return self.eval_binary(e, expected)
         if isinstance(e, ast.CastExpr):
@@ -176,7 +153,7 @@ class ConstEvaluator:
                                 f"does not fit in `{ty}`")
                 return None
             return ConstValue(int(e.value), ty)
-        return ConstValue(cast_value(float(e.value), T.F64, ty), ty)
+        return ConstValue(round_float(float(e.value), ty), ty)
 
     def eval_binary(self, e: ast.BinaryExpr, expected) -> ConstValue | None:
         comparison = e.op in ("==", "!=", "<", "<=", ">", ">=")
@@ -191,39 +168,23 @@ class ConstEvaluator:
                             f"expected `{a.ty}`, found `{b.ty}`")
             return None
         x, y, ty = a.value, b.value, a.ty
-        try:
-            if comparison:
-                r = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y,
-                     ">=": x >= y}[e.op]
-                return ConstValue(r, T.BOOL)
-            if e.op in ("&&", "||"):
-                return ConstValue(x and y if e.op == "&&" else x or y, T.BOOL)
+        if e.op in ("&&", "||"):
+            return ConstValue(x and y if e.op == "&&" else x or y, T.BOOL)
+        from .lower import BINOPS
+        op = BINOPS.get(e.op)
+        if op in ("div", "rem") and y == 0:
             if isinstance(ty, T.IntTy):
-                if e.op in ("/", "%") and y == 0:
-                    self.sink.error("E0080", "evaluation of constant value failed", e.span,
-                                    "attempt to divide by zero")
-                    return None
-                if e.op == "/":
-                    r = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
-                elif e.op == "%":
-                    r = x - (abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)) * y
-                elif e.op == "<<":
-                    r = x << (y & (ty.bits - 1))
-                elif e.op == ">>":
-                    r = x >> (y & (ty.bits - 1)) if ty.signed else \
-                        (x & ((1 << ty.bits) - 1)) >> (y & (ty.bits - 1))
-                else:
-                    r = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y,
-                         "^": x ^ y}[e.op]
-                return ConstValue(T.wrap_int(r, ty), ty)
-            if isinstance(ty, T.FloatTy) and e.op in "+-*/%":
-                r = {"+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y,
-                     "/": lambda: x / y if y else math.copysign(math.inf, x) if x else math.nan,
-                     "%": lambda: math.fmod(x, y)}[e.op]()
-                return ConstValue(cast_value(r, T.F64, ty), ty)
-            if isinstance(ty, T.BoolTy) and e.op in "&|^":
-                return ConstValue({"&": x and y, "|": x or y, "^": x != y}[e.op], ty)
-        except (KeyError, ValueError, ZeroDivisionError):
-            pass
+                self.sink.error("E0080", "evaluation of constant value failed", e.span,
+                                "attempt to divide by zero")
+                return None
+            if op == "div":  # IEEE: x / 0 is an infinity (NaN for 0 / 0)
+                return ConstValue(math.copysign(math.inf, x) if x else math.nan, ty)
+        r = eval_binary(op, Constant(x, ty), Constant(y, b.ty)) if op else None
+        if r is not None:
+            return ConstValue(r.value, r.ty)
+        if op in ("div", "rem") and isinstance(ty, T.IntTy):
+            self.sink.error("E0080", "evaluation of constant value failed", e.span,
+                            "attempt to divide with overflow")
+            return None
         self.fail(e, "this operation")
         return None

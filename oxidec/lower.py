@@ -15,6 +15,7 @@ from . import types as T
 from .device_api import ATOMIC_METHODS, FLOAT_METHODS, INT_METHODS, ApiFn
 from .diagnostics import DiagnosticSink
 from .mir import syntax as M
+from .passes.consteval import round_float
 from .resolve import ItemTable, attr
 from .span import Span
 from .typeck import ConstRes, FnSig, LocalRes, StaticRes, TypeckResults, Var
@@ -245,8 +246,7 @@ class BodyBuilder:
     def lower_lit_expr(self, e: ast.LitExpr) -> M.Operand:
         ty = self.ty(e)
         if isinstance(ty, T.FloatTy):
-            from .consteval import cast_value
-            return M.Constant(cast_value(float(e.value), T.F64, ty), ty)
+            return M.Constant(round_float(float(e.value), ty), ty)
         if isinstance(ty, T.IntTy):
             return M.Constant(T.wrap_int(int(e.value), ty), ty)
         return M.Constant(e.value, ty)

@@ -20,25 +20,11 @@ import math
 import struct
 
 from ..mir.syntax import Constant
-from ..types import BOOL, BoolTy, FloatTy, IntTy, Ty
+from ..types import BOOL, BoolTy, FloatTy, IntTy, Ty, int_range, wrap_int
 
 
 # ---------------------------------------------------------------------------
 # Representation
-
-
-def wrap_int(value: int, ty: IntTy) -> int:
-    """Reduce to the two's-complement range of `ty`."""
-    value &= (1 << ty.bits) - 1
-    if ty.signed and value >= 1 << (ty.bits - 1):
-        value -= 1 << ty.bits
-    return value
-
-
-def int_range(ty: IntTy) -> tuple[int, int]:
-    if ty.signed:
-        return -(1 << (ty.bits - 1)), (1 << (ty.bits - 1)) - 1
-    return 0, (1 << ty.bits) - 1
 
 
 def to_f32(value: float) -> float:
