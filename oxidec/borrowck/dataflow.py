@@ -32,6 +32,24 @@ def successors(term) -> tuple[int, ...]:
     return ()
 
 
+
+def postorder(start: int, successors) -> list[int]:
+    """Nodes reachable from `start`, in depth-first postorder (iterative: no recursion
+    limit on long CFGs); `successors(node)` lists a node's successors."""
+    seen = {start}
+    order: list[int] = []
+    stack = [(start, iter(successors(start)))]
+    while stack:
+        b, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            order.append(b)
+        elif nxt not in seen:
+            seen.add(nxt)
+            stack.append((nxt, iter(successors(nxt))))
+    return order
+
 class Cfg:
     def __init__(self, body: M.Body):
         self.body = body
@@ -44,21 +62,8 @@ class Cfg:
 
     @cached_property
     def rpo(self) -> list[int]:
-        """Blocks reachable from bb0 in reverse postorder (iterative DFS)."""
-        seen = {0}
-        order: list[int] = []
-        stack = [(0, iter(self.succs[0]))]
-        while stack:
-            b, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                order.append(b)
-            elif nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, iter(self.succs[nxt])))
-        order.reverse()
-        return order
+        """Blocks reachable from bb0 in reverse postorder."""
+        return postorder(0, self.succs.__getitem__)[::-1]
 
     @cached_property
     def reachable(self) -> frozenset[int]:
@@ -104,18 +109,7 @@ class Cfg:
         rpreds: dict[int, list[int]] = {EXIT: [b for b in nodes if self.is_return(b)]}
         for b in nodes:
             rpreds.setdefault(b, [p for p in self.preds[b] if p in nodes])
-        order: list[int] = []
-        seen = {EXIT}
-        stack = [(EXIT, iter(rpreds[EXIT]))]
-        while stack:
-            b, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                order.append(b)
-            elif nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, iter(rpreds[nxt])))
+        order = postorder(EXIT, rpreds.__getitem__)
         number = {b: k for k, b in enumerate(order)}
         idom: dict[int, int] = {EXIT: EXIT}
 
