@@ -16,20 +16,14 @@ import heapq
 from functools import cached_property
 
 from ..mir import syntax as M
+from ..passes.visit import successors as block_successors
 
 EXIT = -1  # the virtual exit that every `return` reaches
 
 
 def successors(term) -> tuple[int, ...]:
-    if isinstance(term, (M.Goto, M.Call, M.Assert)):
-        return (term.target,)
-    if isinstance(term, M.SwitchInt):
-        out: list[int] = []
-        for t in (*term.targets, term.otherwise):
-            if t not in out:
-                out.append(t)
-        return tuple(out)
-    return ()
+    """A terminator's successor blocks, each once (a switch may name a block twice)."""
+    return tuple(dict.fromkeys(block_successors(term)))
 
 
 

@@ -13,7 +13,8 @@ from ..mir import syntax as mir
 from ..types import BOOL, U32, USIZE, PtrTy
 from . import abi
 from .atomics import emit_atomic
-from .fusion import plan_fusion, successors
+from ..passes.visit import successors
+from .fusion import plan_fusion
 from .instrs import EFFECTS, INT_COMPARE, instr
 from .places import PlaceAccess, RegPlace, Val
 from .regalloc import RegisterFile, memory_locals, place_ty

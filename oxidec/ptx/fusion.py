@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..mir import syntax as mir
+from ..passes.visit import successors
 from ..types import IntTy
 from .regalloc import place_ty, through_pointer
 
@@ -79,16 +80,6 @@ def _blocks_outside_loops(body) -> set[int]:
         if b not in seen:
             outside.add(b)
     return outside
-
-
-def successors(term) -> tuple[int, ...]:
-    if isinstance(term, mir.Goto):
-        return (term.target,)
-    if isinstance(term, mir.SwitchInt):
-        return tuple(term.targets) + (term.otherwise,)
-    if isinstance(term, (mir.Call, mir.Assert)):
-        return (term.target,)
-    return ()
 
 
 # ---------------------------------------------------------------------------
