@@ -1,0 +1,133 @@
+"""What type checking produces (side tables keyed on AST nodes, read by lowering) and the
+per-function context it keeps while checking."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from .. import ast
+from .. import types as T
+from ..consteval import ConstValue
+from ..span import Span
+
+
+# ---------------------------------------------------------------------------
+# Results
+
+@dataclass(eq=False)
+class Var:
+    """A local variable binding (parameter, `let`, pattern binding, loop variable)."""
+
+    name: str
+    ty: T.Ty
+    mutable: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class LocalRes:
+    var: Var
+
+
+@dataclass(frozen=True)
+class ConstRes:
+    value: ConstValue
+
+
+@dataclass(frozen=True)
+class StaticRes:
+    name: str  # mangled program-wide name of a shared static
+    ty: T.Ty  # SharedArrayTy
+    mutable: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class FnSig:
+    name: str
+    kind: str  # "kernel" | "device"
+    params: tuple[T.Ty, ...]
+    ret: T.Ty
+    is_unsafe: bool
+    item: ast.FnItem
+
+
+@dataclass
+class TypeckResults:
+    expr_ty: dict[ast.Expr, T.Ty] = field(default_factory=dict)
+    res: dict[ast.PathExpr, object] = field(default_factory=dict)  # LocalRes | ConstRes | StaticRes
+    pat_var: dict[ast.IdentPat, Var] = field(default_factory=dict)
+    param_var: dict[ast.Param, Var] = field(default_factory=dict)
+    calls: dict[ast.CallExpr, object] = field(default_factory=dict)  # FnSig | ApiFn | "Some"
+    methods: dict[ast.MethodCallExpr, tuple[str, str]] = field(default_factory=dict)
+    generic_values: dict[ast.Expr, tuple[int, ...]] = field(default_factory=dict)
+    fn_sigs: dict[str, FnSig] = field(default_factory=dict)
+    statics: dict[str, StaticRes] = field(default_factory=dict)  # mangled name -> static
+    struct_tys: dict[str, T.StructTy] = field(default_factory=dict)
+    kernels_unchecked: set[str] = field(default_factory=set)  # #[kernel(unchecked_indexing)]
+    atomic_orderings: dict[ast.MethodCallExpr, tuple[str, ...]] = field(default_factory=dict)
+    printf_formats: dict[ast.MacroCallExpr, str] = field(default_factory=dict)  # C format
+    contracts: dict[str, object] = field(default_factory=dict)  # kernel -> LaunchContract
+
+    def ty(self, e: ast.Expr) -> T.Ty:
+        return self.expr_ty[e]
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+def describe(ty: T.Ty) -> str:
+    """How rustc names a type in a message: literals' variables are 'integer' / 'float'."""
+    if isinstance(ty, T.InferTy):
+        return {"int": "integer", "float": "floating-point number"}.get(ty.kind, "`_`")
+    return f"`{ty}`"
+
+
+def nearest(name: str, candidates) -> str | None:
+    found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def closest_last_segment(name: str, paths) -> list[str]:
+    """API paths whose last segment is close to `name`, closest first (ties in path order)."""
+    scored = []
+    for p in paths:
+        ratio = difflib.SequenceMatcher(None, name, p.split("::")[-1]).ratio()
+        if ratio >= 0.6:
+            scored.append((-ratio, p))
+    return [p for _, p in sorted(scored)]
+
+
+SCALAR_ASSOC_CONSTS = {
+    "MAX": lambda ty: (2 ** (ty.bits - 1) - 1 if ty.signed else 2 ** ty.bits - 1)
+    if isinstance(ty, T.IntTy) else float(T.float_max(ty)),
+    "MIN": lambda ty: (-(2 ** (ty.bits - 1)) if ty.signed else 0)
+    if isinstance(ty, T.IntTy) else -float(T.float_max(ty)),
+    "INFINITY": lambda ty: float("inf"),
+    "NEG_INFINITY": lambda ty: float("-inf"),
+    "NAN": lambda ty: float("nan"),
+    "EPSILON": lambda ty: 2.0 ** -23 if ty == T.F32 else 2.0 ** -52,
+    "BITS": lambda ty: ty.bits,
+}
+FLOAT_CONSTS = {"PI": 3.141592653589793, "E": 2.718281828459045, "TAU": 6.283185307179586,
+                "LN_2": 0.6931471805599453, "SQRT_2": 1.4142135623730951,
+                "FRAC_1_SQRT_2": 0.7071067811865476, "LN_10": 2.302585092994046,
+                "LOG2_E": 1.4426950408889634}
+
+
+@dataclass
+class Loop:
+    label: str | None
+    is_loop: bool  # `loop` (can break with a value) vs while/for
+    break_ty: T.Ty | None = None
+
+
+@dataclass
+class FnCtx:
+    sig: FnSig
+    scopes: list[dict[str, object]] = field(default_factory=list)  # name -> Var | ConstRes | StaticRes
+    loops: list[Loop] = field(default_factory=list)
+    lits: list[tuple[ast.LitExpr, bool]] = field(default_factory=list)  # (literal, negated)
+    lets: list[tuple[Var, Span]] = field(default_factory=list)
+
+
