@@ -255,7 +255,7 @@ class RaceCheck:
         self.cfg = self.taint.cfg
         self.def_map = self.defs()
         self.form_cache: dict[int, Lin] = {}
-        self.block_dims = self.body.attrs.get("reqntid")
+        self.block_dims = self.body.launch.block if self.body.launch else None
         used = self.used_axes()
         self.axes = [ax for ax in "xyz" if ax in used and not (
             self.block_dims and self.block_dims["xyz".index(ax)] == 1)]

@@ -140,11 +140,12 @@ class BuilderCore:
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
         return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      attrs={**self.body_attrs(), FACTS_ATTR: self.facts})
+                      attrs={FACTS_ATTR: self.facts}, launch=self.launch_info(),
+                      unchecked_indexing=kind == "kernel" and not self.checked)
 
-    def body_attrs(self) -> dict:
+    def launch_info(self) -> M.LaunchInfo | None:
         fn = self.sig.item
-        attrs: dict = {}
+        bounds = None
         lb = attr(fn, "launch_bounds")
         if lb and lb.args:
             vals = [a.value for a in lb.args if isinstance(a, ast.LitExpr) and a.kind == "int"]
@@ -152,13 +153,11 @@ class BuilderCore:
                 self.sink.error("OX0003", "`#[launch_bounds]` takes one or two integer literals",
                                 lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
             else:
-                attrs["launch_bounds"] = tuple(vals)
+                bounds = tuple(vals)
         contract = self.r.contracts.get(fn.name)
-        if contract is not None:
-            attrs["launch_contract"] = contract
-            if contract.block is not None:
-                attrs["reqntid"] = contract.block
-        return attrs
+        if bounds is None and contract is None:
+            return None
+        return M.LaunchInfo(bounds, contract)
 
     def get_return_block(self) -> int:
         if self.return_block is None:

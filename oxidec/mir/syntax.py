@@ -297,6 +297,85 @@ class LocalDecl:
     span: Span
 
 
+# ---------------------------------------------------------------------------
+# Launch information: a kernel's `#[launch_bounds]` and `#[launch_contract]`, which the
+# emitter (.maxntid/.minnctapersm/.reqntid), the passes (ranges of thread indices, slice
+# lengths), the checks (block shape) and the host (checked before every launch) all read.
+# Contract expressions are over the kernel's parameters as the host sees them at launch.
+
+@value
+class ContractParam:
+    """The value of scalar parameter `local` (`n`)."""
+
+    local: int
+    name: str
+
+
+@value
+class ContractLen:
+    """The element count of slice parameter `local` (`a.len()`)."""
+
+    local: int
+    name: str
+
+
+@value
+class ContractConst:
+    """A literal (name None) or the value of the `const` item `name`."""
+
+    value: int | float | bool
+    name: str | None = None
+
+
+@value
+class ContractBinary:
+    op: str  # one of BINARY_OPS, or "and" / "or" (short-circuit `&&` / `||`)
+    lhs: "ContractExpr"
+    rhs: "ContractExpr"
+
+
+@value
+class ContractUnary:
+    op: str  # "neg" | "not" (`!`, logical)
+    operand: "ContractExpr"
+
+
+@value
+class ContractCast:
+    operand: "ContractExpr"
+    ty: Ty
+
+
+ContractExpr = (ContractParam | ContractLen | ContractConst | ContractBinary | ContractUnary
+                | ContractCast)
+
+
+@value
+class ContractClause:
+    text: str  # the expression as written, for the host's messages
+    expr: ContractExpr
+
+
+@value
+class LaunchContract:
+    """`#[launch_contract(block = (X, Y, Z), domain = EXPR, requires = (EXPR, ...))]`."""
+
+    block: tuple[int, int, int] | None  # the exact block shape
+    domain: ContractClause | None  # the launch starts at least this many threads
+    requires: tuple[ContractClause, ...]  # relations that hold at launch
+
+
+@value
+class LaunchInfo:
+    bounds: tuple[int, ...] | None = None  # `#[launch_bounds(MAX_THREADS[, MIN_BLOCKS])]`
+    contract: LaunchContract | None = None
+
+    @property
+    def block(self) -> tuple[int, int, int] | None:
+        """The exact block shape (`.reqntid`), when a contract fixes it."""
+        return self.contract.block if self.contract is not None else None
+
+
 @dataclass
 class Body:
     name: str
@@ -305,7 +384,9 @@ class Body:
     locals: list[LocalDecl]  # [0] is the return place
     blocks: list[BasicBlock]  # [0] is the entry
     span: Span
-    attrs: dict = field(default_factory=dict)  # "launch_bounds": (max_threads, min_blocks), ...
+    launch: LaunchInfo | None = None  # kernels with launch attributes
+    unchecked_indexing: bool = False  # `#[kernel(unchecked_indexing)]`: no bounds checks
+    attrs: dict = field(default_factory=dict)  # borrowck facts (going away)
 
     @property
     def return_ty(self) -> Ty:
