@@ -73,7 +73,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     typed = typeck(items, sink); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(items, typed, sink)
-    borrowck(comp.program, items, sink); sink.check()
+    borrowck(comp.program, sink); sink.check()
     if opts.stop == "mir":
         return comp
     optimize_program(comp.program, opts.opt_level)

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from oxidec import driver
 from oxidec.borrowck.affine import Lin, eq, feasible, le, lt
-from oxidec.borrowck.facts import FACTS_ATTR
 from oxidec.cli import main as cli_main
 from oxidec.codes import CODES
 from oxidec.diagnostics import CompileError, render_all
@@ -114,11 +113,42 @@ def test_warnings_are_returned_when_compilation_succeeds(tmp_path):
     assert (tmp_path / "o.ptx").exists()
 
 
-def test_lowering_facts_do_not_leak():
-    comp = compile_ok(RACY, stop="mir")
-    assert all(FACTS_ATTR not in b.attrs for b in comp.program.bodies)
+def test_lowering_marks_binding_scopes_with_storage_statements():
+    from oxidec.diagnostics import DiagnosticSink
+    from oxidec.lower import lower
+    from oxidec.mir import syntax as M
+    from oxidec.mir.pretty import pretty_body
+    from oxidec.resolve import resolve
+    from oxidec.span import SourceFile
+    from oxidec.syntax import parse
+    from oxidec.typeck import typeck
+    sink = DiagnosticSink()
+    items = resolve(parse(SourceFile("racy.rs", RACY), sink), sink)
+    body = lower(items, typeck(items, sink), sink).bodies[0]
+    names = {i: d.name for i, d in enumerate(body.locals)}
+    marks = [(type(s).__name__, names[s.local]) for bb in body.blocks for s in bb.statements
+             if isinstance(s, (M.StorageLive, M.StorageDead))]
+    # `t`, `v` live from their `let`; `o` per `if let`; all dead at their closing braces
+    assert ("StorageLive", "t") in marks and ("StorageLive", "v") in marks
+    assert ("StorageLive", "o") in marks
+    assert ("StorageDead", "t") in marks and ("StorageDead", "o") in marks
+    assert marks.index(("StorageLive", "t")) < marks.index(("StorageDead", "t"))
+    assert "StorageLive(_" in pretty_body(body)
+    # operands read from a variable carry the span of the expression that read it
+    spans = [op.span.text() for bb in body.blocks for s in bb.statements
+             if isinstance(s, M.Assign) and isinstance(s.rvalue, M.Use)
+             for op in [s.rvalue.operand] if isinstance(op, (M.Copy, M.Move)) and op.span]
+    assert "v" in spans
+
+
+def test_storage_statements_are_gone_after_the_checks():
+    # lowering marks binding scopes with StorageLive/StorageDead; the checks consume them
+    from oxidec.mir import syntax as M
     from oxidec.mir.pretty import pretty_program
-    assert "borrowck_facts" not in pretty_program(comp.program)
+    comp = compile_ok(RACY, stop="mir")
+    assert not any(isinstance(s, (M.StorageLive, M.StorageDead))
+                   for b in comp.program.bodies for bb in b.blocks for s in bb.statements)
+    assert "Storage" not in pretty_program(comp.program)
 
 
 MOVED = """

@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .. import ast
@@ -11,7 +12,6 @@ from ..mir import syntax as M
 from ..resolve import attr
 from ..span import Span
 from ..typeck import FnSig, TypeckResults
-from ..borrowck.facts import FACTS_ATTR, LoweringFacts
 
 BINOPS = ast.BINOPS
 
@@ -52,7 +52,6 @@ class BuilderCore:
         self.loops: list[LoopScope] = []
         self.return_block: int | None = None
         self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
-        self.facts = LoweringFacts()  # for borrowck: binding scopes, operand spans
         self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
 
     # -- blocks and locals --------------------------------------------------
@@ -111,6 +110,11 @@ class BuilderCore:
     def read(self, place: M.Place, ty: T.Ty) -> M.Operand:
         return M.Copy(place) if T.is_copy(ty) else M.Move(place)
 
+    @staticmethod
+    def spanned(op: M.Operand, span: Span) -> M.Operand:
+        """The operand, remembering where the source read it (for the checks' messages)."""
+        return dataclasses.replace(op, span=span) if isinstance(op, (M.Copy, M.Move)) else op
+
     def check(self, cond: M.Operand, message: str, span: Span) -> None:
         nxt = self.new_block()
         self.terminate(M.Assert(cond, True, message, nxt, span))
@@ -140,7 +144,7 @@ class BuilderCore:
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
         return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      attrs={FACTS_ATTR: self.facts}, launch=self.launch_info(),
+                      launch=self.launch_info(),
                       unchecked_indexing=kind == "kernel" and not self.checked)
 
     def launch_info(self) -> M.LaunchInfo | None:

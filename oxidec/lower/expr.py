@@ -35,7 +35,7 @@ class ExprLowering:
         res = self.r.res.get(e)
         if isinstance(res, LocalRes):
             local = self.local_for(res.var)
-            return self.facts.note_operand(self.read(M.Place(local), res.var.ty), e.span)
+            return self.spanned(self.read(M.Place(local), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
         if res == "None":
@@ -57,7 +57,7 @@ class ExprLowering:
 
     def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
         if e.op == "*":
-            return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+            return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
         value = self.lower_expr(e.operand)
         op = "neg" if e.op == "-" else "not"
         return self.to_temp(M.UnaryOp(op, value), self.ty(e), e.span)
@@ -158,10 +158,10 @@ class ExprLowering:
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
-        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:
-        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
         if e.label is None:

@@ -199,6 +199,10 @@ def pretty_statement(stmt) -> str:
         return call if stmt.dest is None else f"{pretty_place(stmt.dest)} = {call}"
     if isinstance(stmt, Nop):
         return "nop;"
+    if isinstance(stmt, M.StorageLive):
+        return f"StorageLive(_{stmt.local});"
+    if isinstance(stmt, M.StorageDead):
+        return f"StorageDead(_{stmt.local});"
     return f"<{stmt!r}>;"
 
 
@@ -271,6 +275,10 @@ def _launch_attrs(body: Body) -> list[str]:
         lines.append(f"#[launch_contract({', '.join(parts)})]")
     if body.unchecked_indexing:
         lines.append("#[unchecked_indexing]")
+    by_level: dict[str, list[str]] = {}
+    for lint, level in sorted(body.lint_levels.items()):
+        by_level.setdefault(level, []).append(lint)
+    lines += [f"#[{level}({', '.join(lints)})]" for level, lints in sorted(by_level.items())]
     return lines
 
 

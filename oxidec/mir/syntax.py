@@ -61,14 +61,20 @@ class Place:
         return Place(self.local, self.projection + tuple(more))
 
 
+# An operand's `span` is where the source read the value (`v` in `f(v)`), for the checks'
+# messages; it is not part of the operand's identity (equality and hashing ignore it), and
+# passes that make new operands leave it None.
+
 @value
 class Copy:
     place: Place
+    span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @value
 class Move:
     place: Place
+    span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @value
@@ -228,7 +234,25 @@ class Nop:
     span: Span
 
 
-Statement = Assign | Effect | AtomicOp | Nop
+@dataclass
+class StorageLive:
+    """The binding `local` starts here (again, on each iteration of a loop): it holds no
+    value before this point (rustc's StorageLive). Only the checks read it: they remove
+    the storage statements before the passes run (the emitter keeps locals in registers)."""
+
+    local: int
+    span: Span  # the binding
+
+
+@dataclass
+class StorageDead:
+    """The scope that declared `local` ends here: a borrow of it must not outlive this."""
+
+    local: int
+    span: Span  # the scope's closing brace
+
+
+Statement = Assign | Effect | AtomicOp | Nop | StorageLive | StorageDead
 
 
 @dataclass
@@ -386,7 +410,9 @@ class Body:
     span: Span
     launch: LaunchInfo | None = None  # kernels with launch attributes
     unchecked_indexing: bool = False  # `#[kernel(unchecked_indexing)]`: no bounds checks
-    attrs: dict = field(default_factory=dict)  # borrowck facts (going away)
+    # lint name -> "allow" | "warn" | "deny", from `#[allow(..)]`/`#[warn(..)]`/`#[deny(..)]`/
+    # `#[forbid(..)]` on the function or an enclosing module (only lints named there)
+    lint_levels: dict[str, str] = field(default_factory=dict)
 
     @property
     def return_ty(self) -> Ty:
