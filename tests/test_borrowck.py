@@ -20,7 +20,7 @@ from oxidec.diagnostics import CompileError, render_all
 from oxidec.explain import PAGES, explain_text
 from oxidec.mir import syntax as M
 from oxidec.mir.verify import verify_program
-from oxidec.passes.ref_elim import analyse
+from oxidec.mir.refs import analyse
 
 ROOT = Path(__file__).resolve().parents[1]
 UI = ROOT / "tests" / "ui"

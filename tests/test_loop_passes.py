@@ -27,7 +27,8 @@ from oxidec.passes.dead_code import dead_code
 from oxidec.passes.licm import licm
 from oxidec.passes.loop_rotate import loop_rotate
 from oxidec.passes.loop_unroll import loop_unroll
-from oxidec.passes.loops import Dominators, LoopFacts, basic_ivs, find_loops
+from oxidec.mir.cfg import Dominators, find_loops
+from oxidec.passes.loops import LoopFacts, basic_ivs
 from oxidec.passes.strength_reduce import strength_reduce
 from oxidec.span import DUMMY_SPAN as S
 from oxidec.types import BOOL, F32, U32, UNIT, USIZE, DisjointSliceTy, RefTy, SliceTy

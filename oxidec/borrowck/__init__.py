@@ -26,7 +26,7 @@ import os
 
 from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M
-from ..passes.ref_elim import analyse as analyse_refs
+from ..mir.refs import analyse as analyse_refs
 from .dataflow import Cfg
 from .facts import BindingScopes, take_storage
 from .places import Accesses, local_name

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M
-from ..passes.ref_elim import analyse as analyse_refs
+from ..mir.refs import analyse as analyse_refs
 from ..span import Span
 from .dataflow import Cfg
 

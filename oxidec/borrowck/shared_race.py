@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import count
 
-from ..passes.visit import rvalue_operands
+from ..mir.visit import rvalue_operands
 from .. import types as T
 from ..diagnostics import DiagnosticSink, Label
 from ..mir import syntax as M

@@ -43,8 +43,8 @@ from ..mir.syntax import (
     ContractBinary, ContractConst, ContractLen, ContractParam, LaunchInfo,
 )
 from ..types import IntTy
-from .loops import Dominators, predecessors
-from .visit import never_written, successors
+from ..mir.cfg import Dominators, predecessors, successors
+from ..mir.visit import never_written
 
 class _Top:
     """The facts of a state no path reaches (yet): everything holds."""
