@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from oxidec import driver
-from oxidec.borrowck.affine import Lin, eq, feasible, le, lt
+from oxidec.checks.borrowck.affine import Lin, eq, feasible, le, lt
 from oxidec.cli import main as cli_main
 from oxidec.codes import CODES
 from oxidec.diagnostics import CompileError, render_all
@@ -384,3 +384,36 @@ mod kernels {
     use super::*;
 """ + RACY + "\n}\n"
     assert codes_of(src) == []
+
+
+def test_unsafeck_reads_only_the_mir_source_scopes():
+    # an unsafe use is allowed when its scope or an enclosing one is unsafe
+    from oxidec.checks import unsafeck
+    from oxidec.diagnostics import DiagnosticSink
+    from oxidec.mir import syntax as M
+    from oxidec.span import SourceFile, Span
+    from oxidec.types import UNIT
+    src = SourceFile("u.rs", "fn f() { *p; unsafe { *q; } *r; }")
+    at = lambda text: Span(src, src.text.index(text), src.text.index(text) + len(text))  # noqa
+    scopes = [M.SourceScope(None, at("fn f()"), "safe"),
+              M.SourceScope(0, at("unsafe { *q; }"), "unsafe_block"),
+              M.SourceScope(1, at("*q"), "safe")]  # a safe scope inside the unsafe block
+    uses = [M.UnsafeUse("deref_raw_pointer", None, 0, at("*r")),
+            M.UnsafeUse("deref_raw_pointer", None, 2, at("*q")),
+            M.UnsafeUse("call_unsafe_fn", "store", 0, at("*p"))]
+    body = M.Body("f", "device", 0, [M.LocalDecl(UNIT, None, True, at("fn f()"))],
+                  [M.BasicBlock(list(uses), M.Return(at("}")))], at("fn f()"),
+                  source_scopes=scopes)
+    sink = DiagnosticSink()
+    unsafeck(M.Program([body]), sink)
+    assert [(d.code, d.primary.span.text(), d.message.split(" is ")[0])
+            for d in sink.diagnostics] == [
+        ("E0133", "*p", "call to unsafe function `store`"),  # in source order
+        ("E0133", "*r", "dereference of raw pointer")]
+    assert body.blocks[0].statements == []  # consumed: the passes never see them
+    fn_scope = M.SourceScope(None, at("fn f()"), "unsafe_fn")
+    body = M.Body("f", "device", 0, body.locals, [M.BasicBlock(list(uses), M.Return(at("}")))],
+                  at("fn f()"), source_scopes=[fn_scope, scopes[1], scopes[2]])
+    sink = DiagnosticSink()
+    unsafeck(M.Program([body]), sink)
+    assert sink.diagnostics == []

@@ -22,10 +22,12 @@ from .loops import ForLowering
 from .calls import CallLowering
 from .macros import MacroLowering
 from .lints import lint_levels
+from .unsafe_uses import UnsafeLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
-                  ControlLowering, ForLowering, CallLowering, MacroLowering):
+                  ControlLowering, ForLowering, CallLowering, MacroLowering,
+                  UnsafeLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

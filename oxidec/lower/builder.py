@@ -53,6 +53,9 @@ class BuilderCore:
         self.return_block: int | None = None
         self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
         self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
+        safety = "unsafe_fn" if sig.is_unsafe else "safe"
+        self.source_scopes = [M.SourceScope(None, sig.item.span, safety)]
+        self.scope = 0  # the source scope being lowered
 
     # -- blocks and locals --------------------------------------------------
     def new_block(self) -> int:
@@ -144,7 +147,7 @@ class BuilderCore:
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
         return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      launch=self.launch_info(),
+                      launch=self.launch_info(), source_scopes=self.source_scopes,
                       unchecked_indexing=kind == "kernel" and not self.checked)
 
     def launch_info(self) -> M.LaunchInfo | None:

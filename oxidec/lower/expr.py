@@ -20,6 +20,7 @@ class ExprLowering:
 
     # -- expressions ----------------------------------------------------------
     def lower_expr(self, e: ast.Expr) -> M.Operand:
+        self.note_unsafe_use(e)
         method = getattr(self, "lower_" + snake(type(e).__name__))
         return method(e)
 
@@ -164,6 +165,17 @@ class ExprLowering:
         return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
+        if e.unsafe:
+            outer = self.scope
+            self.source_scopes.append(M.SourceScope(outer, e.span, "unsafe_block"))
+            self.scope = len(self.source_scopes) - 1
+            try:
+                return self.lower_plain_block_expr(e)
+            finally:
+                self.scope = outer
+        return self.lower_plain_block_expr(e)
+
+    def lower_plain_block_expr(self, e: ast.BlockExpr) -> M.Operand:
         if e.label is None:
             return self.lower_block(e.block)
         ty = self.ty(e)

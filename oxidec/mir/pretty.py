@@ -203,6 +203,9 @@ def pretty_statement(stmt) -> str:
         return f"StorageLive(_{stmt.local});"
     if isinstance(stmt, M.StorageDead):
         return f"StorageDead(_{stmt.local});"
+    if isinstance(stmt, M.UnsafeUse):
+        what = stmt.kind if stmt.callee is None else f"{stmt.kind} `{stmt.callee}`"
+        return f"UnsafeUse({what}) in scope{stmt.scope};"
     return f"<{stmt!r}>;"
 
 

@@ -252,7 +252,21 @@ class StorageDead:
     span: Span  # the scope's closing brace
 
 
-Statement = Assign | Effect | AtomicOp | Nop | StorageLive | StorageDead
+@dataclass
+class UnsafeUse:
+    """An operation that needs an `unsafe` block or `unsafe fn`, where the source has it:
+    kind "deref_raw_pointer" (`*p`), "use_of_mutable_static" (`TILE[i]`), or
+    "call_unsafe_fn" (`callee`: `store`, `<*mut f32>::add`,
+    `DisjointSlice::get_unchecked_mut`, `DeviceAtomicU32::from_ptr`). `scope` indexes
+    `Body.source_scopes`. Only unsafeck reads it, and removes it before the passes run."""
+
+    kind: str
+    callee: str | None
+    scope: int
+    span: Span
+
+
+Statement = Assign | Effect | AtomicOp | Nop | StorageLive | StorageDead | UnsafeUse
 
 
 @dataclass
@@ -305,6 +319,19 @@ class Unreachable:
 
 
 Terminator = Goto | SwitchInt | Return | Call | Assert | Unreachable
+
+
+SAFETIES = ("safe", "unsafe_fn", "unsafe_block")
+
+
+@dataclass
+class SourceScope:
+    """A lexical scope of the source that matters to a check (rustc's SourceScopeData):
+    scope 0 is the function's body, an `unsafe { }` block opens another."""
+
+    parent: int | None
+    span: Span
+    safety: str  # one of SAFETIES: "unsafe_fn" for the body of an `unsafe fn`
 
 
 @dataclass
@@ -413,6 +440,7 @@ class Body:
     # lint name -> "allow" | "warn" | "deny", from `#[allow(..)]`/`#[warn(..)]`/`#[deny(..)]`/
     # `#[forbid(..)]` on the function or an enclosing module (only lints named there)
     lint_levels: dict[str, str] = field(default_factory=dict)
+    source_scopes: list[SourceScope] = field(default_factory=list)  # [0]: the body's own
 
     @property
     def return_ty(self) -> Ty:

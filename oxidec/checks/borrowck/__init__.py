@@ -13,8 +13,8 @@ runs, for every body:
                                            barrier interval
 
 It runs on the MIR exactly as lowering made it: the passes may turn moves into copies or
-delete dead borrows, which would hide errors. `unsafe` is checked on the AST beforehand
-(`oxidec/unsafeck.py`), because MIR does not remember `unsafe` blocks.
+delete dead borrows, which would hide errors. `unsafe` is checked just before
+(`checks/unsafeck.py`).
 
 OXIDEC_SKIP_BORROWCK=1 in the environment skips the analyses (not the storage statements'
 removal, nor the escape check the emitter relies on); it exists only to measure what the
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import os
 
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..mir.refs import analyse as analyse_refs
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...mir.refs import analyse as analyse_refs
 from .dataflow import Cfg
 from .facts import BindingScopes, take_storage
 from .places import Accesses, local_name

@@ -38,11 +38,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import count
 
-from ..mir.visit import rvalue_operands
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..span import Span
+from ...mir.visit import rvalue_operands
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...span import Span
 from .affine import Lin, eq, feasible, le, lt
 from .divergence import BodyTaint, Summary
 from .places import static_temps, user_static_name

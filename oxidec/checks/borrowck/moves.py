@@ -21,9 +21,9 @@ construction.
 """
 from __future__ import annotations
 
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
 from .dataflow import Cfg, Worklist
 from .facts import BindingScopes
 from .report import add

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..span import Span
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...span import Span
 from .dataflow import Cfg, Worklist
 from .facts import BindingScopes
 from .report import add

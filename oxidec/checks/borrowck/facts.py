@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..mir import syntax as M
-from ..span import Span
+from ...mir import syntax as M
+from ...span import Span
 
 
 @dataclass

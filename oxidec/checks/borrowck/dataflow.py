@@ -15,8 +15,8 @@ from __future__ import annotations
 import heapq
 from functools import cached_property
 
-from ..mir import syntax as M
-from ..mir.cfg import postorder, unique_successors
+from ...mir import syntax as M
+from ...mir.cfg import postorder, unique_successors
 
 EXIT = -1  # the virtual exit that every `return` reaches
 

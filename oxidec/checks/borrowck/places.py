@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import types as T
-from ..mir import syntax as M
-from ..mir.typeof import MirTypeError, place_ty as _place_ty
-from ..span import Span
+from ... import types as T
+from ...mir import syntax as M
+from ...mir.typeof import MirTypeError, place_ty as _place_ty
+from ...span import Span
 from .facts import BindingScopes
 
 
