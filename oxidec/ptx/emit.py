@@ -17,7 +17,8 @@ from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
 from .instrs import EFFECTS, INT_COMPARE, instr
 from .places import PlaceAccess, RegPlace, Val
-from .regalloc import RegisterFile, memory_locals, place_ty
+from ..mir.typeof import place_ty
+from .regalloc import RegisterFile, memory_locals
 from .rvalues import emit_rvalue
 from .spaces import GENERIC, SpaceAnalysis
 from .types import PtxEmitError, arith, immediate, is_thin_pointer, leaf_types, memory

@@ -16,10 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
+from ..mir.typeof import project_ty
 from ..mir.visit import rvalue_operands
 from ..types import ArrayTy, Ty
-from .types import (REG_CLASSES, RegClass, elem_of, field_leaves, is_fat_pointer, leaf_types,
-                    mem_align, mem_size, pointee, reg_class)
+from .types import (REG_CLASSES, RegClass, is_fat_pointer, leaf_types, mem_align, mem_size,
+                    reg_class)
 
 # Most candidate leaf groups a dynamically indexed register array may have.
 SELECT_LIMIT = 8
@@ -127,21 +128,3 @@ def _operand_places(operands):
     for op in operands:
         if isinstance(op, (mir.Copy, mir.Move)):
             yield op.place, False
-
-
-def place_ty(body: mir.Body, place: mir.Place) -> Ty:
-    """The type of a place, following its projections."""
-    ty = body.locals[place.local].ty
-    for proj in place.projection:
-        ty = project_ty(ty, proj)
-    return ty
-
-
-def project_ty(ty: Ty, proj) -> Ty:
-    if isinstance(proj, mir.Deref):
-        return pointee(ty)
-    if isinstance(proj, mir.Field):
-        return field_leaves(ty, proj.index)[2]
-    if is_fat_pointer(ty):  # `slice[i]` indexes through the data pointer
-        ty = pointee(ty)
-    return elem_of(ty)
