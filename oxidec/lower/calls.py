@@ -153,7 +153,7 @@ class CallLowering:
             place = self.lower_place(e.receiver)
             if kind == "thread_index":
                 # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
-                recv = self.facts.note_operand(M.Copy(place), e.receiver.span)
+                recv = self.spanned(M.Copy(place), e.receiver.span)
                 as_usize = self.to_temp(M.Use(recv), T.USIZE, span)
                 if name == "get":
                     return as_usize
@@ -203,7 +203,7 @@ class CallLowering:
         index = self.lower_expr(e.args[0])
         idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
         length = self.to_temp(M.Len(place), T.USIZE, span)
-        moved = self.facts.note_operand(M.Move(M.Place(idx)), e.args[0].span)
+        moved = self.spanned(M.Move(M.Place(idx)), e.args[0].span)
         as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)

@@ -20,6 +20,7 @@ class ExprLowering:
 
     # -- expressions ----------------------------------------------------------
     def lower_expr(self, e: ast.Expr) -> M.Operand:
+        self.note_unsafe_use(e)
         method = getattr(self, "lower_" + snake(type(e).__name__))
         return method(e)
 
@@ -35,7 +36,7 @@ class ExprLowering:
         res = self.r.res.get(e)
         if isinstance(res, LocalRes):
             local = self.local_for(res.var)
-            return self.facts.note_operand(self.read(M.Place(local), res.var.ty), e.span)
+            return self.spanned(self.read(M.Place(local), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
         if res == "None":
@@ -57,7 +58,7 @@ class ExprLowering:
 
     def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
         if e.op == "*":
-            return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+            return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
         value = self.lower_expr(e.operand)
         op = "neg" if e.op == "-" else "not"
         return self.to_temp(M.UnaryOp(op, value), self.ty(e), e.span)
@@ -158,12 +159,23 @@ class ExprLowering:
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
-        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:
-        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
+        if e.unsafe:
+            outer = self.scope
+            self.source_scopes.append(M.SourceScope(outer, e.span, "unsafe_block"))
+            self.scope = len(self.source_scopes) - 1
+            try:
+                return self.lower_plain_block_expr(e)
+            finally:
+                self.scope = outer
+        return self.lower_plain_block_expr(e)
+
+    def lower_plain_block_expr(self, e: ast.BlockExpr) -> M.Operand:
         if e.label is None:
             return self.lower_block(e.block)
         ty = self.ty(e)
