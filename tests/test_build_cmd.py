@@ -140,3 +140,12 @@ def test_arch_native_without_a_gpu(work: Path, monkeypatch) -> None:
     assert r.stderr.startswith("error: --arch native: cannot ask a GPU for its architecture (")
     assert r.stderr.count("\n") == 1 and "--arch sm_80 | " in r.stderr
     assert names(work) == ["saxpy.rs", "vecadd.rs"]
+
+
+def test_quiet_test_runs_still_print_the_seed() -> None:
+    """`make test` runs pytest -q, which hides the report header; the seed is repeated last."""
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "--seed", "1234", "tests/test_build_cmd.py::test_fmad_names_what_it_accepts"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "oxidec: rng seed 1234 (reproduce with --seed 1234)" in r.stdout
