@@ -1,0 +1,167 @@
+"""The cursor over one MIR body under construction: locals, blocks, temporaries, checks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ast
+from .. import types as T
+from ..diagnostics import DiagnosticSink
+from ..mir import syntax as M
+from ..resolve import attr
+from ..span import Span
+from ..typeck import FnSig, TypeckResults
+from ..borrowck.facts import FACTS_ATTR, LoweringFacts
+
+BINOPS = ast.BINOPS
+
+UNIT_CONST = M.Constant(None, T.UNIT)
+
+
+@dataclass
+class LoopScope:
+    label: str | None
+    break_block: int
+    continue_block: int | None  # None for labelled blocks
+    result: M.Place | None  # where `break value` stores
+
+
+@dataclass
+class BlockBuilder:
+    statements: list = field(default_factory=list)
+    terminator: object = None
+
+
+def snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+
+class BuilderCore:
+    def __init__(self, sig: FnSig, r: TypeckResults, sink: DiagnosticSink, checked: bool):
+        self.sig, self.r, self.sink, self.checked = sig, r, sink, checked
+        self.locals: list[M.LocalDecl] = [M.LocalDecl(sig.ret, None, True, sig.item.name_span)]
+        self.blocks: list[BlockBuilder] = []
+        self.cur: int | None = self.new_block()
+        self.var_local: dict[int, int] = {}  # id(Var) -> local
+        self.loops: list[LoopScope] = []
+        self.return_block: int | None = None
+        self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
+        self.facts = LoweringFacts()  # for borrowck: binding scopes, operand spans
+        self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
+
+    # -- blocks and locals --------------------------------------------------
+    def new_block(self) -> int:
+        self.blocks.append(BlockBuilder())
+        return len(self.blocks) - 1
+
+    def new_local(self, ty: T.Ty, span: Span, name: str | None = None,
+                  mutable: bool = True) -> int:
+        self.locals.append(M.LocalDecl(ty, name, mutable, span))
+        return len(self.locals) - 1
+
+    def temp(self, ty: T.Ty, span: Span) -> int:
+        return self.new_local(ty, span)
+
+    def ensure_block(self) -> int:
+        # Code after a diverging expression still gets lowered into a block that nothing
+        # jumps to; simplify_cfg removes it.
+        if self.cur is None:
+            self.cur = self.new_block()
+        return self.cur
+
+    def push(self, stmt) -> None:
+        self.blocks[self.ensure_block()].statements.append(stmt)
+
+    def assign(self, place: M.Place, rvalue, span: Span) -> None:
+        self.push(M.Assign(place, rvalue, span))
+
+    def terminate(self, term) -> None:
+        self.blocks[self.ensure_block()].terminator = term
+        self.cur = None
+
+    def goto(self, target: int, span: Span) -> None:
+        if self.cur is not None:
+            self.terminate(M.Goto(target, span))
+
+    def switch_bool(self, cond: M.Operand, then_bb: int, else_bb: int, span: Span) -> None:
+        self.terminate(M.SwitchInt(cond, (0,), (else_bb,), then_bb, span))
+
+    def to_temp(self, rvalue, ty: T.Ty, span: Span) -> M.Operand:
+        t = self.temp(ty, span)
+        self.assign(M.Place(t), rvalue, span)
+        return M.Copy(M.Place(t)) if T.is_copy(ty) else M.Move(M.Place(t))
+
+    def operand_local(self, op: M.Operand, ty: T.Ty, span: Span) -> int:
+        """A local holding the operand's value (Index projections need a local)."""
+        if isinstance(op, (M.Copy, M.Move)) and not op.place.projection:
+            return op.place.local
+        t = self.temp(ty, span)
+        self.assign(M.Place(t), M.Use(op), span)
+        return t
+
+    def ty(self, e: ast.Expr) -> T.Ty:
+        return self.r.expr_ty.get(e, T.ERROR)
+
+    def read(self, place: M.Place, ty: T.Ty) -> M.Operand:
+        return M.Copy(place) if T.is_copy(ty) else M.Move(place)
+
+    def check(self, cond: M.Operand, message: str, span: Span) -> None:
+        nxt = self.new_block()
+        self.terminate(M.Assert(cond, True, message, nxt, span))
+        self.cur = nxt
+
+    def unsupported(self, span: Span, what: str) -> M.Operand:
+        self.sink.error("OX0002", f"{what} not supported by oxidec yet", span, "not supported")
+        return UNIT_CONST
+
+    # -- the body ---------------------------------------------------------
+    def build(self) -> M.Body:
+        fn = self.sig.item
+        for p, ty in zip(fn.params, self.sig.params):
+            var = self.r.param_var.get(p)
+            name = var.name if var else "_"
+            local = self.new_local(ty, p.span, name, var.mutable if var else False)
+            if var:
+                self.var_local[id(var)] = local
+        result = self.lower_block(fn.body)
+        if self.cur is not None:
+            if self.sig.ret != T.UNIT:
+                self.assign(M.Place(0), M.Use(result), fn.body.span)
+            self.goto(self.get_return_block(), fn.body.span)
+        blocks = []
+        for b in self.blocks:
+            term = b.terminator or M.Unreachable(fn.body.span)
+            blocks.append(M.BasicBlock(b.statements, term))
+        kind = "kernel" if attr(fn, "kernel") else "device"
+        return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
+                      attrs={**self.body_attrs(), FACTS_ATTR: self.facts})
+
+    def body_attrs(self) -> dict:
+        fn = self.sig.item
+        attrs: dict = {}
+        lb = attr(fn, "launch_bounds")
+        if lb and lb.args:
+            vals = [a.value for a in lb.args if isinstance(a, ast.LitExpr) and a.kind == "int"]
+            if len(vals) != len(lb.args) or not 1 <= len(vals) <= 2:
+                self.sink.error("OX0003", "`#[launch_bounds]` takes one or two integer literals",
+                                lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
+            else:
+                attrs["launch_bounds"] = tuple(vals)
+        contract = self.r.contracts.get(fn.name)
+        if contract is not None:
+            attrs["launch_contract"] = contract
+            if contract.block is not None:
+                attrs["reqntid"] = contract.block
+        return attrs
+
+    def get_return_block(self) -> int:
+        if self.return_block is None:
+            self.return_block = self.new_block()
+            self.blocks[self.return_block].terminator = M.Return(self.sig.item.span)
+        return self.return_block
