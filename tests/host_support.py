@@ -2,11 +2,12 @@
 without a GPU driver: a stand-in `libcuda.so` to link against.
 
 The stand-in exports every function `cuda.h` declares (found by preprocessing it), so that any
-host program links; the loader and launch functions behave as a recording fake: a launch prints
-its kernel name, geometry and the bytes of each parameter (sizes from the
-OXIDEC_FAKE_PARAM_SIZES environment variable, e.g. "k=8,8,8;other=4"), and succeeds without running
-anything. Its SONAME is `libcuda.so.1`, the driver's, so a program linked against it here runs
-against the real driver on a GPU machine."""
+host program links. The loader and launch functions are a recording fake: a launch prints its
+kernel name, geometry and the bytes of each parameter (sizes from the OXIDEC_FAKE_PARAM_SIZES
+environment variable, e.g. "k=8,8,8;other=4") and succeeds without running anything. Device
+memory is host memory (malloc, memcpy), so a host program runs through to its result check,
+which then fails: no kernel ran. Its SONAME is `libcuda.so.1`, the driver's, so a program
+linked against it here runs against the real driver on a GPU machine."""
 from __future__ import annotations
 
 import os
@@ -62,8 +63,29 @@ int cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
     }
     return 0;
 }
+
+/* Context and memory, on the host: enough for a host program to reach its launches. */
+typedef unsigned long long dptr;
+int cuInit(unsigned flags) { (void)flags; return 0; }
+int cuDeviceGet(int* dev, int ordinal) { *dev = ordinal; return 0; }
+int cuDevicePrimaryCtxRetain(void** ctx, int dev) { (void)dev; *ctx = (void*)16; return 0; }
+int cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; return 0; }
+int cuCtxSetCurrent(void* ctx) { (void)ctx; return 0; }
+int cuCtxSynchronize(void) { return 0; }
+int cuMemAlloc_v2(dptr* p, size_t bytes) { *p = (dptr)(uintptr_t)malloc(bytes ? bytes : 1); return 0; }
+int cuMemFree_v2(dptr p) { free((void*)(uintptr_t)p); return 0; }
+int cuMemcpyHtoD_v2(dptr dst, const void* src, size_t n) { memcpy((void*)(uintptr_t)dst, src, n); return 0; }
+int cuMemcpyDtoH_v2(void* dst, dptr src, size_t n) { memcpy(dst, (void*)(uintptr_t)src, n); return 0; }
+int cuMemsetD32_v2(dptr dst, unsigned v, size_t n) {
+    for (size_t i = 0; i < n; i++) ((unsigned*)(uintptr_t)dst)[i] = v;
+    return 0;
+}
+int cuGetErrorName(int code, const char** name) { (void)code; *name = "FAKE_DRIVER"; return 0; }
 """
-RECORDED = {"cuModuleLoadDataEx", "cuModuleGetFunction", "cuModuleUnload", "cuLaunchKernel"}
+RECORDED = {"cuModuleLoadDataEx", "cuModuleGetFunction", "cuModuleUnload", "cuLaunchKernel",
+            "cuInit", "cuDeviceGet", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2",
+            "cuCtxSetCurrent", "cuCtxSynchronize", "cuMemAlloc_v2", "cuMemFree_v2",
+            "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemsetD32_v2", "cuGetErrorName"}
 
 
 def have_toolchain(*tools: str) -> bool:

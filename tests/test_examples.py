@@ -38,6 +38,18 @@ def touch_later(path: Path) -> None:
     os.utime(path)
 
 
+def run_on_fake_driver(program: Path, fake: Path, name: str, launches: list[str]) -> None:
+    """The program against the stand-in driver: its contract refusal is the GPU run's, its
+    launches are recorded, and its result check fails (no kernel ran): the host code works up
+    to the GPU."""
+    r = subprocess.run([str(program)], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, LD_LIBRARY_PATH=str(fake)))
+    lines = r.stdout.splitlines()
+    assert re.match(EXPECTED[name].split("\\n")[0], lines[0]), r.stdout + r.stderr
+    assert [l for l in lines if l.startswith("launch ")] == launches
+    assert r.returncode == 1 and any("elements wrong" in l for l in lines), r.stdout + r.stderr
+
+
 def commands(output: str) -> str:
     return "\n".join(line for line in output.splitlines() if line.strip())
 
@@ -48,8 +60,10 @@ def test_cpp_make_builds_and_rebuilds_exactly_the_dependants(tmp_path: Path, fak
     first = commands(eb.build_cpp_make(src, fake_lib).stdout)
     assert "oxidec build kernels/axpy.rs --emit header -o build/axpy.h -MD" in first
     assert "oxidec build kernels/square.rs" in first
-    assert (src / "build/app").exists()
     assert (src / "build/axpy.h.d").read_text() == "build/axpy.h: kernels/axpy.rs\n"
+    run_on_fake_driver(src / "build/app", fake_lib, "cpp-make",
+                       ["launch axpy grid 4096 1 1 block 256 1 1 shared 0",
+                        "launch square grid 4096 1 1 block 256 1 1 shared 0"])
     again = eb.build_cpp_make(src, fake_lib).stdout
     assert "Nothing to be done" in again or again.strip() == ""
 
@@ -74,7 +88,9 @@ def test_cmake_builds_and_tracks_the_kernel_sources(tmp_path: Path, fake_lib) ->
     first = eb.build_cmake(src).stdout
     assert "oxidec kernels/relu.rs -> oxidec/relu.h" in first
     assert "oxidec kernels/scale.rs -> oxidec/scale.h" in first
-    assert (src / "build/app").exists()
+    run_on_fake_driver(src / "build/app", fake_lib, "cmake",
+                       ["launch relu grid 3001 1 1 block 128 1 1 shared 0",
+                        "launch scale grid 3001 1 1 block 128 1 1 shared 0"])
     assert "oxidec " not in eb.build_cmake(src).stdout
     touch_later(src / "kernels/relu.rs")
     second = eb.build_cmake(src).stdout
@@ -87,7 +103,9 @@ def test_cargo_builds_offline(tmp_path: Path, fake_lib) -> None:
     src = eb.copy_example("rust-cargo", tmp_path)
     r = eb.build_cargo(src, fake_lib)
     assert "warning" not in r.stderr, r.stderr
-    assert (src / eb.BINARIES["rust-cargo"]).exists()
+    run_on_fake_driver(src / eb.BINARIES["rust-cargo"], fake_lib, "rust-cargo",
+                       ["launch lerp grid 4096 1 1 block 256 1 1 shared 0",
+                        "launch hash grid 4096 1 1 block 256 1 1 shared 0"])
     generated = list((src / "target").glob("debug/build/oxidec-cargo-example-*/out/vector.rs"))
     assert generated and "pub unsafe fn launch_lerp(" in generated[0].read_text()
 

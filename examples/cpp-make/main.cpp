@@ -71,7 +71,7 @@ int main() {
         double want = t * t;
         double rel = std::fabs(out[i] - want) / std::fmax(std::fabs(want), 1e-6);
         if (!(rel <= 1e-5)) bad_count++;
-        if (rel > max_rel) max_rel = rel;
+        if (!(rel <= max_rel)) max_rel = rel;  // a NaN (an unwritten element) shows
     }
     axpy_unload(&axpy);
     cuMemFree(dx); cuMemFree(dy); cuMemFree(dtmp); cuMemFree(dout);

@@ -18,7 +18,7 @@ from .. import __version__
 from .. import types as T
 from ..driver import Compilation
 from ..signature import KernelParam, KernelSignature
-from .abi import (C_SCALARS, Aggregate, c_ident, collect_aggregates, elem_scalar,
+from .abi import (C_SCALARS, Aggregate, HostAbiError, c_ident, collect_aggregates, elem_scalar,
                   is_aggregate, launch_bounds_threads, aggregate_name, type_tag)
 from .contract_code import Check, contract_checks
 
@@ -71,7 +71,7 @@ def c_scalar(ty: T.Ty) -> str:
         return "float" if ty.bits == 32 else "double"
     if isinstance(ty, T.BoolTy):
         return "bool"
-    raise ValueError(f"not a scalar: {ty}")
+    raise HostAbiError(f"values of type `{ty}` cannot cross the host boundary")
 
 
 def c_type(ty: T.Ty, prefix: str) -> str:
