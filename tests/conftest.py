@@ -179,6 +179,9 @@ def packaging_problems() -> list[str]:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    if config.option.verbose < 0:  # `-q` (as `make test` runs it) hides the header's seed line
+        seed = config.rng_seed
+        terminalreporter.write_line(f"oxidec: rng seed {seed} (reproduce with --seed {seed})")
     if config.packaging_problems:
         terminalreporter.section("packaging", red=True)
         for line in config.packaging_problems:
