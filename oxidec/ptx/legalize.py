@@ -6,8 +6,9 @@
   Logic ops, shr, rem and comparisons keep the extended form and need nothing.
 - Shift amounts are masked to the width (`and.b32 %r, amt, 31`) as Rust release does.
 - Bool comparisons and selects become predicate logic (setp has no `.pred` form).
-- Casts follow Rust `as`: float->int saturates with NaN -> 0 (PTX `cvt.rzi` does so for
-  32/64-bit results; narrow results are clamped explicitly), int->int truncates or
+- Casts follow Rust `as`: float->int saturates with NaN -> 0 (PTX `cvt.rzi` saturates;
+  NaN is selected to 0 where the hardware gives MIN, narrow results are clamped
+  explicitly), int->int truncates or
   extends by the source's signedness.
 - `round` rounds half away from zero: `cvt.rni` would round half to even.
 - float `rem` is Rust's fmod, exact for every quotient: mathlib's `fmod` routine.
@@ -192,18 +193,36 @@ def _already_canonical(src: IntTy, to: IntTy) -> bool:
 
 
 def float_to_int(em, v: Val, to: IntTy, dst: str) -> None:
+    """Rust `as`: truncate, saturate, NaN -> 0. `cvt.rzi` saturates, but the hardware's NaN
+    result is 0 only for f32 to a 32-bit integer; from f64, and from f32 to 64 bits, it is
+    the type's MIN (or 2^63 for u64), so those conversions select 0 for a NaN explicitly."""
     f = arith(v.ty)
     sign = "s" if to.signed else "u"
+    x = v.text
+    if v.imm:  # setp takes no two immediates
+        x = em.tmp(v.ty)
+        em.emit(instr(f"mov.{f}", x, v.text))
+    nan_is_min = f == "f64" or to.bits == 64
     if not is_narrow(to):
-        em.emit(instr(f"cvt.rzi.{sign}{to.bits}.{f}", dst, v.text))
+        em.emit(instr(f"cvt.rzi.{sign}{to.bits}.{f}", dst, x))
+        if nan_is_min:
+            _nan_to_zero(em, x, f, dst, f"b{to.bits}")
         return
     # Saturate to 32 bits (NaN -> 0), then clamp to the narrow range.
     low, high = NARROW_LIMITS[(to.bits, to.signed)]
     wide = em.tmp(U32)
-    em.emit(instr(f"cvt.rzi.{sign}32.{f}", wide, v.text))
+    em.emit(instr(f"cvt.rzi.{sign}32.{f}", wide, x))
+    if nan_is_min:
+        _nan_to_zero(em, x, f, wide, "b32")
     if to.signed:
         em.emit(instr("max.s32", wide, wide, str(low)))
     em.emit(instr(f"min.{sign}32", dst, wide, str(high)))
+
+
+def _nan_to_zero(em, x: str, f: str, reg: str, bits: str) -> None:
+    nan = em.tmp(BOOL)
+    em.emit(instr(f"setp.nan.{f}", nan, x, x))
+    em.emit(instr(f"selp.{bits}", reg, "0", reg, nan))
 
 
 # ---------------------------------------------------------------------------
