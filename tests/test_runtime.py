@@ -713,6 +713,10 @@ def test_array_specs_other_makers_and_errors(tmp_path):
         build_arg(c, "zeros:u32")
     with pytest.raises(RunUsageError, match=r"bad length 'ten'"):
         build_arg(c, "zeros:u32:ten")
+    with pytest.raises(RunUsageError) as e:
+        build_arg(c, "rand:u33:100")
+    assert str(e.value) == ("--arg c=rand:u33:100: `u33` is not an element type; "
+                            "`c: DisjointSlice<u32>` takes rand:u32:N")
     with pytest.raises(RunUsageError, match=r"`c: DisjointSlice<u32>` needs an array: "
                                             r"rand:u32:N, zeros:u32:N"):
         build_arg(c, "5")
@@ -880,6 +884,12 @@ def test_run_command_falls_back_to_the_simulator(cli):
     assert "float32" in out and "(1000,)" in out
     assert "[1 2 3 4 5 6 7 8 ...]" in out
     assert str(float(sum(range(1, 1001)))).rstrip("0").rstrip(".") in out  # checksum 500500
+
+
+def test_no_gpu_note_comes_after_argument_errors(cli):
+    code, out, err = cli("a=arange:f32:1000", "b=ones:f32:1000", "c=bogus")
+    assert code == 2
+    assert "no CUDA GPU" not in err and "error: --arg c=bogus" in err
 
 
 def test_run_command_prints_random_seeds_and_times(cli):

@@ -22,12 +22,13 @@ from .loops import ForLowering
 from .calls import CallLowering
 from .macros import MacroLowering
 from .lints import lint_levels
+from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
-                  ControlLowering, ForLowering, CallLowering, MacroLowering,
-                  UnsafeLowering):
+                  ControlLowering, ForLowering, CallLowering, MacroLowering, UnsafeLowering,
+                  EvalOrder):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

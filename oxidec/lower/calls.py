@@ -36,7 +36,7 @@ class CallLowering:
             payload = self.lower_expr(e.args[0])
             return self.to_temp(M.Aggregate(ty, (M.Constant(True, T.BOOL), payload)), ty, e.span)
         if isinstance(target, FnSig):
-            args = tuple(self.lower_expr(a) for a in e.args)
+            args = tuple(self.lower_in_order(e.args))
             dest = self.temp(target.ret, e.span)
             nxt = self.new_block()
             self.terminate(M.Call(target.name, args, M.Place(dest), nxt, e.span))
@@ -62,7 +62,7 @@ class CallLowering:
     def lower_api_call(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         span = e.span
         if api.intrinsic:
-            args = tuple(self.lower_expr(a) for a in e.args)
+            args = tuple(self.lower_in_order(e.args))
             return self.to_temp(M.Intrinsic(api.intrinsic, args), self.ty(e), span)
         name = api.path.rpartition("::")[2]
         if isinstance(api.ret, T.AtomicTy):
@@ -173,8 +173,7 @@ class CallLowering:
                 return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty, span)
         if kind == "array":
             return M.Constant(self.ty(e.receiver).length, T.USIZE)
-        recv = self.lower_expr(e.receiver)
-        args = [self.lower_expr(a) for a in e.args]
+        recv, *args = self.lower_in_order((e.receiver, *e.args))
         if kind == "ptr":
             return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
         if kind in ("int", "float"):

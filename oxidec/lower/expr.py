@@ -66,8 +66,7 @@ class ExprLowering:
     def lower_binary_expr(self, e: ast.BinaryExpr) -> M.Operand:
         if e.op in ("&&", "||"):
             return self.lower_short_circuit(e)
-        lhs = self.lower_expr(e.lhs)
-        rhs = self.lower_expr(e.rhs)
+        lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
         return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
 
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
@@ -134,11 +133,11 @@ class ExprLowering:
     def lower_tuple_expr(self, e: ast.TupleExpr) -> M.Operand:
         if not e.elems:
             return UNIT_CONST
-        ops = tuple(self.lower_expr(x) for x in e.elems)
+        ops = tuple(self.lower_in_order(e.elems))
         return self.to_temp(M.Aggregate(self.ty(e), ops), self.ty(e), e.span)
 
     def lower_array_expr(self, e: ast.ArrayExpr) -> M.Operand:
-        ops = tuple(self.lower_expr(x) for x in e.elems)
+        ops = tuple(self.lower_in_order(e.elems))
         return self.to_temp(M.Aggregate(self.ty(e), ops), self.ty(e), e.span)
 
     def lower_array_repeat_expr(self, e: ast.ArrayRepeatExpr) -> M.Operand:
@@ -148,7 +147,8 @@ class ExprLowering:
 
     def lower_struct_expr(self, e: ast.StructExpr) -> M.Operand:
         ty = self.ty(e)
-        values = {name: self.lower_expr(x) for name, x in e.fields}  # source order
+        lowered = self.lower_in_order(x for _, x in e.fields)  # source order
+        values = {name: op for (name, _), op in zip(e.fields, lowered)}
         ops = tuple(values[name] for name, _ in ty.fields)
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 

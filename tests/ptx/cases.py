@@ -706,9 +706,11 @@ def i64_arith_and_division():
     f.assign(bb, P(out, D), Cast(cp(r), I64))
     f.assign(bb, P(out, D), Cast(cp(fr), I64))
     f.term(bb, Return)
+    # float % is mathlib's exact fmod: f32 widened, quotient digits by division, remainder
+    # in u64, a loop for long quotients
     return Case(program(f), ["div.s64", ", -7;", "rem.u32", "cvt.f64.f32", "div.rn.f64",
-                             "cvt.rzi.f64.f64", "fma.rn.f64", "cvt.rn.f32.f64",
-                             "copysign.f32", "selp.f32", "cvt.u64.u32"])
+                             "cvt.rzi.u64.f64", "mul.lo.u64", "bra", "cvt.rn.f32.f64",
+                             "cvt.u64.u32"])
 
 
 @case
