@@ -60,7 +60,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     from .unsafeck import unsafeck
     from .borrowck import borrowck
     from .passes import contract_program, optimize_program
-    from .ptx import emit_program
+    from .ptx import check_limits, check_local_memory, emit_program, ptx_version
 
     opts = options or Options()
     sink = DiagnosticSink()
@@ -74,6 +74,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(items, typed, sink)
     borrowck(comp.program, items, sink); sink.check()
+    check_limits(comp.program, ptx_version(opts.arch), sink); sink.check()
     if opts.stop == "mir":
         return comp
     optimize_program(comp.program, opts.opt_level)
@@ -81,6 +82,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
         contract_program(comp.program)
     if opts.stop == "mir-opt":
         return comp
+    check_local_memory(comp.program, sink); sink.check()
     comp.ptx = emit_program(comp.program, opts.arch, line_info=opts.line_info)
     return comp
 
