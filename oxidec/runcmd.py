@@ -28,6 +28,7 @@ from .runtime.args import convert_scalar
 from .runtime.dtypes import numpy_dtype, parse_scalar_type
 from .runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
 from .runtime.launch import Dim3, dim3
+from .outputs import OutputError
 from .signature import KernelParam, KernelSignature
 
 DEFAULT_BLOCK = 256
@@ -161,6 +162,10 @@ def make_array(param: KernelParam, spec: str) -> ArgValue:
             raise RunUsageError(f"{where}: `{param.name}: {param.ty}` needs {param.elem} "
                                 f"elements, not {rest[0]}")
         rest = rest[1:]
+    elif len(rest) >= 2 and rest[0][:1].isalpha():
+        # `rand:f33:100`: a type name oxidec does not know, not a bad length
+        raise RunUsageError(f"{where}: `{rest[0]}` is not an element type; `{param.name}: "
+                            f"{param.ty}` takes {maker}:{param.elem}:N")
     max_fields = 2 if maker == "rand" else 1
     if not rest or len(rest) > max_fields:
         form = f"{maker}:{param.elem}:N" + (":SEED" if maker == "rand" else "")
@@ -296,6 +301,9 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
     except RunUsageError as exc:
         error(str(exc))
         return 2
+    except OutputError as exc:
+        error(str(exc))
+        return 1
     except LaunchError as exc:
         error(str(exc))
         return 2
@@ -348,9 +356,6 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
     if reason is not None and need_gpu:
         raise NoGpuError(reason.removeprefix("no CUDA GPU available: "))
     use_gpu = not sim and reason is None
-    if not sim and reason is not None:
-        note(f"note: no CUDA GPU found ({reason.removeprefix('no CUDA GPU available: ')}); "
-             "running on the CPU simulator")
 
     from .api import native_arch, unknown_kernel_message
     try:
@@ -383,6 +388,9 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
         grid3, block3 = default_launch(sig, values, block3)
     block3 = block3 or (DEFAULT_BLOCK, 1, 1)
     k.check_args(*values)  # usage errors before running anything
+    if not sim and reason is not None:  # after the argument errors, which it has no part in
+        note(f"note: no CUDA GPU found ({reason.removeprefix('no CUDA GPU available: ')}); "
+             "running on the CPU simulator")
 
     runs: list[Run] = []
     if compare:
@@ -405,7 +413,7 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
     if compare:
         status = print_comparison(console, sig, runs[0].values, runs[1].values)
     if save:
-        save_npz(save, sig, main.values, runs[0].values if compare else None)
+        save = save_npz(save, sig, main.values, runs[0].values if compare else None)
         console.print(f"saved arguments and outputs to {save}", markup=False, highlight=False)
     return status
 
@@ -494,10 +502,18 @@ def print_comparison(console: Any, sig: KernelSignature, sim_values: list[Any],
 
 
 def save_npz(path: str, sig: KernelSignature, values: list[Any],
-             sim_values: list[Any] | None) -> None:
+             sim_values: list[Any] | None) -> str:
+    """Write the arrays to PATH (`.npz` added as np.savez adds it); returns the name."""
     arrays = {p.name: np.asarray(v) for p, v in zip(sig.params, values)}
     if sim_values is not None:
         for p, v in zip(sig.params, sim_values):
             if p.kind != "scalar" and p.writable:
                 arrays[f"sim.{p.name}"] = v
-    np.savez(path, **arrays)
+    import io
+    from .outputs import write_outputs
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    if path != "-" and not path.endswith(".npz"):
+        path += ".npz"  # as np.savez names it
+    write_outputs((path, buf.getvalue()))
+    return path

@@ -6,10 +6,8 @@ PTX that fails to assemble or to launch. Measured with ptxas 13.0 for sm_80 and 
   emits for sm_80/sm_90; 32764 under ISA 8.1 and later (the sm_100 family);
 - static shared memory per kernel: 48 KiB (0xC000); more needs the dynamic opt-in
   (`DynamicSharedArray` and a launch attribute);
-- `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`: ptxas rejects `.maxntid 0` and values
-  past 2^32 - 1; a block has at most 1024 threads on every architecture, so a larger
-  MAX_THREADS could never be launched; MIN_BLOCKS above 32 (the most resident blocks an
-  sm_80/sm_90 SM holds) is ignored by ptxas with a warning, and is a warning here too;
+- (`#[launch_bounds]` values are checked where lowering reads the attribute:
+  lower/builder.py `check_launch_bounds`, with the same code);
 - local memory: at most 512 KiB per thread (CUDA's limit on every architecture; ptxas
   accepts more, the launch fails).
 """
@@ -26,10 +24,7 @@ CODE = "OX0012"
 PARAM_SPACE = 4352
 PARAM_SPACE_ISA_8_1 = 32764
 STATIC_SHARED = 48 * 1024
-MAX_BLOCK_THREADS = 1024
-MAX_BLOCKS_PER_SM = 32
 LOCAL_MEMORY = 512 * 1024
-U32_MAX = (1 << 32) - 1
 
 
 def check_limits(program: mir.Program, version: str, sink: DiagnosticSink) -> None:
@@ -41,7 +36,6 @@ def check_limits(program: mir.Program, version: str, sink: DiagnosticSink) -> No
     for body in program.bodies:
         if body.kind == "kernel":
             _params(body, param_limit, version, sink)
-            _launch_bounds(body, sink)
             _shared(body, bodies, statics, sink)
         for decl in body.locals:
             if mem_size(decl.ty) > LOCAL_MEMORY:
@@ -87,26 +81,6 @@ def _param_size(ty, param: abi.Param) -> tuple[int, int]:
         return mem_size(ty), mem_align(ty)
     size = mem_size(param.leaves[0][1])
     return size, size
-
-
-def _launch_bounds(body: mir.Body, sink: DiagnosticSink) -> None:
-    bounds = body.attrs.get("launch_bounds")
-    if not bounds:
-        return
-    max_threads, min_blocks = (tuple(bounds) + (None,))[:2]
-    span = body.attrs.get("launch_bounds_span") or body.span
-    if not 1 <= max_threads <= MAX_BLOCK_THREADS:
-        sink.error(CODE, f"`#[launch_bounds]` allows {max_threads} threads per block",
-                   span, f"must be between 1 and {MAX_BLOCK_THREADS}",
-                   notes=[f"a block has at most {MAX_BLOCK_THREADS} threads"])
-    if min_blocks is not None and min_blocks > U32_MAX:
-        sink.error(CODE, f"`#[launch_bounds]` asks for {min_blocks} blocks per multiprocessor",
-                   span, "must fit in 32 bits")
-    elif min_blocks is not None and min_blocks > MAX_BLOCKS_PER_SM:
-        sink.warning(CODE, f"`#[launch_bounds]` asks for {min_blocks} blocks per "
-                     "multiprocessor, more than can be resident", span,
-                     f"at most {MAX_BLOCKS_PER_SM} on sm_80 and sm_90",
-                     notes=["ptxas ignores the minimum-blocks hint"])
 
 
 def _shared(body: mir.Body, bodies, statics, sink: DiagnosticSink) -> None:

@@ -12,7 +12,6 @@ import pytest
 
 from oxidec import api, driver
 from oxidec.diagnostics import CompileError, render_all
-from oxidec.ptx import limits
 
 
 def params_source(n: int) -> str:
@@ -61,11 +60,11 @@ def oxidec_accepts(src: str, arch: str) -> bool:
 
 
 def ptxas_accepts(src: str, arch: str, ptxas, tmp_path, monkeypatch) -> bool:
+    import oxidec.ptx as ptx_pkg
+    from oxidec.lower import builder
     with monkeypatch.context() as m:  # the PTX oxidec would write without the checks
-        m.setattr(limits, "check_limits", lambda *a: None)
-        m.setattr(driver, "check_limits", lambda *a: None, raising=False)
-        import oxidec.ptx as ptx_pkg
         m.setattr(ptx_pkg, "check_limits", lambda *a: None)
+        m.setattr(builder, "check_launch_bounds", lambda *a: None)
         ptx = driver.compile_source(src, "k.rs", driver.Options(arch=arch)).ptx
     path = tmp_path / "k.ptx"
     path.write_text(ptx)

@@ -1,0 +1,50 @@
+"""AST + typeck results -> MIR, one Body per `#[kernel]` / `#[device]` function.
+
+The shape follows rustc's MIR building: every subexpression gets a temporary, control flow
+becomes basic blocks with `SwitchInt` on bools, memory accesses are places with `Deref` /
+`Index` projections, and safety checks are explicit `Assert` terminators (bounds checks,
+division by zero) so that the passes can fold them and the emitter can keep them off the
+hot path. The passes clean up the redundancy this produces.
+"""
+from __future__ import annotations
+
+from ..diagnostics import DiagnosticSink
+from ..mir import syntax as M
+from ..resolve import ItemTable
+from ..typeck import TypeckResults
+from .builder import BINOPS, UNIT_CONST, BuilderCore
+from .stmt import StmtLowering
+from .patterns import PatternLowering
+from .expr import ExprLowering
+from .places import PlaceLowering
+from .control import ControlLowering
+from .loops import ForLowering
+from .calls import CallLowering
+from .macros import MacroLowering
+from .lints import lint_levels
+from .order import EvalOrder
+from .unsafe_uses import UnsafeLowering
+
+
+class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
+                  ControlLowering, ForLowering, CallLowering, MacroLowering, UnsafeLowering,
+                  EvalOrder):
+    """Builds one MIR body: locals, blocks, and a cursor at the current block."""
+
+
+def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program:
+    program = M.Program([], source_name=items.source.span.file.name if items.source else "")
+    levels = lint_levels(items.source)
+    for name, sig in r.fn_sigs.items():
+        checked = name not in r.kernels_unchecked
+        builder = BodyBuilder(sig, r, sink, checked)
+        builder.strings = program.strings
+        body = builder.build()
+        body.lint_levels = levels.get(sig.item.name, {})
+        program.bodies.append(body)
+    for name, st in r.statics.items():
+        program.statics.append(M.StaticDecl(name, st.ty, "shared", st.span))
+    return program
+
+
+__all__ = ["BINOPS", "UNIT_CONST", "BodyBuilder", "lower"]

@@ -1,0 +1,197 @@
+"""The cursor over one MIR body under construction: locals, blocks, temporaries, checks.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from .. import ast
+from .. import types as T
+from ..diagnostics import DiagnosticSink
+from ..mir import syntax as M
+from ..resolve import attr
+from ..span import Span
+from ..typeck import FnSig, TypeckResults
+
+BINOPS = ast.BINOPS
+
+UNIT_CONST = M.Constant(None, T.UNIT)
+
+
+@dataclass
+class LoopScope:
+    label: str | None
+    break_block: int
+    continue_block: int | None  # None for labelled blocks
+    result: M.Place | None  # where `break value` stores
+
+
+@dataclass
+class BlockBuilder:
+    statements: list = field(default_factory=list)
+    terminator: object = None
+
+
+def snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+
+class BuilderCore:
+    def __init__(self, sig: FnSig, r: TypeckResults, sink: DiagnosticSink, checked: bool):
+        self.sig, self.r, self.sink, self.checked = sig, r, sink, checked
+        self.locals: list[M.LocalDecl] = [M.LocalDecl(sig.ret, None, True, sig.item.name_span)]
+        self.blocks: list[BlockBuilder] = []
+        self.cur: int | None = self.new_block()
+        self.var_local: dict[int, int] = {}  # id(Var) -> local
+        self.loops: list[LoopScope] = []
+        self.return_block: int | None = None
+        self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
+        self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
+        safety = "unsafe_fn" if sig.is_unsafe else "safe"
+        self.source_scopes = [M.SourceScope(None, sig.item.span, safety)]
+        self.scope = 0  # the source scope being lowered
+
+    # -- blocks and locals --------------------------------------------------
+    def new_block(self) -> int:
+        self.blocks.append(BlockBuilder())
+        return len(self.blocks) - 1
+
+    def new_local(self, ty: T.Ty, span: Span, name: str | None = None,
+                  mutable: bool = True) -> int:
+        self.locals.append(M.LocalDecl(ty, name, mutable, span))
+        return len(self.locals) - 1
+
+    def temp(self, ty: T.Ty, span: Span) -> int:
+        return self.new_local(ty, span)
+
+    def ensure_block(self) -> int:
+        # Code after a diverging expression still gets lowered into a block that nothing
+        # jumps to; simplify_cfg removes it.
+        if self.cur is None:
+            self.cur = self.new_block()
+        return self.cur
+
+    def push(self, stmt) -> None:
+        self.blocks[self.ensure_block()].statements.append(stmt)
+
+    def assign(self, place: M.Place, rvalue, span: Span) -> None:
+        self.push(M.Assign(place, rvalue, span))
+
+    def terminate(self, term) -> None:
+        self.blocks[self.ensure_block()].terminator = term
+        self.cur = None
+
+    def goto(self, target: int, span: Span) -> None:
+        if self.cur is not None:
+            self.terminate(M.Goto(target, span))
+
+    def switch_bool(self, cond: M.Operand, then_bb: int, else_bb: int, span: Span) -> None:
+        self.terminate(M.SwitchInt(cond, (0,), (else_bb,), then_bb, span))
+
+    def to_temp(self, rvalue, ty: T.Ty, span: Span) -> M.Operand:
+        t = self.temp(ty, span)
+        self.assign(M.Place(t), rvalue, span)
+        return M.Copy(M.Place(t)) if T.is_copy(ty) else M.Move(M.Place(t))
+
+    def operand_local(self, op: M.Operand, ty: T.Ty, span: Span) -> int:
+        """A local holding the operand's value (Index projections need a local)."""
+        if isinstance(op, (M.Copy, M.Move)) and not op.place.projection:
+            return op.place.local
+        t = self.temp(ty, span)
+        self.assign(M.Place(t), M.Use(op), span)
+        return t
+
+    def ty(self, e: ast.Expr) -> T.Ty:
+        return self.r.expr_ty.get(e, T.ERROR)
+
+    def read(self, place: M.Place, ty: T.Ty) -> M.Operand:
+        return M.Copy(place) if T.is_copy(ty) else M.Move(place)
+
+    @staticmethod
+    def spanned(op: M.Operand, span: Span) -> M.Operand:
+        """The operand, remembering where the source read it (for the checks' messages)."""
+        return dataclasses.replace(op, span=span) if isinstance(op, (M.Copy, M.Move)) else op
+
+    def check(self, cond: M.Operand, message: str, span: Span) -> None:
+        nxt = self.new_block()
+        self.terminate(M.Assert(cond, True, message, nxt, span))
+        self.cur = nxt
+
+    def unsupported(self, span: Span, what: str) -> M.Operand:
+        self.sink.error("OX0002", f"{what} not supported by oxidec yet", span, "not supported")
+        return UNIT_CONST
+
+    # -- the body ---------------------------------------------------------
+    def build(self) -> M.Body:
+        fn = self.sig.item
+        for p, ty in zip(fn.params, self.sig.params):
+            var = self.r.param_var.get(p)
+            name = var.name if var else "_"
+            local = self.new_local(ty, p.span, name, var.mutable if var else False)
+            if var:
+                self.var_local[id(var)] = local
+        result = self.lower_block(fn.body)
+        if self.cur is not None:
+            if self.sig.ret != T.UNIT:
+                self.assign(M.Place(0), M.Use(result), fn.body.span)
+            self.goto(self.get_return_block(), fn.body.span)
+        blocks = []
+        for b in self.blocks:
+            term = b.terminator or M.Unreachable(fn.body.span)
+            blocks.append(M.BasicBlock(b.statements, term))
+        kind = "kernel" if attr(fn, "kernel") else "device"
+        return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
+                      launch=self.launch_info(), source_scopes=self.source_scopes,
+                      unchecked_indexing=kind == "kernel" and not self.checked)
+
+    def launch_info(self) -> M.LaunchInfo | None:
+        fn = self.sig.item
+        bounds = None
+        lb = attr(fn, "launch_bounds")
+        if lb and lb.args:
+            vals = [a.value for a in lb.args if isinstance(a, ast.LitExpr) and a.kind == "int"]
+            if len(vals) != len(lb.args) or not 1 <= len(vals) <= 2:
+                self.sink.error("OX0003", "`#[launch_bounds]` takes one or two integer literals",
+                                lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
+            else:
+                bounds = tuple(vals)
+                check_launch_bounds(bounds, lb.args, self.sink)
+        contract = self.r.contracts.get(fn.name)
+        if bounds is None and contract is None:
+            return None
+        return M.LaunchInfo(bounds, contract)
+
+    def get_return_block(self) -> int:
+        if self.return_block is None:
+            self.return_block = self.new_block()
+            self.blocks[self.return_block].terminator = M.Return(self.sig.item.span)
+        return self.return_block
+
+
+MAX_BLOCK_THREADS = 1024  # every architecture
+MAX_BLOCKS_PER_SM = 32  # resident blocks per multiprocessor on sm_80 and sm_90
+U32_MAX = (1 << 32) - 1
+
+
+def check_launch_bounds(bounds: tuple[int, ...], args, sink) -> None:
+    """ptxas rejects `.maxntid 0` and values past 2^32 - 1; a MAX_THREADS over 1024 could
+    never launch; a MIN_BLOCKS over 32 is ignored by ptxas (a warning here too)."""
+    max_threads, min_blocks = (tuple(bounds) + (None,))[:2]
+    if not 1 <= max_threads <= MAX_BLOCK_THREADS:
+        sink.error("OX0012", f"`#[launch_bounds]` allows {max_threads} threads per block",
+                   args[0].span, f"must be between 1 and {MAX_BLOCK_THREADS}",
+                   notes=[f"a block has at most {MAX_BLOCK_THREADS} threads"])
+    if min_blocks is not None and min_blocks > U32_MAX:
+        sink.error("OX0012", f"`#[launch_bounds]` asks for {min_blocks} blocks per "
+                   "multiprocessor", args[1].span, "must fit in 32 bits")
+    elif min_blocks is not None and min_blocks > MAX_BLOCKS_PER_SM:
+        sink.warning("OX0012", f"`#[launch_bounds]` asks for {min_blocks} blocks per "
+                     "multiprocessor, more than can be resident", args[1].span,
+                     f"at most {MAX_BLOCKS_PER_SM} on sm_80 and sm_90",
+                     notes=["ptxas ignores the minimum-blocks hint"])

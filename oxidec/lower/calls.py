@@ -1,0 +1,210 @@
+"""Calls and method calls: functions, the device API, atomics, `DisjointSlice::get_mut`.
+
+    call_expr: expr "(" args? ")"
+    method_call_expr: expr "." IDENT "(" args? ")"
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..device_api import ATOMIC_METHODS, FLOAT_METHODS, INT_METHODS, ApiFn
+from ..mir import syntax as M
+from ..span import Span
+from ..typeck import FnSig
+from .builder import UNIT_CONST
+
+ORDER_STRENGTH = {"relaxed": 0, "acquire": 1, "release": 1, "acq_rel": 2, "seq_cst": 3}
+
+
+def join_orderings(orders: tuple[str, ...]) -> str:
+    """One ordering for compare_exchange's (success, failure): the weakest that is at least
+    as strong as both (Acquire + Release is AcqRel)."""
+    best = max(orders, key=ORDER_STRENGTH.__getitem__)
+    if set(orders) >= {"acquire", "release"}:
+        return "acq_rel"
+    return best
+
+
+class CallLowering:
+
+    # -- calls ----------------------------------------------------------------
+    def lower_call_expr(self, e: ast.CallExpr) -> M.Operand:
+        target = self.r.calls.get(e)
+        if target == "Some":
+            ty = self.ty(e)
+            payload = self.lower_expr(e.args[0])
+            return self.to_temp(M.Aggregate(ty, (M.Constant(True, T.BOOL), payload)), ty, e.span)
+        if isinstance(target, FnSig):
+            args = tuple(self.lower_in_order(e.args))
+            dest = self.temp(target.ret, e.span)
+            nxt = self.new_block()
+            self.terminate(M.Call(target.name, args, M.Place(dest), nxt, e.span))
+            self.cur = nxt
+            if isinstance(target.ret, T.NeverTy):
+                self.terminate(M.Unreachable(e.span))
+                return UNIT_CONST
+            return self.read(M.Place(dest), target.ret)
+        if isinstance(target, ApiFn):
+            return self.lower_api_call(e, target)
+        return UNIT_CONST
+
+    def special(self, name: str, span: Span) -> M.Operand:
+        return self.to_temp(M.Intrinsic(name, ()), T.U32, span)
+
+    def global_index(self, axis: str, span: Span) -> M.Operand:
+        """blockIdx.a * blockDim.a + threadIdx.a as usize (ptxas turns it into IMAD.WIDE)."""
+        parts = [self.to_temp(M.Cast(self.special(f"{r}.{axis}", span), T.USIZE), T.USIZE, span)
+                 for r in ("ctaid", "ntid", "tid")]
+        prod = self.to_temp(M.BinaryOp("mul", parts[0], parts[1]), T.USIZE, span)
+        return self.to_temp(M.BinaryOp("add", prod, parts[2]), T.USIZE, span)
+
+    def lower_api_call(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        span = e.span
+        if api.intrinsic:
+            args = tuple(self.lower_in_order(e.args))
+            return self.to_temp(M.Intrinsic(api.intrinsic, args), self.ty(e), span)
+        name = api.path.rpartition("::")[2]
+        if isinstance(api.ret, T.AtomicTy):
+            return self.atomic_view(e, api.ret, name)
+        if api.path == "thread::sync_threads":
+            self.push(M.Effect("sync_threads", (), span))
+            return UNIT_CONST
+        if api.path == "debug::trap":
+            self.terminate(M.Unreachable(span))
+            return UNIT_CONST
+        if api.path == "thread::index_1d":
+            return self.index_1d(span)
+        if api.path == "thread::index_2d_col":
+            return self.global_index("x", span)
+        if api.path == "thread::index_2d_row":
+            return self.global_index("y", span)
+        if api.path == "DynamicSharedArray::get":
+            return self.to_temp(M.Intrinsic("dynamic_shared", ()), self.ty(e), span)
+        if api.path == "thread::index_2d":
+            (stride,) = self.r.generic_values.get(e, (1,))
+            col = self.global_index("x", span)
+            row = self.global_index("y", span)
+            s = M.Constant(stride, T.USIZE)
+            valid = self.to_temp(M.BinaryOp("lt", col, s), T.BOOL, span)
+            scaled = self.to_temp(M.BinaryOp("mul", row, s), T.USIZE, span)
+            idx = self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
+            ty = self.ty(e)
+            return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
+        return self.unsupported(span, f"`{api.path}` is")
+
+    def atomic_view(self, e: ast.CallExpr, view: T.AtomicTy, name: str) -> M.Operand:
+        """`DeviceAtomicU32::from_ptr(p)` / `from_mut(r)` / `from_slice_elem(&s, i)`: the
+        view is the element's address."""
+        span = e.span
+        if name != "from_slice_elem":
+            return self.to_temp(M.Use(self.lower_expr(e.args[0])), view, span)
+        target = e.args[0]
+        if isinstance(target, ast.RefExpr):
+            place = self.lower_place(target.operand)
+        else:  # an expression of type `&DisjointSlice<T>`
+            ref = self.operand_local(self.lower_expr(target), self.ty(target), target.span)
+            place = M.Place(ref, (M.Deref(),))
+        i = self.operand_local(self.lower_expr(e.args[1]), T.USIZE, e.args[1].span)
+        if self.checked:
+            length = self.to_temp(M.Len(place), T.USIZE, span)
+            ok = self.to_temp(M.BinaryOp("lt", M.Copy(M.Place(i)), length), T.BOOL, span)
+            self.check(ok, "index out of bounds", span)
+        return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), view, span)
+
+    def lower_atomic_method(self, e: ast.MethodCallExpr, name: str) -> M.Operand:
+        """`view.fetch_add(v, AtomicOrdering::Relaxed)` -> `_d = atomic add(view, v)`."""
+        span = e.span
+        view_ty = self.ty(e.receiver)
+        view = self.lower_expr(e.receiver)
+        while isinstance(view_ty, T.RefTy):  # `&DeviceAtomicU32`
+            local = self.operand_local(view, view_ty, span)
+            view_ty = view_ty.inner
+            view = self.read(M.Place(local, (M.Deref(),)), view_ty)
+        op, nvalues = ATOMIC_METHODS[name]
+        values = tuple(self.lower_expr(a) for a in e.args[:nvalues])
+        orders = self.r.atomic_orderings.get(e, ("seq_cst",))
+        dest = None if op == "store" else M.Place(self.temp(view_ty.inner, span))
+        self.push(M.AtomicOp(dest, op, view, values, join_orderings(orders), view_ty.scope,
+                             span))
+        return UNIT_CONST if dest is None else M.Copy(dest)
+
+    def index_1d(self, span: Span) -> M.Operand:
+        # A 1D index is only unique when the launch is 1D; otherwise it is the invalid index
+        # usize::MAX, which every get_mut bounds test rejects.
+        idx = self.global_index("x", span)
+        extents = [self.special(r, span) for r in ("ntid.y", "ntid.z", "nctaid.y", "nctaid.z")]
+        acc = None
+        for x in extents:
+            dec = self.to_temp(M.BinaryOp("sub", x, M.Constant(1, T.U32)), T.U32, span)
+            acc = dec if acc is None else self.to_temp(M.BinaryOp("bitor", acc, dec), T.U32, span)
+        flat = self.to_temp(M.BinaryOp("eq", acc, M.Constant(0, T.U32)), T.BOOL, span)
+        invalid = M.Constant(T.int_range(T.USIZE)[1], T.USIZE)
+        value = self.to_temp(M.Intrinsic("select", (flat, idx, invalid)), T.USIZE, span)
+        return self.to_temp(M.Use(value), T.THREAD_INDEX, span)
+
+    def lower_method_call_expr(self, e: ast.MethodCallExpr) -> M.Operand:
+        kind, name = self.r.methods.get(e, ("", ""))
+        span = e.span
+        ty = self.ty(e)
+        if kind == "atomic":
+            return self.lower_atomic_method(e, name)
+        if kind in ("thread_index", "disjoint", "slice", "option"):
+            place = self.lower_place(e.receiver)
+            if kind == "thread_index":
+                # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
+                recv = self.spanned(M.Copy(place), e.receiver.span)
+                as_usize = self.to_temp(M.Use(recv), T.USIZE, span)
+                if name == "get":
+                    return as_usize
+                n = self.lower_expr(e.args[0])
+                return self.to_temp(M.BinaryOp("lt", as_usize, n), T.BOOL, span)
+            if kind == "option":
+                tag = M.Copy(place.project(M.Field(0)))
+                if name == "is_some":
+                    return tag
+                return self.to_temp(M.UnaryOp("not", tag), T.BOOL, span)
+            if name == "len":
+                return self.to_temp(M.Len(place), T.USIZE, span)
+            if name == "get_mut":
+                return self.disjoint_get_mut(e, place, ty)
+            if name == "get_unchecked_mut":
+                i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, span)
+                return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty, span)
+        if kind == "array":
+            return M.Constant(self.ty(e.receiver).length, T.USIZE)
+        recv, *args = self.lower_in_order((e.receiver, *e.args))
+        if kind == "ptr":
+            return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
+        if kind in ("int", "float"):
+            table = INT_METHODS if kind == "int" else FLOAT_METHODS
+            intrinsic = table[name][2]
+            if name.startswith("wrapping_"):
+                return self.to_temp(M.BinaryOp(intrinsic, recv, args[0]), ty, span)
+            if intrinsic:
+                return self.to_temp(M.Intrinsic(intrinsic, (recv, *args)), ty, span)
+            if name == "clamp":
+                # if x < lo { lo } else if x > hi { hi } else { x } (NaN stays NaN, as Rust)
+                below = self.to_temp(M.BinaryOp("lt", recv, args[0]), T.BOOL, span)
+                t = self.to_temp(M.Intrinsic("select", (below, args[0], recv)), ty, span)
+                above = self.to_temp(M.BinaryOp("gt", t, args[1]), T.BOOL, span)
+                return self.to_temp(M.Intrinsic("select", (above, args[1], t)), ty, span)
+            if name == "is_nan":
+                return self.to_temp(M.BinaryOp("ne", recv, recv), T.BOOL, span)
+        if kind == "range":
+            return self.unsupported(span, "`step_by` outside a `for` loop is")
+        return UNIT_CONST
+
+    def disjoint_get_mut(self, e: ast.MethodCallExpr, place: M.Place, ty: T.Ty) -> M.Operand:
+        # Some(&mut out[idx]) when idx < out.len(), else None; the address is computed either
+        # way (it is only arithmetic) and only dereferenced under the tag.
+        span = e.span
+        index = self.lower_expr(e.args[0])
+        idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
+        length = self.to_temp(M.Len(place), T.USIZE, span)
+        moved = self.spanned(M.Move(M.Place(idx)), e.args[0].span)
+        as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
+        ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
+        i = self.operand_local(as_usize, T.USIZE, span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.inner, span)
+        return self.to_temp(M.Aggregate(ty, (ok, ref)), ty, span)

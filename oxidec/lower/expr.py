@@ -1,0 +1,191 @@
+"""Expressions without control flow: every subexpression gets a temporary; division and overflow
+checks become `Assert` terminators.
+
+    expr: lit_expr | path_expr | unary_expr | binary_expr | cast_expr | assign_expr
+        | compound_assign_expr | tuple_expr | array_expr | array_repeat_expr | struct_expr
+        | ref_expr | block_expr | index_expr | field_expr
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..mir import syntax as M
+from ..passes.consteval import round_float
+from ..span import Span
+from ..typeck import ConstRes, LocalRes, StaticRes
+from .builder import BINOPS, UNIT_CONST, LoopScope, snake
+
+class ExprLowering:
+
+    # -- expressions ----------------------------------------------------------
+    def lower_expr(self, e: ast.Expr) -> M.Operand:
+        self.note_unsafe_use(e)
+        method = getattr(self, "lower_" + snake(type(e).__name__))
+        return method(e)
+
+    def lower_lit_expr(self, e: ast.LitExpr) -> M.Operand:
+        ty = self.ty(e)
+        if isinstance(ty, T.FloatTy):
+            return M.Constant(round_float(float(e.value), ty), ty)
+        if isinstance(ty, T.IntTy):
+            return M.Constant(T.wrap_int(int(e.value), ty), ty)
+        return M.Constant(e.value, ty)
+
+    def lower_path_expr(self, e: ast.PathExpr) -> M.Operand:
+        res = self.r.res.get(e)
+        if isinstance(res, LocalRes):
+            local = self.local_for(res.var)
+            return self.spanned(self.read(M.Place(local), res.var.ty), e.span)
+        if isinstance(res, ConstRes):
+            return M.Constant(res.value.value, res.value.ty)
+        if res == "None":
+            ty = self.ty(e)
+            return self.to_temp(M.Aggregate(ty, (M.Constant(False, T.BOOL),
+                                                 self.zero_of(ty.inner))), ty, e.span)
+        if isinstance(res, StaticRes):
+            return self.unsupported(e.span, "a shared array used as a value is")
+        return UNIT_CONST
+
+    def zero_of(self, ty: T.Ty) -> M.Operand:
+        if isinstance(ty, T.FloatTy):
+            return M.Constant(0.0, ty)
+        if isinstance(ty, (T.IntTy, T.ThreadIndexTy, T.RefTy, T.PtrTy)):
+            return M.Constant(0, ty)
+        if isinstance(ty, T.BoolTy):
+            return M.Constant(False, ty)
+        return M.Constant(None, ty)
+
+    def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
+        if e.op == "*":
+            return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
+        value = self.lower_expr(e.operand)
+        op = "neg" if e.op == "-" else "not"
+        return self.to_temp(M.UnaryOp(op, value), self.ty(e), e.span)
+
+    def lower_binary_expr(self, e: ast.BinaryExpr) -> M.Operand:
+        if e.op in ("&&", "||"):
+            return self.lower_short_circuit(e)
+        lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
+        return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
+
+    def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
+               result_ty: T.Ty, span: Span) -> M.Operand:
+        if op in ("div", "rem") and isinstance(operand_ty, T.IntTy):
+            self.division_checks(op, lhs, rhs, operand_ty, span)
+        return self.to_temp(M.BinaryOp(op, lhs, rhs), result_ty, span)
+
+    def division_checks(self, op: str, lhs, rhs, ty: T.IntTy, span: Span) -> None:
+        # Rust checks integer division even in release builds.
+        if not (isinstance(rhs, M.Constant) and rhs.value != 0):
+            nz = self.to_temp(M.BinaryOp("ne", rhs, M.Constant(0, ty)), T.BOOL, span)
+            self.check(nz, "attempt to divide by zero" if op == "div" else
+                       "attempt to calculate the remainder with a divisor of zero", span)
+        if ty.signed and not (isinstance(rhs, M.Constant) and rhs.value != -1):
+            lo = T.int_range(ty)[0]
+            is_min = self.to_temp(M.BinaryOp("eq", lhs, M.Constant(lo, ty)), T.BOOL, span)
+            is_m1 = self.to_temp(M.BinaryOp("eq", rhs, M.Constant(-1, ty)), T.BOOL, span)
+            both = self.to_temp(M.BinaryOp("bitand", is_min, is_m1), T.BOOL, span)
+            ok = self.to_temp(M.UnaryOp("not", both), T.BOOL, span)
+            self.check(ok, "attempt to divide with overflow" if op == "div" else
+                       "attempt to calculate the remainder with overflow", span)
+
+    def lower_short_circuit(self, e: ast.BinaryExpr) -> M.Operand:
+        result = self.temp(T.BOOL, e.span)
+        lhs = self.lower_expr(e.lhs)
+        rhs_bb, short_bb, join = self.new_block(), self.new_block(), self.new_block()
+        if e.op == "&&":
+            self.switch_bool(lhs, rhs_bb, short_bb, e.span)
+        else:
+            self.switch_bool(lhs, short_bb, rhs_bb, e.span)
+        self.cur = short_bb
+        self.assign(M.Place(result), M.Use(M.Constant(e.op == "||", T.BOOL)), e.span)
+        self.goto(join, e.span)
+        self.cur = rhs_bb
+        rhs = self.lower_expr(e.rhs)
+        self.assign(M.Place(result), M.Use(rhs), e.span)
+        self.goto(join, e.span)
+        self.cur = join
+        return M.Copy(M.Place(result))
+
+    def lower_cast_expr(self, e: ast.CastExpr) -> M.Operand:
+        value = self.lower_expr(e.expr)
+        src, dst = self.ty(e.expr), self.ty(e)
+        if src == dst:
+            return value
+        return self.to_temp(M.Cast(value, dst), dst, e.span)
+
+    def lower_assign_expr(self, e: ast.AssignExpr) -> M.Operand:
+        value = self.lower_expr(e.rhs)
+        place = self.lower_place(e.lhs)
+        self.assign(place, M.Use(value), e.span)
+        return UNIT_CONST
+
+    def lower_compound_assign_expr(self, e: ast.CompoundAssignExpr) -> M.Operand:
+        # Rust evaluates the right operand first for primitive compound assignment.
+        value = self.lower_expr(e.rhs)
+        place = self.lower_place(e.lhs)
+        ty = self.ty(e.lhs)
+        result = self.binary(BINOPS[e.op], M.Copy(place), value, ty, ty, e.span)
+        self.assign(place, M.Use(result), e.span)
+        return UNIT_CONST
+
+    def lower_tuple_expr(self, e: ast.TupleExpr) -> M.Operand:
+        if not e.elems:
+            return UNIT_CONST
+        ops = tuple(self.lower_in_order(e.elems))
+        return self.to_temp(M.Aggregate(self.ty(e), ops), self.ty(e), e.span)
+
+    def lower_array_expr(self, e: ast.ArrayExpr) -> M.Operand:
+        ops = tuple(self.lower_in_order(e.elems))
+        return self.to_temp(M.Aggregate(self.ty(e), ops), self.ty(e), e.span)
+
+    def lower_array_repeat_expr(self, e: ast.ArrayRepeatExpr) -> M.Operand:
+        ty = self.ty(e)
+        value = self.lower_expr(e.value)
+        return self.to_temp(M.Repeat(value, ty.length), ty, e.span)
+
+    def lower_struct_expr(self, e: ast.StructExpr) -> M.Operand:
+        ty = self.ty(e)
+        lowered = self.lower_in_order(x for _, x in e.fields)  # source order
+        values = {name: op for (name, _), op in zip(e.fields, lowered)}
+        ops = tuple(values[name] for name, _ in ty.fields)
+        return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
+
+    def lower_ref_expr(self, e: ast.RefExpr) -> M.Operand:
+        # `&x` / `&mut x.f` of a register local is checked by borrowck and rewritten into
+        # direct uses of the place by passes/ref_elim (which rejects escaping ones).
+        place = self.lower_place(e.operand)
+        return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
+
+    def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
+
+    def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
+
+    def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
+        if e.unsafe:
+            outer = self.scope
+            self.source_scopes.append(M.SourceScope(outer, e.span, "unsafe_block"))
+            self.scope = len(self.source_scopes) - 1
+            try:
+                return self.lower_plain_block_expr(e)
+            finally:
+                self.scope = outer
+        return self.lower_plain_block_expr(e)
+
+    def lower_plain_block_expr(self, e: ast.BlockExpr) -> M.Operand:
+        if e.label is None:
+            return self.lower_block(e.block)
+        ty = self.ty(e)
+        result = M.Place(self.temp(ty, e.span))
+        exit_bb = self.new_block()
+        self.loops.append(LoopScope(e.label, exit_bb, None, result))
+        value = self.lower_block(e.block)
+        self.loops.pop()
+        if self.cur is not None:
+            self.assign(result, M.Use(value), e.span)
+            self.goto(exit_bb, e.span)
+        self.cur = exit_bb
+        return self.read(result, ty)

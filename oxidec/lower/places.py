@@ -1,0 +1,65 @@
+"""Place expressions: locals with field, index (bounds-checked) and deref projections.
+
+    place: path_expr | field_expr | index_expr | "*" expr
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..mir import syntax as M
+from ..typeck import LocalRes, StaticRes
+
+class PlaceLowering:
+
+    # -- places ---------------------------------------------------------------
+    def lower_place(self, e: ast.Expr) -> M.Place:
+        self.note_unsafe_use(e)
+        if isinstance(e, ast.PathExpr):
+            res = self.r.res.get(e)
+            if isinstance(res, LocalRes):
+                return M.Place(self.local_for(res.var))
+            if isinstance(res, StaticRes):
+                ref_ty = T.RefTy(res.ty, True)
+                t = self.temp(ref_ty, e.span)
+                self.assign(M.Place(t), M.StaticRef(res.name), e.span)
+                return M.Place(t, (M.Deref(),))
+        if isinstance(e, ast.UnaryExpr) and e.op == "*":
+            inner = self.ty(e.operand)
+            if isinstance(inner, (T.RefTy, T.PtrTy)):
+                op = self.lower_expr(e.operand)
+                return M.Place(self.operand_local(op, inner, e.span), (M.Deref(),))
+        if isinstance(e, ast.FieldExpr):
+            base = self.lower_place(e.base)
+            bty = self.ty(e.base)
+            while isinstance(bty, T.RefTy):
+                base = base.project(M.Deref())
+                bty = bty.inner
+            if isinstance(bty, T.StructTy):
+                return base.project(M.Field(bty.field_index(e.name)))
+            return base.project(M.Field(int(e.name)))
+        if isinstance(e, ast.IndexExpr):
+            return self.lower_index_place(e)
+        # Any other expression: evaluate into a temporary and use that.
+        op = self.lower_expr(e)
+        return M.Place(self.operand_local(op, self.ty(e), e.span))
+
+    def lower_index_place(self, e: ast.IndexExpr) -> M.Place:
+        base = self.lower_place(e.base)
+        bty = self.ty(e.base)
+        index = self.lower_expr(e.index)
+        idx = self.operand_local(index, T.USIZE, e.index.span)
+        if isinstance(bty, T.RefTy) and isinstance(bty.inner, T.SliceTy):
+            length = self.to_temp(M.Len(base), T.USIZE, e.span)
+            base = base.project(M.Deref())
+        elif isinstance(bty, T.RefTy) and isinstance(bty.inner, T.ArrayTy):
+            length = M.Constant(bty.inner.length, T.USIZE)
+            base = base.project(M.Deref())
+        elif isinstance(bty, (T.ArrayTy, T.SharedArrayTy)):
+            length = M.Constant(bty.length, T.USIZE)
+        else:
+            length = M.Constant(0, T.USIZE)
+        if self.checked:
+            ok = self.to_temp(M.BinaryOp("lt", M.Copy(M.Place(idx)), length), T.BOOL, e.span)
+            self.check(ok, "index out of bounds", e.span)
+        return base.project(M.Index(idx))

@@ -1,0 +1,195 @@
+"""Calls of functions and of the device API.
+
+    call_expr: expr "(" (expr ("," expr)* ","?)? ")"
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..device_api import (
+    SHUFFLE_TYPES, SHUFFLES, ApiFn, api_names, lookup_api,
+)
+from ..diagnostics import Label
+from ..span import Span
+from .results import (FnSig, Var, closest_last_segment, describe, nearest)
+
+
+class CallMixin:
+
+    # -- calls -------------------------------------------------------------
+    def check_call_expr(self, e: ast.CallExpr, expected):
+        if not isinstance(e.func, ast.PathExpr):
+            self.check_expr(e.func)
+            self.sink.error("E0618", "expected function, found expression", e.func.span,
+                            "not a function")
+            return T.ERROR
+        names = e.func.path.names
+        name = names[-1]
+        if len(names) == 1:
+            local = self.lookup(name)
+            if isinstance(local, Var):
+                self.sink.error("E0618", f"expected function, found `{local.ty}`", e.func.span,
+                                f"`{name}` is a local variable, not a function",
+                                labels=[Label(local.span, f"`{name}` has type `{local.ty}`")])
+                return T.ERROR
+        if len(names) == 1 and name == "Some":
+            return self.call_some(e, expected)
+        if len(names) == 1 and name in self.items.fns:
+            return self.call_fn(e, self.r.fn_sigs[name])
+        if len(names) == 1 and name in self.items.host_fns:
+            return self.call_host_fn(e, self.items.host_fns[name])
+        api = lookup_api(names)
+        if api is not None:
+            return self.call_api(e, api, expected)
+        for a in e.args:
+            self.check_expr(a)
+        hint = nearest(name, list(self.items.fns) + [p.split("::")[-1] for p in api_names()])
+        qual = "::".join(names)
+        if len(names) > 1 and self.unsupported_shuffle(e, names):
+            return T.ERROR
+        if len(names) > 1:
+            candidates = [p for p in api_names() if p.endswith("::" + name)] or \
+                closest_last_segment(name, api_names())
+            self.sink.error("OX0006", f"unknown device API function `{qual}`", e.func.span,
+                            "not found in the device API",
+                            help=f"did you mean `{candidates[0]}`?" if candidates else None)
+        else:
+            self.sink.error("E0425", f"cannot find function `{name}` in this scope", e.func.span,
+                            "not found in this scope",
+                            help=f"a function with a similar name exists: `{hint}`"
+                            if hint else None)
+        return T.ERROR
+
+    def unsupported_shuffle(self, e: ast.CallExpr, names: tuple[str, ...]) -> bool:
+        """`warp::shuffle_xor_u8(..)`: a shuffle of a type there is none for."""
+        mode, _, suffix = names[-1].rpartition("_")
+        if mode not in SHUFFLES or suffix not in T.SCALARS or suffix in SHUFFLE_TYPES:
+            return False
+        kinds = ", ".join(f"`{k}`" for k in SHUFFLE_TYPES)
+        wide = "u64" if suffix in ("i64", "isize", "usize") else "u32"
+        self.sink.error("OX0011", f"warp shuffles do not move `{suffix}` values", e.func.span,
+                        f"no shuffle for `{suffix}`",
+                        notes=[f"`warp::{mode}_*` exists for {kinds}: a shuffle moves one "
+                               "32-bit register (64-bit values as two)"],
+                        help=f"shuffle `x as {wide}` with `warp::{mode}_{wide}` and convert the "
+                             f"result back" + (" (`!= 0` for a bool)" if suffix == "bool" else
+                                               f" with `as {suffix}`"))
+        return True
+
+    def check_args(self, e: ast.CallExpr, params: tuple[T.Ty, ...], what: str,
+                   def_span: Span | None = None) -> None:
+        if len(e.args) != len(params):
+            s = "" if len(params) == 1 else "s"
+            plural = "was" if len(e.args) == 1 else "were"
+            self.sink.error("E0061", f"this {what} takes {len(params)} argument{s} but "
+                            f"{len(e.args)} argument{'' if len(e.args) == 1 else 's'} {plural} "
+                            "supplied", e.func.span,
+                            f"expected {len(params)} argument{s}",
+                            labels=[Label(def_span, "defined here")] if def_span else None)
+            for a in e.args:
+                self.check_expr(a)
+            return
+        for a, p in zip(e.args, params):
+            self.coerce(self.check_expr(a, p), p, a.span)
+
+    def call_fn(self, e: ast.CallExpr, sig: FnSig) -> T.Ty:
+        if sig.kind == "kernel":
+            self.sink.error("OX0005", f"kernel `{sig.name}` cannot be called from device code",
+                            e.func.span, "a kernel is launched by the host",
+                            labels=[Label(sig.item.name_span, "kernel defined here")],
+                            help=f"move the shared code into a `#[device]` function and call "
+                                 "that from both")
+        self.r.calls[e] = sig
+        self.check_args(e, sig.params, "function", sig.item.name_span)
+        return sig.ret
+
+    def call_host_fn(self, e: ast.CallExpr, host: ast.HostFn) -> T.Ty:
+        self.sink.error("OX0005", f"function `{host.name}` is not a `#[device]` function",
+                        e.func.span, "called from device code",
+                        labels=[Label(host.name_span, "defined here without `#[device]`")],
+                        help=f"add `#[device]` above `fn {host.name}` to compile it for the GPU")
+        for a in e.args:
+            self.check_expr(a)
+        return T.ERROR
+
+    def call_some(self, e: ast.CallExpr, expected) -> T.Ty:
+        if len(e.args) != 1:
+            self.check_args(e, (T.ERROR,), "enum variant")
+            return T.ERROR
+        exp = self.shallow(expected) if expected is not None else None
+        inner = self.check_expr(e.args[0], exp.inner if isinstance(exp, T.OptionTy) else None)
+        self.r.calls[e] = "Some"
+        return T.OptionTy(inner)
+
+    def call_api(self, e: ast.CallExpr, api: ApiFn, expected=None) -> T.Ty:
+        self.r.calls[e] = api
+        if api.path == "DynamicSharedArray::get":
+            return self.call_dynamic_shared(e, api, expected)
+        if api.path.endswith("::from_slice_elem"):
+            return self.call_from_slice_elem(e, api)
+        gargs = e.func.path.last.generic_args
+        if api.const_generics:
+            if len(gargs) != api.const_generics:
+                self.sink.error("E0107", f"`{api.path}` takes {api.const_generics} generic "
+                                f"argument{'s' if api.const_generics > 1 else ''}", e.func.span,
+                                f"write `{api.path}::<N>()`")
+                return api.ret
+            values = []
+            for g in gargs:
+                v = self.consts.eval_usize(self._const_arg(g))
+                values.append(v if v is not None else 1)
+            self.r.generic_values[e] = tuple(values)
+        elif gargs:
+            self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
+                            "unexpected generic arguments")
+        self.check_args(e, api.params, "function")
+        return api.ret
+
+    def call_dynamic_shared(self, e: ast.CallExpr, api: ApiFn, expected) -> T.Ty:
+        """`DynamicSharedArray::<T>::get() -> *mut T`: the type argument is on the type."""
+        segs = e.func.path.segments
+        gargs = segs[-2].generic_args if len(segs) >= 2 else ()
+        self.check_args(e, (), "function")
+        if e.func.path.last.generic_args or len(gargs) > 1:
+            self.sink.error("E0107", "`DynamicSharedArray::get` takes one type argument, on "
+                            "the type", e.func.span, "write `DynamicSharedArray::<T>::get()`")
+            return T.ERROR
+        if gargs:
+            elem = self._type_arg(gargs[0])
+        else:
+            exp = self.shallow(expected) if expected is not None else None
+            if not isinstance(exp, T.PtrTy) or isinstance(self.shallow(exp.inner), T.InferTy):
+                self.sink.error("E0282", "type annotations needed", e.func.span,
+                                "cannot infer the element type of the shared memory",
+                                help="write `DynamicSharedArray::<f32>::get()`")
+                return T.ERROR
+            elem = self.shallow(exp.inner)
+        if not isinstance(elem, T.ErrorTy) and not T.is_scalar(elem) and not isinstance(
+                elem, (T.ArrayTy, T.StructTy, T.TupleTy)):
+            self.sink.error("OX0011", f"`{elem}` cannot live in shared memory", e.func.span,
+                            "not a plain data type")
+            return T.ERROR
+        return T.PtrTy(elem, True)
+
+    def call_from_slice_elem(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+        """`DeviceAtomicU32::from_slice_elem(&out, i)`: a view of element i of a writable
+        slice (a `DisjointSlice<u32>` of any index kind, or a `&mut [u32]`)."""
+        view = api.ret
+        if len(e.args) != 2:
+            self.check_args(e, api.params, "function")
+            return view
+        st = self.shallow(self.check_expr(e.args[0]))
+        inner = self.shallow(st.inner) if isinstance(st, T.RefTy) else None
+        ok = isinstance(inner, T.DisjointSliceTy) and self.unify(inner.elem, view.inner) or (
+            isinstance(inner, T.RefTy) and inner.mutable and isinstance(inner.inner, T.SliceTy)
+            and self.unify(inner.inner.elem, view.inner))
+        if not ok and not isinstance(st, T.ErrorTy):
+            self.sink.error("E0308", "mismatched types", e.args[0].span,
+                            f"expected `&DisjointSlice<{view.inner}>`, found "
+                            f"{describe(self.deep(st))}",
+                            help=f"an atomic view of a slice element needs a writable slice of "
+                                 f"`{view.inner}`: a `DisjointSlice<{view.inner}>` parameter, "
+                                 "passed by reference")
+        self.coerce(self.check_expr(e.args[1], T.USIZE), T.USIZE, e.args[1].span)
+        return view

@@ -1,0 +1,405 @@
+"""Expressions without control flow: literals, paths, operators, casts, places, aggregates.
+
+    expr: lit_expr | path_expr | unary_expr | binary_expr | cast_expr | assign_expr
+        | compound_assign_expr | tuple_expr | array_expr | array_repeat_expr | struct_expr
+        | ref_expr | block_expr | index_expr | field_expr | range_expr
+"""
+from __future__ import annotations
+
+import functools
+
+from .. import ast
+from .. import types as T
+from ..diagnostics import Label
+from .operators import operator_mismatch
+from .results import (ConstRes, LocalRes, Loop,
+                      StaticRes, Var, describe, nearest)
+
+
+@functools.cache
+def _checker_name(cls: type) -> str:
+    """`IfExpr` -> `check_if_expr`: checkers are named after the AST class they handle."""
+    return "check_" + "".join("_" + c.lower() if c.isupper() else c for c in cls.__name__)[1:]
+
+
+def _expr_kind(e: ast.Expr) -> str:
+    return {"MatchExpr": "match"}.get(type(e).__name__, type(e).__name__)
+
+
+class ExprMixin:
+
+    # -- expressions -------------------------------------------------------
+    def check_expr(self, e: ast.Expr, expected: T.Ty | None = None) -> T.Ty:
+        method = getattr(self, _checker_name(type(e)), None)
+        if method is None:
+            self.unsupported(e.span, f"`{_expr_kind(e)}` expressions")
+            ty = T.ERROR
+        else:
+            ty = method(e, expected)
+        self.r.expr_ty[e] = ty
+        return ty
+
+    def check_lit_expr(self, e: ast.LitExpr, expected):
+        if e.kind == "bool":
+            return T.BOOL
+        if e.kind in ("str", "char"):
+            self.unsupported(e.span, f"{e.kind} literals outside `gpu_printf!`")
+            return T.ERROR
+        if e.suffix:
+            ty = T.SCALARS.get(e.suffix)
+            if ty is None or ty == T.BOOL or (e.kind == "float" and not T.is_float(ty)):
+                self.sink.error("OX0001", f"invalid suffix `{e.suffix}` for {e.kind} literal",
+                                e.span, "invalid suffix",
+                                help="valid suffixes are `i8`..`i64`, `isize`, `u8`..`u64`, "
+                                     "`usize`, `f32`, `f64`")
+                return T.ERROR
+            if e.kind == "int" and T.is_integer(ty):
+                self.ctx.lits.append((e, e in self.negated))
+            return ty
+        if e.kind == "int":
+            self.ctx.lits.append((e, e in self.negated))
+            var = self.fresh("int")
+        else:
+            var = self.fresh("float")
+        if expected is not None:
+            self.unify(var, expected)  # mismatches are reported by the caller's coerce
+        return var
+
+    def check_path_expr(self, e: ast.PathExpr, expected):
+        names = e.path.names
+        if len(names) == 1:
+            found = self.lookup(names[0])
+            if isinstance(found, Var):
+                self.r.res[e] = LocalRes(found)
+                return found.ty
+            if found is not None:
+                return self._item_res(e, found)
+            name = names[0]
+            if name in self.items.consts:
+                value = self.consts.eval_item(self.items.consts[name])
+                if value is None:
+                    return T.ERROR
+                return self._item_res(e, ConstRes(value))
+            if name in self.items.statics:
+                return T.ERROR  # check_module_static reported the item itself
+            if name == "None":
+                self.r.res[e] = "None"
+                return T.OptionTy(self.fresh("any"))
+            if name in self.items.fns or name in self.items.host_fns:
+                self.unsupported(e.span, "functions used as values")
+                return T.ERROR
+            hint = nearest(name, self.visible_names())
+            self.sink.error("E0425", f"cannot find value `{name}` in this scope", e.span,
+                            "not found in this scope",
+                            help=f"a local variable with a similar name exists: `{hint}`"
+                            if hint else None)
+            return T.ERROR
+        value = self.consts.eval_assoc(e)
+        if value is not None:
+            return self._item_res(e, ConstRes(value))
+        if names[-2:] == ("SharedArray", "UNINIT"):
+            self.sink.error("OX0002", "`SharedArray::UNINIT` may only initialise a "
+                            "`static mut` shared array", e.span, "used as a value")
+            return T.ERROR
+        self.sink.error("E0425", f"cannot find value `{'::'.join(names)}` in this scope", e.span,
+                        "not found in this scope")
+        return T.ERROR
+
+    def _item_res(self, e: ast.PathExpr, res) -> T.Ty:
+        self.r.res[e] = res
+        if isinstance(res, ConstRes):
+            return res.value.ty
+        if isinstance(res, StaticRes):
+            return res.ty
+        return T.ERROR
+
+    def check_tuple_expr(self, e: ast.TupleExpr, expected):
+        if not e.elems:
+            return T.UNIT
+        exp = self.shallow(expected) if expected is not None else None
+        elems = []
+        for i, x in enumerate(e.elems):
+            hint = exp.elems[i] if isinstance(exp, T.TupleTy) and i < len(exp.elems) else None
+            elems.append(self.check_expr(x, hint))
+        return T.TupleTy(tuple(elems))
+
+    def check_array_expr(self, e: ast.ArrayExpr, expected):
+        exp = self.shallow(expected) if expected is not None else None
+        elem = exp.elem if isinstance(exp, T.ArrayTy) else self.fresh("any")
+        for x in e.elems:
+            self.coerce(self.check_expr(x, elem), elem, x.span)
+        return T.ArrayTy(elem, len(e.elems))
+
+    def check_array_repeat_expr(self, e: ast.ArrayRepeatExpr, expected):
+        exp = self.shallow(expected) if expected is not None else None
+        elem = exp.elem if isinstance(exp, T.ArrayTy) else self.fresh("any")
+        self.coerce(self.check_expr(e.value, elem), elem, e.value.span)
+        n = self.consts.eval_usize(e.count)
+        self.r.expr_ty[e.count] = T.USIZE
+        return T.ArrayTy(elem, n if n is not None else 0)
+
+    def check_struct_expr(self, e: ast.StructExpr, expected):
+        name = e.path.names[-1]
+        if name not in self.items.structs:
+            self.sink.error("E0422", f"cannot find struct `{name}` in this scope", e.path.span,
+                            "not found in this scope")
+            for _, x in e.fields:
+                self.check_expr(x)
+            return T.ERROR
+        ty = self.struct_ty(name)
+        seen = set()
+        for fname, x in e.fields:
+            idx = ty.field_index(fname)
+            if idx is None:
+                self.sink.error("E0560", f"struct `{name}` has no field named `{fname}`", x.span,
+                                "unknown field")
+                self.check_expr(x)
+                continue
+            seen.add(fname)
+            fty = ty.fields[idx][1]
+            self.coerce(self.check_expr(x, fty), fty, x.span)
+        missing = [f for f, _ in ty.fields if f not in seen]
+        if missing:
+            self.sink.error("E0063", f"missing field{'s' if len(missing) > 1 else ''} "
+                            + ", ".join(f"`{m}`" for m in missing)
+                            + f" in initializer of `{name}`", e.path.span,
+                            "missing " + ", ".join(f"`{m}`" for m in missing))
+        return ty
+
+    def check_block_expr(self, e: ast.BlockExpr, expected):
+        if e.label:
+            self.ctx.loops.append(Loop(e.label, True))
+            ty = self.check_block(e.block, expected)
+            loop = self.ctx.loops.pop()
+            if loop.break_ty is not None:
+                self.unify(loop.break_ty, ty)
+            return ty
+        return self.check_block(e.block, expected)
+
+    def check_unary_expr(self, e: ast.UnaryExpr, expected):
+        if e.op == "-" and isinstance(e.operand, ast.LitExpr):
+            self.negated.add(e.operand)
+        if e.op == "*":
+            ty = self.shallow(self.check_expr(e.operand))
+            if isinstance(ty, T.AtomicTy):
+                self.sink.error("E0614", f"type `{ty}` cannot be dereferenced", e.span,
+                                "cannot be dereferenced",
+                                help="an atomic view is read with `.load(AtomicOrdering::"
+                                     "Relaxed)` and written with `.store(v, ..)`")
+                return T.ERROR
+            if isinstance(ty, (T.RefTy, T.PtrTy)):
+                return ty.inner
+            if not isinstance(ty, T.ErrorTy):
+                self.sink.error("E0614", f"type `{self.deep(ty)}` cannot be dereferenced",
+                                e.span, "cannot be dereferenced")
+            return T.ERROR
+        ty = self.check_expr(e.operand, expected)
+        t = self.shallow(ty)
+        if e.op == "-":
+            ok = isinstance(t, T.FloatTy) or (isinstance(t, T.IntTy) and t.signed) or (
+                isinstance(t, T.InferTy) and t.kind in ("int", "float"))
+        else:
+            ok = isinstance(t, (T.IntTy, T.BoolTy)) or (isinstance(t, T.InferTy) and t.kind == "int")
+        if not ok and not isinstance(t, T.ErrorTy):
+            self.sink.error("E0600", f"cannot apply unary operator `{e.op}` to type "
+                            f"`{self.deep(t)}`", e.span, f"cannot apply unary operator `{e.op}`",
+                            notes=["unsigned values cannot be negated"]
+                            if isinstance(t, T.IntTy) and e.op == "-" else None)
+            return T.ERROR
+        return ty
+
+    def check_ref_expr(self, e: ast.RefExpr, expected):
+        exp = self.shallow(expected) if expected is not None else None
+        inner = self.check_expr(e.operand, exp.inner if isinstance(exp, T.RefTy) else None)
+        return T.RefTy(inner, e.mutable)
+
+    ARITH = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "calculate the "
+             "remainder of"}
+
+    def check_binary_expr(self, e: ast.BinaryExpr, expected):
+        op = e.op
+        if op in ("&&", "||"):
+            for side in (e.lhs, e.rhs):
+                self.coerce(self.check_expr(side, T.BOOL), T.BOOL, side.span)
+            return T.BOOL
+        if op in ("<<", ">>"):
+            lt = self.check_expr(e.lhs, expected)
+            rt = self.check_expr(e.rhs)
+            for side, t in ((e.lhs, lt), (e.rhs, rt)):
+                s = self.shallow(t)
+                if not (isinstance(s, (T.IntTy, T.ErrorTy)) or
+                        (isinstance(s, T.InferTy) and s.kind == "int")):
+                    self.op_error(e, lt, rt)
+                    return T.ERROR
+            return lt
+        comparison = op in ("==", "!=", "<", "<=", ">", ">=")
+        lt = self.check_expr(e.lhs, None if comparison else expected)
+        rt = self.check_expr(e.rhs, lt)
+        if not self.unify(lt, rt):
+            if comparison:
+                self.mismatch(lt, rt, e.rhs.span)
+            else:
+                operator_mismatch(self, op, e.lhs, e.rhs, e.op_span, lt, rt)
+            return T.BOOL if comparison else T.ERROR
+        s = self.shallow(lt)
+        if isinstance(s, T.ErrorTy):
+            return T.BOOL if comparison else T.ERROR
+        numeric = isinstance(s, (T.IntTy, T.FloatTy)) or (
+            isinstance(s, T.InferTy) and s.kind in ("int", "float"))
+        if comparison:
+            ok = numeric or isinstance(s, T.BoolTy)
+        elif op in ("&", "|", "^"):
+            ok = isinstance(s, (T.IntTy, T.BoolTy)) or (isinstance(s, T.InferTy) and s.kind == "int")
+        else:
+            ok = numeric
+        if not ok:
+            self.op_error(e, lt, rt)
+            return T.BOOL if comparison else T.ERROR
+        return T.BOOL if comparison else lt
+
+    def op_error(self, e, lt, rt) -> None:
+        op = e.op
+        lt, rt = self.deep(lt), self.deep(rt)
+        if op in self.ARITH:
+            msg = f"cannot {self.ARITH[op]} `{rt}` to `{lt}`" if op == "+" else \
+                f"cannot {self.ARITH[op]} `{lt}` by `{rt}`" if op in "*/%" else \
+                f"cannot subtract `{rt}` from `{lt}`"
+        else:
+            msg = f"no implementation for `{lt} {op} {rt}`"
+        self.sink.error("E0369", msg, e.op_span, f"`{op}` cannot be applied to `{lt}`",
+                        labels=[Label(e.lhs.span, f"{describe(lt)}")])
+
+    def check_assign_expr(self, e: ast.AssignExpr, expected):
+        lt = self.check_place(e.lhs)
+        self.coerce(self.check_expr(e.rhs, lt), lt, e.rhs.span)
+        return T.UNIT
+
+    def check_compound_assign_expr(self, e: ast.CompoundAssignExpr, expected):
+        lt = self.check_place(e.lhs)
+        fake = ast.BinaryExpr(op=e.op, lhs=e.lhs, rhs=e.rhs, op_span=e.op_span, span=e.span)
+        if e.op in ("<<", ">>"):
+            rt = self.check_expr(e.rhs)
+            s = self.shallow(rt)
+            if not (isinstance(s, (T.IntTy, T.ErrorTy)) or (isinstance(s, T.InferTy) and
+                                                            s.kind == "int")):
+                self.op_error(fake, lt, rt)
+            return T.UNIT
+        rt = self.check_expr(e.rhs, lt)
+        if not self.unify(lt, rt):
+            operator_mismatch(self, e.op, e.lhs, e.rhs, e.op_span, lt, rt, compound=True)
+            return T.UNIT
+        s = self.shallow(lt)
+        ok = isinstance(s, (T.IntTy, T.FloatTy, T.ErrorTy)) or isinstance(s, T.InferTy)
+        if e.op in ("&", "|", "^"):
+            ok = ok and not isinstance(s, T.FloatTy) or isinstance(s, T.BoolTy)
+        if not ok:
+            self.op_error(fake, lt, rt)
+        return T.UNIT
+
+    def check_place(self, e: ast.Expr) -> T.Ty:
+        ty = self.check_expr(e)
+        if not self.is_place(e):
+            self.sink.error("E0070", "invalid left-hand side of assignment", e.span,
+                            "cannot assign to this expression")
+            return T.ERROR
+        return ty
+
+    def is_place(self, e: ast.Expr) -> bool:
+        if isinstance(e, ast.PathExpr):
+            return isinstance(self.r.res.get(e), (LocalRes, StaticRes))
+        if isinstance(e, ast.FieldExpr):
+            return self.is_place(e.base) or isinstance(self.shallow(self.r.expr_ty.get(e.base)),
+                                                       T.RefTy)
+        if isinstance(e, ast.IndexExpr):
+            return True
+        if isinstance(e, ast.UnaryExpr) and e.op == "*":
+            return True
+        return False
+
+    def check_cast_expr(self, e: ast.CastExpr, expected):
+        target = self.lower_type(e.ty)
+        src = self.shallow(self.check_expr(e.expr))
+        if isinstance(src, T.InferTy) and src.kind == "any":
+            self.sink.error("E0282", "type annotations needed", e.expr.span,
+                            "cannot infer the type of this value")
+            return target
+        castable = (T.IntTy, T.FloatTy, T.BoolTy, T.ErrorTy, T.InferTy)
+        ok = isinstance(src, castable) and isinstance(target, (T.IntTy, T.FloatTy, T.ErrorTy))
+        if isinstance(src, T.BoolTy) and isinstance(target, T.FloatTy):
+            ok = False
+        if isinstance(src, T.PtrTy) and isinstance(target, (T.PtrTy, T.IntTy)):
+            ok = True
+        if isinstance(src, T.RefTy) and isinstance(target, T.PtrTy) and not isinstance(
+                target, T.AtomicTy) and (src.mutable or not target.mutable) \
+                and self.unify(src.inner, target.inner):
+            ok = True  # `&mut x as *mut T`
+        if isinstance(target, T.BoolTy) and isinstance(src, (T.IntTy, T.InferTy)):
+            self.sink.error("E0054", f"cannot cast `{self.deep(src)}` as `bool`", e.span,
+                            "invalid cast", help="compare with zero instead: `x != 0`")
+            return T.BOOL
+        if not ok:
+            self.sink.error("E0606", f"casting `{self.deep(src)}` as `{target}` is invalid",
+                            e.span, "invalid cast")
+        return target
+
+    def check_range_expr(self, e: ast.RangeExpr, expected):
+        if e.lo is None or e.hi is None:
+            self.unsupported(e.span, "open ranges")
+            return T.ERROR
+        exp = self.shallow(expected) if expected is not None else None
+        lt = self.check_expr(e.lo, exp.elem if isinstance(exp, T.RangeTy) else None)
+        rt = self.check_expr(e.hi, lt)
+        if not self.unify(lt, rt):
+            self.mismatch(lt, rt, e.hi.span)
+        s = self.shallow(lt)
+        if not (isinstance(s, (T.IntTy, T.ErrorTy)) or isinstance(s, T.InferTy)):
+            self.sink.error("E0277", f"the range bounds must be integers, found `{self.deep(s)}`",
+                            e.span, "not an integer range")
+        elif isinstance(s, T.InferTy) and s.kind == "any":
+            self.unify(s, self.fresh("int"))
+        return T.RangeTy(lt)
+
+    def check_index_expr(self, e: ast.IndexExpr, expected):
+        base = self.shallow(self.check_expr(e.base))
+        # rustc: E0277 "cannot be indexed by `u32`", without a conversion help
+        self.coerce(self.check_expr(e.index, T.USIZE), T.USIZE, e.index.span, convert_help=False)
+        if isinstance(base, T.RefTy):
+            base = self.shallow(base.inner)
+        if isinstance(base, (T.SliceTy, T.ArrayTy, T.SharedArrayTy)):
+            return base.elem
+        if isinstance(base, T.ErrorTy):
+            return T.ERROR
+        help = None
+        if isinstance(base, T.DisjointSliceTy):
+            help = "a `DisjointSlice` is written through `get_mut(thread_index)`, which gives " \
+                   "each thread only its own element"
+        self.sink.error("E0608", f"cannot index into a value of type `{self.deep(base)}`",
+                        e.span, "cannot be indexed", help=help)
+        return T.ERROR
+
+    def check_field_expr(self, e: ast.FieldExpr, expected):
+        base = self.shallow(self.check_expr(e.base))
+        while isinstance(base, T.RefTy):
+            base = self.shallow(base.inner)
+        if isinstance(base, T.StructTy):
+            idx = base.field_index(e.name)
+            if idx is not None:
+                return base.fields[idx][1]
+            names = [f for f, _ in base.fields]
+            hint = nearest(e.name, names)
+            self.sink.error("E0609", f"no field `{e.name}` on type `{base}`", e.name_span,
+                            "unknown field",
+                            help=f"a field with a similar name exists: `{hint}`" if hint else
+                            "available fields are: " + ", ".join(f"`{n}`" for n in names))
+            return T.ERROR
+        if isinstance(base, T.TupleTy) and e.name.isdigit():
+            i = int(e.name)
+            if i < len(base.elems):
+                return base.elems[i]
+        if isinstance(base, T.ErrorTy):
+            return T.ERROR
+        code = "E0610" if T.is_scalar(base) else "E0609"
+        msg = f"`{self.deep(base)}` is a primitive type and therefore doesn't have fields" \
+            if code == "E0610" else f"no field `{e.name}` on type `{self.deep(base)}`"
+        self.sink.error(code, msg, e.name_span, "unknown field")
+        return T.ERROR

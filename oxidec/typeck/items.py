@@ -1,0 +1,190 @@
+"""Items: function signatures, kernel signature rules, module statics; the `Typeck` class that
+brings the mixins together.
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..consteval import ConstEvaluator
+from ..diagnostics import DiagnosticSink
+from ..resolve import ItemTable, attr
+from ..span import Span
+from .results import (FnCtx, FnSig, TypeckResults, Var)
+from .infer import InferMixin
+from .types import TypeLoweringMixin
+from .stmts import StmtMixin
+from .patterns import PatternMixin
+from .expr import ExprMixin
+from .calls import CallMixin
+from .methods import MethodMixin
+from .macros import MacroMixin
+from .control import ControlMixin
+
+
+class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
+             MethodMixin, MacroMixin, ControlMixin):
+    def __init__(self, items: ItemTable, sink: DiagnosticSink):
+        self.items = items
+        self.sink = sink
+        self.r = TypeckResults()
+        self.subst: dict[int, T.Ty] = {}
+        self.nvars = 0
+        self.consts = ConstEvaluator(items, sink, self.lower_type)
+        self.ctx: FnCtx | None = None
+        self.negated: set[ast.LitExpr] = set()
+
+    # -- items -------------------------------------------------------------
+    def run(self) -> TypeckResults:
+        for item in self.items.statics.values():
+            self.check_module_static(item)
+        for fn in self.items.fns.values():
+            self.r.fn_sigs[fn.name] = self.signature(fn)
+        for sig in self.r.fn_sigs.values():
+            self.check_fn(sig)
+        self.finalize_results()
+        for name in self.items.structs:
+            self.struct_ty(name)
+        return self.r
+
+    def signature(self, fn: ast.FnItem) -> FnSig:
+        kind = self.items.fn_kind(fn)
+        params = tuple(self.lower_type(p.ty) for p in fn.params)
+        ret = self.lower_type(fn.ret) if fn.ret else T.UNIT
+        sig = FnSig(fn.name, kind, params, ret, fn.is_unsafe, fn)
+        if kind == "kernel":
+            self.check_kernel_signature(sig)
+            kattr = attr(fn, "kernel")
+            if kattr and kattr.args and any(isinstance(a, ast.PathExpr) and
+                                            a.path.names == ("unchecked_indexing",)
+                                            for a in kattr.args):
+                self.r.kernels_unchecked.add(fn.name)
+            contract = attr(fn, "launch_contract")
+            if contract is not None:
+                from .contract import parse_contract
+                parsed = parse_contract(fn, contract, self.consts, self.lower_type, self.sink)
+                if parsed is not None:
+                    self.r.contracts[fn.name] = parsed
+        return sig
+
+    def check_module_static(self, item: ast.StaticItem) -> None:
+        """Shared memory belongs to a block running a kernel: it is declared in the kernel
+        (or a `#[device]` function it calls), never at module level."""
+        te = item.ty
+        if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
+            self.sink.error("OX0011", "a `SharedArray` must be declared inside a kernel",
+                            item.name_span, "declared outside of any function",
+                            notes=["each block of a launch gets its own copy of a shared array, "
+                                   "so it lives in the kernel that uses it"],
+                            help=f"move `static mut {item.name}` into the body of the "
+                                 "`#[kernel]` (or `#[device]` function) that uses it")
+        else:
+            self.unsupported(te.span, "non-`SharedArray` statics",
+                             help="use a `const` for a constant value")
+
+    def check_kernel_signature(self, sig: FnSig) -> None:
+        fn = sig.item
+        if fn.ret is not None and sig.ret != T.UNIT:
+            self.sink.error("OX0004", "a kernel cannot return a value", fn.ret.span,
+                            f"kernel `{fn.name}` returns `{sig.ret}`",
+                            help="write results through a `DisjointSlice<T>` parameter")
+        for p, ty in zip(fn.params, sig.params):
+            if isinstance(ty, T.RefTy) and isinstance(ty.inner, T.SliceTy) and ty.mutable \
+                    and not fn.is_unsafe:
+                self.sink.error(
+                    "OX0004", "`&mut [T]` kernel parameters are not allowed in a safe kernel",
+                    p.ty.span, "every thread would get a mutable view of the whole slice",
+                    notes=["two threads writing the same element through it is a data race "
+                           "the compiler cannot rule out"],
+                    help=f"use `DisjointSlice<{ty.inner.elem}>`, which hands each thread only "
+                         "its own element, or mark the kernel `unsafe fn`")
+            elif not self._kernel_param_ok(ty):
+                self.sink.error("OX0004", f"type `{ty}` cannot be a kernel parameter", p.ty.span,
+                                "not a kernel parameter type",
+                                help="kernel parameters are scalars, `&[T]`, `DisjointSlice<T>` "
+                                     "or raw pointers")
+
+    @staticmethod
+    def _kernel_param_ok(ty: T.Ty) -> bool:
+        if T.is_scalar(ty) or isinstance(ty, (T.DisjointSliceTy, T.PtrTy, T.ErrorTy)):
+            return True
+        if isinstance(ty, T.RefTy):
+            return isinstance(ty.inner, T.SliceTy) or T.is_scalar(ty.inner)
+        if isinstance(ty, T.StructTy):
+            return ty.is_copy
+        return False
+
+    def check_fn(self, sig: FnSig) -> None:
+        fn = sig.item
+        self.ctx = ctx = FnCtx(sig, scopes=[{}])
+        for p, ty in zip(fn.params, sig.params):
+            if isinstance(p.pat, ast.IdentPat):
+                var = Var(p.pat.name, ty, p.pat.mutable, p.pat.span)
+                self.r.param_var[p] = var
+                self.r.pat_var[p.pat] = var
+                ctx.scopes[-1][p.pat.name] = var
+            elif not isinstance(p.pat, ast.WildPat):
+                self.unsupported(p.pat.span, "patterns in parameters")
+        body_ty = self.check_block(fn.body, sig.ret)
+        tail_span = fn.body.tail.span if fn.body.tail else fn.body.span
+        if fn.body.tail is not None or not isinstance(self.shallow(body_ty), T.NeverTy):
+            if fn.body.tail is None and sig.ret != T.UNIT and not isinstance(
+                    self.shallow(body_ty), T.NeverTy):
+                self.sink.error("E0308", "mismatched types", fn.ret.span if fn.ret else fn.span,
+                                f"expected `{sig.ret}`, found `()`",
+                                notes=["the function body ends without a value"],
+                                help="return a value: end the body with an expression "
+                                     "without `;`")
+            elif fn.body.tail is not None:
+                self.coerce(body_ty, sig.ret, tail_span)
+        self.finish_fn(ctx)
+        self.ctx = None
+
+    def finish_fn(self, ctx: FnCtx) -> None:
+        for var, span in ctx.lets:
+            t = self.deep(var.ty)
+            if isinstance(t, T.InferTy) and t.kind == "any":
+                self.sink.error("E0282", "type annotations needed", span,
+                                f"cannot infer the type of `{var.name}`",
+                                help=f"give `{var.name}` a type: `let {var.name}: T = ...`")
+        for lit, negated in ctx.lits:
+            self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
+
+    def finalize_results(self) -> None:
+        """Apply inference results and literal defaults to every side table, once for the
+        whole program (per function it made type checking quadratic in the file's size)."""
+        for e, t in self.r.expr_ty.items():
+            self.r.expr_ty[e] = self.finalize(t)
+        for var in self.r.pat_var.values():
+            var.ty = self.finalize(var.ty)
+
+    def check_literal_range(self, lit: ast.LitExpr, ty: T.Ty, negated: bool) -> None:
+        if not isinstance(ty, T.IntTy) or lit.kind != "int":
+            return
+        lo = -(2 ** (ty.bits - 1)) if ty.signed else 0
+        hi = 2 ** (ty.bits - 1) - 1 if ty.signed else 2 ** ty.bits - 1
+        value = -lit.value if negated else lit.value
+        if not lo <= value <= hi:
+            self.sink.error("OX0007", f"literal out of range for `{ty}`", lit.span,
+                            f"does not fit in `{ty}`",
+                            notes=[f"the literal `{lit.span.text()}` does not fit into the type "
+                                   f"`{ty}` whose range is `{lo}..={hi}`"])
+
+    def unsupported(self, span: Span, what: str, help: str | None = None) -> None:
+        self.sink.error("OX0002", f"{what} {'are' if what.endswith('s') else 'is'} not supported "
+                        "by oxidec yet", span, "not supported", help=help)
+
+    # -- scopes ------------------------------------------------------------
+    def lookup(self, name: str):
+        for scope in reversed(self.ctx.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def visible_names(self) -> list[str]:
+        names = [n for s in self.ctx.scopes for n in s]
+        return names + list(self.items.consts) + list(self.items.statics) + list(self.items.fns)
+
+
+def typeck(items: ItemTable, sink: DiagnosticSink) -> TypeckResults:
+    return Typeck(items, sink).run()

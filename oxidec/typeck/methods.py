@@ -1,0 +1,195 @@
+"""Method calls: scalar methods, `DisjointSlice`/`Option`/slice methods, atomics.
+
+    method_call_expr: expr "." IDENT generic_args? "(" args? ")"
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..device_api import (
+    ATOMIC_METHODS, FLOAT_ATOMIC_METHODS, FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS,
+    ORDERINGS,
+)
+from .results import (StaticRes, describe, nearest)
+
+
+def _ordering_name(e: ast.Expr) -> str | None:
+    """`X` of an argument written `AtomicOrdering::X` (or `Ordering::X`, with any prefix)."""
+    if isinstance(e, ast.PathExpr):
+        names = e.path.names
+        if len(names) >= 2 and names[-2] in ("AtomicOrdering", "Ordering"):
+            return names[-1]
+    return None
+
+
+class MethodMixin:
+
+    def check_method_call_expr(self, e: ast.MethodCallExpr, expected):
+        recv = self.shallow(self.check_expr(e.receiver))
+        base = recv
+        while isinstance(base, T.RefTy) and not isinstance(base.inner, T.SliceTy):
+            base = self.shallow(base.inner)
+        m = e.method
+
+        def done(kind: str, params: tuple, ret: T.Ty) -> T.Ty:
+            self.r.methods[e] = (kind, m)
+            fake = ast.CallExpr(func=ast.PathExpr(path=ast.Path(segments=(), span=e.method_span),
+                                                  span=e.method_span), args=e.args, span=e.span)
+            self.check_args(fake, params, "method")
+            return ret
+
+        if isinstance(base, T.ErrorTy):
+            for a in e.args:
+                self.check_expr(a)
+            return T.ERROR
+        if isinstance(base, T.AtomicTy):
+            return self.atomic_method(e, base)
+        if isinstance(base, T.ThreadIndexTy):
+            if m == "get":
+                return done("thread_index", (), T.USIZE)
+            if m == "in_bounds":
+                return done("thread_index", (T.USIZE,), T.BOOL)
+        if isinstance(base, T.DisjointSliceTy):
+            if m == "get_mut":
+                return done("disjoint", (T.THREAD_INDEX,), T.OptionTy(T.RefTy(base.elem, True)))
+            if m == "len":
+                return done("disjoint", (), T.USIZE)
+            if m == "get_unchecked_mut":
+                return done("disjoint", (T.USIZE,), T.RefTy(base.elem, True))
+        if isinstance(base, T.RefTy) and isinstance(base.inner, T.SliceTy):
+            if m == "len":
+                return done("slice", (), T.USIZE)
+        if isinstance(base, T.ArrayTy) and m == "len":
+            return done("array", (), T.USIZE)
+        if isinstance(base, T.PtrTy) and m == "add":
+            return done("ptr", (T.USIZE,), base)
+        if isinstance(base, T.RangeTy) and m == "step_by":
+            return done("range", (T.USIZE,), base)
+        if isinstance(base, T.OptionTy) and m in ("is_some", "is_none"):
+            return done("option", (), T.BOOL)
+        is_int = isinstance(base, T.IntTy) or (isinstance(base, T.InferTy) and base.kind == "int")
+        is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
+                                                   base.kind == "float")
+        table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
+        if table is not None and m in table:
+            arity, result, _ = table[m]
+            ret = recv if result == "self" else T.BOOL if result == "bool" else T.U32
+            params = (recv,) * arity
+            if is_float:
+                params = FLOAT_METHOD_PARAMS.get(m, params)
+                if result == "bits":  # to_bits: u32 for f32, u64 for f64
+                    ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
+            return done("int" if is_int else "float", params, ret)
+        if isinstance(base, T.InferTy) and base.kind == "any":
+            self.sink.error("E0282", "type annotations needed", e.receiver.span,
+                            "type must be known at this point")
+            return T.ERROR
+        candidates = list(table) if table else {
+            T.ThreadIndexTy: ["get", "in_bounds"], T.DisjointSliceTy: ["get_mut", "len",
+                                                                       "get_unchecked_mut"],
+        }.get(type(base), ["len"])
+        hint = nearest(m, candidates)
+        for a in e.args:
+            if not _ordering_name(a):
+                self.check_expr(a)
+        help = f"there is a method with a similar name: `{hint}`" if hint else None
+        notes = None
+        if m in ATOMIC_METHODS and (is_int or is_float):
+            help, notes = self.not_atomic_help(e, self.deep(base))
+        self.sink.error("E0599", f"no method named `{m}` found for {describe(self.deep(base))} "
+                        "in the current scope", e.method_span, "method not found",
+                        notes=notes, help=help)
+        return T.ERROR
+
+    def not_atomic_help(self, e: ast.MethodCallExpr, ty: T.Ty) -> tuple[str, list[str]]:
+        name = str(ty).upper()
+        if name not in T.ATOMIC_ELEMS:
+            return (f"there are atomics of `u32`, `i32`, `u64`, `i64`, `f32` and `f64`, not of "
+                    f"`{ty}`", [f"`{ty}` is not an atomic type"])
+        place = e.receiver.span.text()
+        notes = [f"`{ty}` is not an atomic type: plain reads and writes of it are not atomic"]
+        base = e.receiver
+        while isinstance(base, (ast.IndexExpr, ast.FieldExpr)):
+            base = base.base
+        if isinstance(base, ast.PathExpr) and isinstance(self.r.res.get(base), StaticRes):
+            return (f"`{place}` is in shared memory: take an atomic view of it with "
+                    f"`BlockAtomic{name}::from_mut(&mut {place})` and call `.{e.method}(..)` "
+                    "on that", notes)
+        return (f"take an atomic view of the value: `BlockAtomic{name}::from_mut(&mut ..)` in "
+                f"shared memory, `DeviceAtomic{name}::from_mut(..)` or `DeviceAtomic{name}::"
+                "from_slice_elem(&slice, i)` in global memory", notes)
+
+    def atomic_method(self, e: ast.MethodCallExpr, view: T.AtomicTy) -> T.Ty:
+        """`view.fetch_add(v, AtomicOrdering::Relaxed)` and the other atomic methods."""
+        m, elem = e.method, view.inner
+        methods = ATOMIC_METHODS if T.is_integer(elem) else \
+            {k: v for k, v in ATOMIC_METHODS.items() if k in FLOAT_ATOMIC_METHODS}
+        if m not in methods:
+            for a in e.args:
+                if not _ordering_name(a):
+                    self.check_expr(a)
+            hint = nearest(m, methods)
+            self.sink.error("E0599", f"no method named `{m}` found for `{view}` in the current "
+                            "scope", e.method_span, "method not found",
+                            notes=[f"`{view}` has " + ", ".join(f"`{k}`" for k in methods)]
+                            if m in ATOMIC_METHODS else None,
+                            help=f"there is a method with a similar name: `{hint}`"
+                            if hint and m not in ATOMIC_METHODS else None)
+            return T.ERROR
+        op, nvalues = methods[m]
+        norders = (1, 2) if m == "compare_exchange" else (1,)
+        if len(e.args) - nvalues not in norders:
+            want = nvalues + norders[0]
+            expected = f"{want}" + (f" or {want + 1}" if len(norders) > 1 else "")
+            self.sink.error("E0061", f"this method takes {expected} arguments but "
+                            f"{len(e.args)} {'was' if len(e.args) == 1 else 'were'} supplied",
+                            e.method_span, f"expected {expected} arguments",
+                            notes=["the values come first, then the `AtomicOrdering`"])
+            for a in e.args:
+                if not _ordering_name(a):
+                    self.check_expr(a)
+            return T.ERROR
+        for a in e.args[:nvalues]:
+            self.coerce(self.check_expr(a, elem), elem, a.span)
+        orders = [self.check_ordering(a) for a in e.args[nvalues:]]
+        self.check_ordering_allowed(e, m, orders)
+        self.r.methods[e] = ("atomic", m)
+        self.r.atomic_orderings[e] = tuple(orders)
+        return T.UNIT if m == "store" else elem
+
+    def check_ordering(self, a: ast.Expr) -> str:
+        """An `AtomicOrdering::X` argument, as its MIR name ("relaxed", ...)."""
+        self.r.expr_ty[a] = T.ORDERING
+        name = _ordering_name(a)
+        if name is None:
+            ty = self.check_expr(a)
+            if not isinstance(self.shallow(ty), T.ErrorTy):
+                self.mismatch(T.ORDERING, ty, a.span)
+            self.r.expr_ty[a] = T.ORDERING
+            return "seq_cst"
+        if name not in ORDERINGS:
+            hint = nearest(name, ORDERINGS)
+            self.sink.error("E0599", f"no variant named `{name}` found for enum "
+                            "`AtomicOrdering`", a.span, "variant not found",
+                            help=f"there is a variant with a similar name: `{hint}`" if hint
+                            else "the orderings are `Relaxed`, `Acquire`, `Release`, `AcqRel` "
+                            "and `SeqCst`")
+            return "seq_cst"
+        return ORDERINGS[name]
+
+    def check_ordering_allowed(self, e: ast.MethodCallExpr, m: str, orders: list[str]) -> None:
+        """Rust's `invalid_atomic_ordering`: orderings that make no sense for the operation."""
+        bad = None
+        if m == "load" and orders[0] in ("release", "acq_rel"):
+            bad = ("atomic loads cannot have `Release` or `AcqRel` ordering",
+                   "consider using ordering modes `Acquire`, `SeqCst` or `Relaxed`")
+        elif m == "store" and orders[0] in ("acquire", "acq_rel"):
+            bad = ("atomic stores cannot have `Acquire` or `AcqRel` ordering",
+                   "consider using ordering modes `Release`, `SeqCst` or `Relaxed`")
+        elif m == "compare_exchange" and len(orders) == 2 and orders[1] in ("release", "acq_rel"):
+            bad = ("`compare_exchange`'s failure ordering may not be `Release` or `AcqRel`, "
+                   "since a failed `compare_exchange` does not result in a write",
+                   "consider using `Acquire` or `Relaxed` failure ordering instead")
+        if bad:
+            self.sink.error("OX0011", bad[0], e.args[-1].span, "invalid ordering", help=bad[1])

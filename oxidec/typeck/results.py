@@ -1,0 +1,120 @@
+"""What type checking produces (side tables keyed on AST nodes, read by lowering) and the
+per-function context it keeps while checking."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from .. import ast
+from .. import types as T
+from ..consteval import ConstValue
+from ..span import Span
+
+
+# ---------------------------------------------------------------------------
+# Results
+
+@dataclass(eq=False)
+class Var:
+    """A local variable binding (parameter, `let`, pattern binding, loop variable)."""
+
+    name: str
+    ty: T.Ty
+    mutable: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class LocalRes:
+    var: Var
+
+
+@dataclass(frozen=True)
+class ConstRes:
+    value: ConstValue
+
+
+@dataclass(frozen=True)
+class StaticRes:
+    name: str  # mangled program-wide name of a shared static
+    ty: T.Ty  # SharedArrayTy
+    mutable: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class FnSig:
+    name: str
+    kind: str  # "kernel" | "device"
+    params: tuple[T.Ty, ...]
+    ret: T.Ty
+    is_unsafe: bool
+    item: ast.FnItem
+
+
+@dataclass
+class TypeckResults:
+    expr_ty: dict[ast.Expr, T.Ty] = field(default_factory=dict)
+    res: dict[ast.PathExpr, object] = field(default_factory=dict)  # LocalRes | ConstRes | StaticRes
+    pat_var: dict[ast.IdentPat, Var] = field(default_factory=dict)
+    param_var: dict[ast.Param, Var] = field(default_factory=dict)
+    calls: dict[ast.CallExpr, object] = field(default_factory=dict)  # FnSig | ApiFn | "Some"
+    methods: dict[ast.MethodCallExpr, tuple[str, str]] = field(default_factory=dict)
+    generic_values: dict[ast.Expr, tuple[int, ...]] = field(default_factory=dict)
+    fn_sigs: dict[str, FnSig] = field(default_factory=dict)
+    statics: dict[str, StaticRes] = field(default_factory=dict)  # mangled name -> static
+    struct_tys: dict[str, T.StructTy] = field(default_factory=dict)
+    kernels_unchecked: set[str] = field(default_factory=set)  # #[kernel(unchecked_indexing)]
+    atomic_orderings: dict[ast.MethodCallExpr, tuple[str, ...]] = field(default_factory=dict)
+    printf_formats: dict[ast.MacroCallExpr, str] = field(default_factory=dict)  # C format
+    contracts: dict[str, object] = field(default_factory=dict)  # kernel -> M.LaunchContract
+
+    def ty(self, e: ast.Expr) -> T.Ty:
+        return self.expr_ty[e]
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+def describe(ty: T.Ty) -> str:
+    """How rustc names a type in a message: literals' variables are 'integer' / 'float'."""
+    if isinstance(ty, T.InferTy):
+        return {"int": "integer", "float": "floating-point number"}.get(ty.kind, "`_`")
+    return f"`{ty}`"
+
+
+def nearest(name: str, candidates) -> str | None:
+    found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def closest_last_segment(name: str, paths) -> list[str]:
+    """API paths whose last segment is close to `name`, closest first (ties in path order)."""
+    scored = []
+    for p in paths:
+        ratio = difflib.SequenceMatcher(None, name, p.split("::")[-1]).ratio()
+        if ratio >= 0.6:
+            scored.append((-ratio, p))
+    return [p for _, p in sorted(scored)]
+
+
+SCALAR_ASSOC_CONSTS = T.SCALAR_ASSOC_CONSTS  # re-exported: they live with the scalar types
+FLOAT_CONSTS = T.FLOAT_CONSTS
+
+
+@dataclass
+class Loop:
+    label: str | None
+    is_loop: bool  # `loop` (can break with a value) vs while/for
+    break_ty: T.Ty | None = None
+
+
+@dataclass
+class FnCtx:
+    sig: FnSig
+    scopes: list[dict[str, object]] = field(default_factory=list)  # name -> Var | ConstRes | StaticRes
+    loops: list[Loop] = field(default_factory=list)
+    lits: list[tuple[ast.LitExpr, bool]] = field(default_factory=list)  # (literal, negated)
+    lets: list[tuple[Var, Span]] = field(default_factory=list)
+
+

@@ -1,0 +1,91 @@
+"""Blocks and statements.
+
+    block: "{" stmt* expr? "}"
+    stmt: let_stmt | item | expr_stmt | ";"
+    let_stmt: "let" pattern (":" type)? ("=" expr ("else" block)?)? ";"
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..diagnostics import Label
+from .results import (ConstRes, StaticRes)
+
+
+class StmtMixin:
+
+    # -- blocks and statements --------------------------------------------
+    def check_block(self, block: ast.Block, expected: T.Ty | None) -> T.Ty:
+        self.ctx.scopes.append({})
+        diverges = False
+        for stmt in block.stmts:
+            if isinstance(stmt, ast.ItemStmt):
+                self.check_item_stmt(stmt.item)
+        for stmt in block.stmts:
+            if self.check_stmt(stmt):
+                diverges = True
+        if block.tail is not None:
+            ty = self.check_expr(block.tail, expected)
+        else:
+            ty = T.NEVER if diverges else T.UNIT
+        self.ctx.scopes.pop()
+        return ty
+
+    def check_item_stmt(self, item: ast.Item) -> None:
+        scope = self.ctx.scopes[-1]
+        if isinstance(item, ast.ConstItem):
+            value = self.consts.eval_item(item)
+            if value is not None:
+                scope[item.name] = ConstRes(value)
+        elif isinstance(item, ast.StaticItem):
+            self.declare_static(item, scope)
+        elif isinstance(item, (ast.FnItem, ast.HostFn)):
+            self.sink.error("OX0002", "functions nested inside functions are not supported",
+                            item.name_span, "move this function to module level")
+        elif not isinstance(item, ast.UseItem):
+            self.unsupported(item.span, "items of this kind inside functions")
+
+    def declare_static(self, item: ast.StaticItem, scope: dict) -> None:
+        ty = self.lower_type(item.ty)
+        mangled = f"{self.ctx.sig.name}${item.name}" if self.ctx else item.name
+        if not isinstance(ty, T.SharedArrayTy):
+            if isinstance(ty, T.ErrorTy):
+                return
+            self.unsupported(item.ty.span, "non-`SharedArray` statics",
+                             help="use a `const` for a constant value")
+            return
+        if not item.mutable:
+            self.sink.error("OX0002", "a `SharedArray` static must be `static mut`", item.name_span,
+                            "declared without `mut`", help=f"write `static mut {item.name}`")
+        init = item.value
+        if not (isinstance(init, ast.PathExpr) and init.path.names[-2:] == ("SharedArray", "UNINIT")):
+            self.sink.error("E0308", "a `SharedArray` must be initialised with "
+                            "`SharedArray::UNINIT`", init.span, "expected `SharedArray::UNINIT`")
+        res = StaticRes(mangled, ty, item.mutable, item.name_span)
+        self.r.statics[mangled] = res
+        scope[item.name] = res
+
+    def check_stmt(self, stmt: ast.Stmt) -> bool:
+        """Check one statement; True when it always diverges (its type is `!`)."""
+        if isinstance(stmt, ast.LetStmt):
+            return self.check_let_stmt(stmt)
+        if isinstance(stmt, ast.ExprStmt):
+            ty = self.check_expr(stmt.expr, None if stmt.semi else T.UNIT)
+            ty = self.shallow(ty)
+            if not stmt.semi and not isinstance(ty, (T.NeverTy, T.UnitTy, T.ErrorTy)):
+                self.coerce(ty, T.UNIT, stmt.expr.span)
+            return isinstance(ty, T.NeverTy)
+        return False
+
+    def check_let_stmt(self, stmt: ast.LetStmt) -> bool:
+        declared = self.lower_type(stmt.ty) if stmt.ty else None
+        ty = declared or self.fresh("any")
+        diverges = False
+        if stmt.init is not None:
+            why = Label(stmt.ty.span, "expected due to this") if stmt.ty else None
+            init_ty = self.check_expr(stmt.init, ty)
+            diverges = isinstance(self.shallow(init_ty), T.NeverTy)
+            self.coerce(init_ty, ty, stmt.init.span, why=why)
+        self.bind_pattern(stmt.pat, ty, irrefutable=True, let_span=stmt.span)
+        return diverges

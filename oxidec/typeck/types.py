@@ -1,0 +1,112 @@
+"""Type expressions to types.
+
+    type: path_type | ref_type | ptr_type | array_type | slice_type | tuple_type | never_type
+"""
+from __future__ import annotations
+
+
+from .. import ast
+from .. import types as T
+from ..resolve import attr
+from .results import (nearest)
+
+
+class TypeLoweringMixin:
+
+    # -- types written by the user -----------------------------------------
+    def lower_type(self, te: ast.TypeExpr) -> T.Ty:
+        if isinstance(te, ast.RefType):
+            return T.RefTy(self.lower_type(te.inner), te.mutable)
+        if isinstance(te, ast.PtrType):
+            return T.PtrTy(self.lower_type(te.inner), te.mutable)
+        if isinstance(te, ast.SliceType):
+            return T.SliceTy(self.lower_type(te.elem))
+        if isinstance(te, ast.ArrayType):
+            n = self.consts.eval_usize(te.length)
+            return T.ArrayTy(self.lower_type(te.elem), n if n is not None else 0)
+        if isinstance(te, ast.TupleType):
+            return T.UNIT if not te.elems else T.TupleTy(tuple(self.lower_type(t) for t in te.elems))
+        if isinstance(te, ast.NeverType):
+            return T.NEVER
+        if isinstance(te, ast.InferType):
+            return self.fresh("any")
+        assert isinstance(te, ast.PathType)
+        return self.lower_path_type(te)
+
+    def lower_path_type(self, te: ast.PathType) -> T.Ty:
+        names = te.path.names
+        while len(names) > 1 and names[0] in ("cuda_device", "core", "std", "crate", "super"):
+            names = names[1:]
+        seg = te.path.segments[len(te.path.segments) - len(names):]
+        name = names[-1]
+        gargs = seg[-1].generic_args
+        if len(names) == 1 and name in T.SCALARS and not gargs:
+            return T.SCALARS[name]
+        if name == "DisjointSlice" and 1 <= len(gargs) <= 2:
+            elem = self._type_arg(gargs[0])
+            index = "1d"
+            if len(gargs) == 2:
+                index = self._index_kind(gargs[1])
+            return T.DisjointSliceTy(elem, index)
+        if name == "SharedArray" and len(gargs) == 2:
+            n = self.consts.eval_usize(self._const_arg(gargs[1]))
+            return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0)
+        if name == "Option" and len(gargs) == 1:
+            return T.OptionTy(self._type_arg(gargs[0]))
+        if name == "ThreadIndex" and not gargs:
+            return T.THREAD_INDEX
+        atomic = T.atomic_type_name(name)
+        if atomic is not None and not gargs:
+            return atomic
+        if len(names) == 1 and name in self.items.structs:
+            return self.struct_ty(name)
+        known = list(T.SCALARS) + list(self.items.structs) + [
+            "DisjointSlice", "SharedArray", "Option", "ThreadIndex"]
+        hint = nearest(name, known)
+        if name in ("DisjointSlice", "SharedArray", "Option"):
+            self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
+                            "wrong number of generic arguments")
+        else:
+            self.sink.error("E0412", f"cannot find type `{name}` in this scope", te.span,
+                            "not found in this scope",
+                            help=f"a type with a similar name exists: `{hint}`" if hint else None)
+        return T.ERROR
+
+    def _type_arg(self, arg) -> T.Ty:
+        if isinstance(arg, ast.TypeExpr):
+            return self.lower_type(arg)
+        self.sink.error("E0308", "expected a type, found a constant", arg.span, "expected a type")
+        return T.ERROR
+
+    @staticmethod
+    def _const_arg(arg) -> ast.Expr:
+        # `SharedArray<f32, N>` parses N as a type path; it names a const.
+        if isinstance(arg, ast.PathType):
+            return ast.PathExpr(path=arg.path, span=arg.span)
+        return arg
+
+    def _index_kind(self, arg) -> str:
+        if isinstance(arg, ast.PathType):
+            last = arg.path.last
+            if last.name == "Index2D" and len(last.generic_args) == 1:
+                n = self.consts.eval_usize(self._const_arg(last.generic_args[0]))
+                return f"2d:{n}"
+            if last.name == "Runtime2DIndex":
+                return "runtime2d"
+            if last.name == "Index1D":
+                return "1d"
+        self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>` or "
+                        "`thread::Runtime2DIndex`)", arg.span, "not an index kind")
+        return "1d"
+
+    def struct_ty(self, name: str) -> T.Ty:
+        if name in self.r.struct_tys:
+            return self.r.struct_tys[name]
+        item = self.items.structs[name]
+        fields = tuple((f.name, self.lower_type(f.ty)) for f in item.fields)
+        derive = attr(item, "derive")
+        derived = {a.path.last.name for a in (derive.args or ()) if isinstance(a, ast.PathExpr)} \
+            if derive else set()
+        ty = T.StructTy(name, fields, is_copy="Copy" in derived)
+        self.r.struct_tys[name] = ty
+        return ty
