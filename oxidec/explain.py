@@ -147,6 +147,22 @@ type it cannot move, wrong `gpu_printf!` arguments. The message says which rule.
         static mut T: SharedArray<f32, 32> = SharedArray::UNINIT;  // ok
     }
 """,
+    "OX0012": """\
+The program asks for more than the GPU can give, so ptxas would reject the module or the
+launch would fail. oxidec checks the limits of sm_80 and sm_90 before writing PTX:
+
+- kernel parameters: at most 4352 bytes in all (PTX ISA 7.8; a `&[T]` is 16 bytes,
+  a scalar its size, a struct its C layout);
+- static shared memory: at most 48 KiB per kernel (`SharedArray`s of the kernel and of
+  the functions it calls); larger tiles need `DynamicSharedArray` and the opt-in;
+- `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`: MAX_THREADS between 1 and 1024; a
+  MIN_BLOCKS above 32 is ignored (a warning);
+- local memory: at most 512 KiB per thread (local arrays, and locals whose address is
+  taken).
+
+    static mut T: SharedArray<u32, 65535> = SharedArray::UNINIT;   // error[OX0012]
+    static mut T: SharedArray<u32, 8192> = SharedArray::UNINIT;    // ok: 32 KiB
+""",
     # -- rustc's ----------------------------------------------------------------------
     "E0005": """\
 A `let` pattern must match every value; `Some(x)` does not match `None`.

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from ..mir import syntax as mir
 from ..types import BOOL, U32, USIZE, PtrTy
-from . import abi
+from . import abi, bulk
 from .atomics import emit_atomic
 from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
@@ -224,6 +224,11 @@ class FunctionEmitter(PlaceAccess):
             emit_atomic(self, stmt)
             return
         ty = place_ty(self.body, stmt.place)
+        if isinstance(stmt.rvalue, mir.Repeat):
+            dest = self.resolve(stmt.place)
+            if bulk.is_bulk_fill(stmt.rvalue, dest):
+                bulk.fill(self, stmt.rvalue, dest)
+                return
         if not leaf_types(ty):
             return  # unit: nothing to compute (rvalues have no side effects)
         dest = self.resolve(stmt.place)

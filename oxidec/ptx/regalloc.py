@@ -24,6 +24,10 @@ from .types import (REG_CLASSES, RegClass, is_fat_pointer, leaf_types, mem_align
 
 # Most candidate leaf groups a dynamically indexed register array may have.
 SELECT_LIMIT = 8
+# Most leaves an array local may have in registers: a thread has at most 255, so a larger
+# array would be spilled by ptxas anyway, and `[x; 1000000]` written out leaf by leaf is
+# megabytes of PTX (in `.local` memory it is filled by a loop, see bulk.py).
+REGISTER_ARRAY_LEAVES = 256
 
 
 class RegisterFile:
@@ -65,8 +69,17 @@ def memory_locals(body: mir.Body) -> dict[int, MemoryLocal]:
             chosen.add(place.local)
         elif _selection_candidates(body.locals[place.local].ty, place) > SELECT_LIMIT:
             chosen.add(place.local)
+    for i, decl in enumerate(body.locals):
+        if isinstance(decl.ty, ArrayTy) and _leaf_count(decl.ty) > REGISTER_ARRAY_LEAVES:
+            chosen.add(i)
     return {i: MemoryLocal(f"__local_{i}", body.locals[i].ty) for i in sorted(chosen)
             if leaf_types(body.locals[i].ty)}
+
+
+def _leaf_count(ty: Ty) -> int:
+    if isinstance(ty, ArrayTy):
+        return ty.length * _leaf_count(ty.elem)
+    return len(leaf_types(ty))
 
 
 def through_pointer(body: mir.Body, place: mir.Place) -> bool:
