@@ -70,7 +70,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     if opts.stop == "ast":
         return comp
     items = resolve(comp.unit, sink); sink.check()
-    typed = typeck(items, sink); sink.check()
+    typed = typeck(items, sink, opts.arch); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(items, typed, sink)
     borrowck(comp.program, items, sink); sink.check()

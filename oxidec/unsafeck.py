@@ -5,7 +5,7 @@
     out.get_unchecked_mut(i)    call to an unsafe method (no bounds check, no ownership)
     p.add(n)                    call to an unsafe method (`<*mut T>::add`)
     f(..) with `unsafe fn f`    call to an unsafe function
-    DeviceAtomicU32::from_ptr(p)    an API function marked unsafe in device_api.py
+    DeviceAtomicU32::from_ptr(p)    an API function marked unsafe in the device_api registry
 
 `DynamicSharedArray::<T>::get()` itself is safe, as making a raw pointer is in Rust: every
 access to dynamic shared memory goes through that `*mut T`, so it is a raw-pointer
@@ -87,12 +87,14 @@ class Walker:
         elif isinstance(e, ast.PathExpr) and isinstance(self.r.res.get(e), StaticRes):
             self.error("use of mutable static", e.span, "use of mutable static", STATIC_NOTE)
         elif isinstance(e, ast.MethodCallExpr):
-            kind, name = self.r.methods.get(e, ("", ""))
-            if kind == "disjoint" and name == "get_unchecked_mut":
-                self.error("call to unsafe function `DisjointSlice::get_unchecked_mut`",
-                           e.span, "call to unsafe function", UNCHECKED_NOTE,
+            target = self.r.methods.get(e, ("", ""))
+            kind, name = target if isinstance(target, tuple) else ("api", target.name)
+            if isinstance(target, ApiFn) and target.unsafe:
+                unchecked = target.path == "DisjointSlice::get_unchecked_mut"
+                self.error(f"call to unsafe function `{target.path}`", e.span,
+                           "call to unsafe function", UNCHECKED_NOTE if unchecked else CALL_NOTE,
                            help=["use `get_mut(thread_index)`, which checks both, or write "
-                                 "the call inside `unsafe { ... }`"])
+                                 "the call inside `unsafe { ... }`"] if unchecked else None)
             elif kind == "ptr" and name in ("add", "offset", "sub"):
                 recv = self.r.expr_ty.get(e.receiver)
                 self.error(f"call to unsafe function `<{recv}>::{name}`", e.span,
