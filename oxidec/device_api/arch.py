@@ -9,8 +9,8 @@ from __future__ import annotations
 
 BLACKWELL_MODULES = ("tcgen05", "clc")
 BLACKWELL_PREFIXES = ("tcgen05_", "clc_")
-BLACKWELL_WHAT = {"tcgen05": "5th-generation tensor cores (`tcgen05`)",
-                  "clc": "cluster launch control (`clc`)"}
+BLACKWELL_WHAT = {"tcgen05": "`tcgen05` (the 5th-generation tensor cores)",
+                  "clc": "`clc` (cluster launch control)"}
 
 
 def sm_number(arch: str) -> int:

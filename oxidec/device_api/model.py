@@ -6,7 +6,7 @@ Three kinds of row:
   (`laneid`, `shuffle_xor`, `sync_threads`). It says what every phase after lowering needs
   to know without a list of its own: the result type (mir/typeof), how the value varies
   across threads and whether every lane/thread must reach it (borrowck/divergence), whether
-  passes may move it (licm, unrolling, bounds hoisting), the PTX special register it reads
+  passes may move it (`convergent`, `volatile`: licm, unrolling, bounds hoisting), the PTX special register it reads
   (the emitter prints a row with `sreg` without an entry of its own), the minimum sm, and
   the simulator operation that runs it (None: the simulator reports "GPU only").
 - `ApiFn`: one function, method or associated function of the `cuda_device` API as the
@@ -33,12 +33,14 @@ class Op:
     #              "unit" (an Effect), or "dest" (the destination decides: `dynamic_shared`)
     effect: bool = False  # an `Effect` statement rather than an `Intrinsic` rvalue
     sreg: str | None = None  # the PTX special register it reads ("%laneid")
-    varies: int = UNIFORM  # how its result varies across the threads of a block
-    from_args: bool = True  # the result also varies as much as the operands do
+    varies: int = UNIFORM  # how the value it reads varies across the threads of a block
+    #                        (otherwise its result varies as much as its operands do)
     warp_uniform_result: bool = False  # the result is the same in every lane of the warp
     sync: str | None = None  # "warp": every lane of the warp must reach it together;
     #                          "block": every thread of the block (a barrier)
-    pinned: bool = False  # passes never move it across control flow or out of a loop
+    convergent: bool = False  # its result depends on which lanes run it together: passes
+    #                           never move it into other control flow (LLVM's `convergent`)
+    volatile: bool = False  # a different value every time (a clock): never hoisted or merged
     min_sm: int = 0
     sim: str | None = ""  # simulator operation ("" = the same name; None = GPU only)
     doc: str = ""

@@ -37,10 +37,11 @@ def _sregs() -> list[Op]:
            "SM: 0)"),
         Op("nsmid", "u32", sreg="%nsmid", doc="an upper bound of `smid` (simulator: 1)"),
         # counters: different in every thread and every time, so never moved by a pass
-        Op("clock", "u32", sreg="%clock", varies=PER_LANE, pinned=True),
-        Op("clock64", "u64", sreg="%clock64", varies=PER_LANE, pinned=True),
-        Op("globaltimer", "u64", sreg="%globaltimer", varies=PER_LANE, pinned=True,
-           doc="nanoseconds (the simulator: its step counter)"),
+        # the simulator's clocks all count its steps (monotonic, as the GPU's)
+        Op("clock", "u32", sreg="%clock", varies=PER_LANE, volatile=True, sim="clock"),
+        Op("clock64", "u64", sreg="%clock64", varies=PER_LANE, volatile=True, sim="clock"),
+        Op("globaltimer", "u64", sreg="%globaltimer", varies=PER_LANE, volatile=True,
+           sim="clock", doc="nanoseconds"),
     ]
     rows += [Op(f"lanemask_{k}", "u32", sreg=f"%lanemask_{k}", varies=PER_LANE,
                 doc=f"the lanes whose id is {cmp} this lane's")
@@ -71,7 +72,7 @@ def _compute() -> list[Op]:
 
 def _warp() -> list[Op]:
     # Full-warp collectives: every lane of the warp reaches them together.
-    coll = dict(sync="warp", pinned=True)
+    coll = dict(sync="warp", convergent=True)
     return [
         *(Op(n, "arg0", **coll) for n in ("shuffle_xor", "shuffle_down", "shuffle_up",
                                           "shuffle")),
@@ -80,19 +81,28 @@ def _warp() -> list[Op]:
         Op("all", "bool", warp_uniform_result=True, **coll),
         *(Op(f"redux_sync_{k}", "arg0", warp_uniform_result=True, **coll) for k in REDUX),
         # the lanes that reach it: legal anywhere, but its value depends on where it is
-        Op("active_mask", "u32", varies=PER_WARP, from_args=False, pinned=True),
+        Op("active_mask", "u32", varies=PER_WARP, convergent=True),
     ]
 
 
 def _effects() -> list[Op]:
     return [
-        Op("sync_threads", "unit", effect=True, sync="block", pinned=True,
+        Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
-        Op("printf", "unit", effect=True, pinned=True,
+        Op("printf", "unit", effect=True,
            doc="(format string index, values) -> vprintf"),
-        Op("nanosleep", "unit", effect=True, pinned=True, min_sm=70,
+        Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        # memory fences: the simulator runs one statement for all lanes at a time, so every
+        # write is visible to every thread at once, which any fence allows
+        *(Op(f"threadfence{k}", "unit", effect=True, sim="noop", doc=f"`membar.{lvl}`")
+          for k, lvl in (("", "gl"), ("_block", "cta"), ("_system", "sys"))),
     ]
 
 
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()}
+
+# The sets passes ask for (Effects stay where they are anyway).
+CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)
+VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile)
+BARRIERS = frozenset(o.name for o in OPS.values() if o.effect and o.sync == "block")

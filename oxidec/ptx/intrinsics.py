@@ -1,5 +1,7 @@
 """`Intrinsic` rvalues: special registers, math, bit counts, select, pointer offsets,
-and warp operations. `INTRINSICS` maps each name to the function that emits it.
+and warp operations. `INTRINSICS` maps each name to the function that emits it; every name
+has a row in the device API registry (oxidec/device_api/ops.py), and a row with a special
+register (`sreg`) needs no entry here beyond `special`.
 
 Names beyond the MIR docstring's list (all additive): "nwarpid" (warps per block, as
 the simulator defines it), "copysign", "bitcast" (same-width reinterpretation),
@@ -16,11 +18,11 @@ Warp operations use the full-warp member mask, as cuda-oxide's `warp::` function
 """
 from __future__ import annotations
 
+from ..device_api.ops import OPS
 from ..mir import syntax as mir
-from ..types import U32, U64, FloatTy, IntTy, Ty
+from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
 from . import legalize
-from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, SPECIAL_REGISTERS,
-                     VOTES, fill, instr)
+from .instrs import FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, VOTES, fill, instr
 from .places import Val
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
@@ -55,8 +57,14 @@ def _args(em, rv) -> list[Val]:
 # Special registers
 
 def special(em, rv, ty, hint) -> list[Val]:
-    """Special registers are u32; a wider destination gets a zero extension."""
+    """A special register (the registry row's `sreg`) of 32 or 64 bits; a wider destination
+    gets a zero extension."""
+    width = SCALARS[OPS[rv.name].result]
     leaf = _leaf(ty)
+    if width == U64:
+        dst = _dst(em, U64, hint)
+        em.emit(instr("mov.u64", dst, OPS[rv.name].sreg))
+        return [Val(dst, leaf)]
     wide = leaf != U32
     dst = em.tmp(U32) if wide else _dst(em, U32, hint)
     if rv.name == "warpid":
@@ -64,7 +72,7 @@ def special(em, rv, ty, hint) -> list[Val]:
     elif rv.name == "nwarpid":
         _warps_per_block(em, dst)
     else:
-        em.emit(instr("mov.u32", dst, SPECIAL_REGISTERS[rv.name]))
+        em.emit(instr("mov.u32", dst, OPS[rv.name].sreg))
     if not wide:
         return [Val(dst, U32)]
     out = _dst(em, leaf, hint)
@@ -103,12 +111,6 @@ def dynamic_shared(em, rv, ty, hint) -> list[Val]:
     dst = _dst(em, leaf, hint)
     em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))
     return [Val(dst, leaf, "shared")]
-
-
-def clock64(em, rv, ty, hint) -> list[Val]:
-    dst = _dst(em, U64, hint)
-    em.emit(instr("mov.u64", dst, "%clock64"))
-    return [Val(dst, _leaf(ty))]
 
 
 # ---------------------------------------------------------------------------
@@ -281,7 +283,8 @@ def redux(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, v.ty)]
 
 
-INTRINSICS = {name: special for name in (*SPECIAL_REGISTERS, "warpid", "nwarpid")}
+INTRINSICS = {name: special for name, op in OPS.items() if op.sreg}
+INTRINSICS.update({"warpid": special, "nwarpid": special})
 INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
                                            "ceil", "round", "trunc", "copysign", "rsqrt.approx")})
 INTRINSICS.update({name: math_routine for name in (
@@ -297,6 +300,17 @@ INTRINSICS.update({
     "ptr_add": ptr_add,
     "active_mask": active_mask,
     **{f"redux_sync_{op}": redux for op in ("add", "min", "max", "and", "or", "xor")},
-    "clock64": clock64,
     "dynamic_shared": dynamic_shared,
 })
+
+
+# ---------------------------------------------------------------------------
+# Effects with operands (those without are one line of instrs.EFFECTS; printf: vprintf.py)
+
+def nanosleep(em, stmt: mir.Effect) -> None:
+    """`barrier::nanosleep(ns)` (sm_70): suspend the thread for about ns nanoseconds."""
+    (t,) = [em.scalar(em.operand(a)) for a in stmt.args]
+    em.emit(instr("nanosleep.u32", t.text))
+
+
+EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep}

@@ -29,6 +29,7 @@ from ..mir import syntax as M
 from ..span import Span
 from . import ops
 from .errors import LaneFault, SimError, format_span
+from ..device_api.ops import BARRIERS, OPS
 from .intrinsics import INTRINSICS
 from .layout import FAT, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map, zeros
 from .order import weak_topological_order
@@ -78,7 +79,7 @@ def compile_kernel(program: M.Program, name: str) -> FlatKernel:
 
 
 def _is_barrier(stmt) -> bool:
-    return isinstance(stmt, M.Effect) and stmt.name == "sync_threads"
+    return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
 
 
 def _raiser(message: str):
@@ -276,6 +277,16 @@ class _Compiler:
                            f"({self.where(frame, getattr(s, 'span', None))})")
 
     def effect(self, frame: Frame, s: M.Effect):
+        op = OPS.get(s.name)
+        if op is not None and op.sim is None:
+            raise SimError(f"`{s.name}` runs on the GPU only, not on the simulator")
+        if op is not None and op.sim_op == "noop":
+            fns = [self.operand(frame, a)[0] for a in s.args]
+
+            def noop(x):
+                for f in fns:  # the operands are still evaluated (and checked)
+                    f(x)
+            return noop
         if s.name == "printf":
             fns = [self.operand(frame, a)[0] for a in s.args]
 
@@ -506,7 +517,10 @@ class _Compiler:
                 return tree_map(rep, f(x))
             return repeat
         if isinstance(rv, M.Intrinsic):
-            impl = INTRINSICS.get(rv.name)
+            op = OPS.get(rv.name)
+            if op is not None and op.sim is None:
+                raise SimError(f"`{rv.name}` runs on the GPU only, not on the simulator")
+            impl = INTRINSICS.get(op.sim_op if op is not None else rv.name)
             if impl is None:
                 raise SimError(f"intrinsic `{rv.name}` is not supported by the simulator")
             compiled = [self.operand(frame, a) for a in rv.args]

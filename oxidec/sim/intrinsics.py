@@ -11,7 +11,8 @@ An implementation is `fn(x, args, arg_tys, result_ty) -> value` where
 - `result_ty` is the type of the destination place.
 All lanes of a warp that execute the same statement are in the same call, which is what
 warp collectives (`shuffle_*`, `ballot`, ...) need. Add one with `@intrinsic("name")`. The
-names are the MIR's (see `Intrinsic` in mir/syntax.py), which the PTX emitter shares.
+names are the `sim` operations of the device API registry's rows (oxidec/device_api/ops.py;
+by default the MIR name, which the PTX emitter shares).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import types as T
+from ..device_api.ops import OPS
 from .errors import SimError
 from .fma import fma
 from .layout import canon, scalar_dtype, size_of, tree_map
@@ -28,8 +30,10 @@ from .ops import unsigned_view
 Impl = Callable[..., object]
 INTRINSICS: dict[str, Impl] = {}
 
-SPECIAL_REGISTERS = tuple(f"{r}.{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz") \
-    + ("laneid", "warpid", "nwarpid")
+# The special registers: every registry row with a register the simulator reads as itself
+# (machine.Batch.special), and the two the emitter computes.
+SPECIAL_REGISTERS = tuple(o.name for o in OPS.values() if o.sreg and o.sim_op == o.name) \
+    + ("warpid", "nwarpid")
 
 
 def intrinsic(*names: str):
@@ -58,8 +62,9 @@ for _name in SPECIAL_REGISTERS:
     INTRINSICS[_name] = _special(_name)
 
 
-@intrinsic("clock", "clock64")
+@intrinsic("clock")
 def _clock(x, args, arg_tys, result_ty):
+    """`clock`, `clock64`, `globaltimer`: the simulator's step counter."""
     return np.full(x.n, x.steps, dtype=_result_dtype(result_ty, np.dtype(np.uint64)))
 
 
@@ -154,14 +159,6 @@ def _round(x, args, arg_tys, result_ty):
         frac = a - t
         r = t + np.where(np.abs(frac) >= a.dtype.type(0.5), np.sign(a), a.dtype.type(0))
         return np.copysign(r, a).astype(a.dtype)
-
-
-@intrinsic("signum")
-def _signum(x, args, arg_tys, result_ty):
-    a = args[0]
-    if a.dtype.kind == "f":
-        return np.where(np.isnan(a), a, np.copysign(a.dtype.type(1), a))
-    return np.sign(a)
 
 
 # -- bits ---------------------------------------------------------------------------------

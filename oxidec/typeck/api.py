@@ -72,8 +72,8 @@ class ApiMixin:
         path = "::".join(n for n in names if n not in ("cuda_device", "cuda_core"))
         self.sink.error("OX0012", f"`{path}` needs a Blackwell GPU (sm_100)", span,
                         "Blackwell only",
-                        notes=[f"{A.BLACKWELL_WHAT[family]} exist only on sm_100 and newer; "
-                               "oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
+                        notes=[f"{A.BLACKWELL_WHAT[family]} is Blackwell hardware, sm_100 and "
+                               "newer; oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
         return True
 
 
