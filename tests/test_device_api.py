@@ -151,6 +151,16 @@ pub fn cluster_ids(x: &[u32], mut out: DisjointSlice<u32>) {
 }
 """
 
+PROFILE = """
+#[kernel]
+pub fn smem_size(x: &[u32], mut out: DisjointSlice<u32>) {
+    debug::prof_trigger::<3>();
+    let i = thread::index_1d();
+    let k = i.get();
+    if let Some(o) = out.get_mut(i) { *o = x[k] ^ shared::dynamic_smem_size(); }
+}
+"""
+
 
 def build(src: str, arch: str = "sm_80") -> driver.Compilation:
     try:
@@ -206,6 +216,17 @@ def test_cluster_registers_on_the_simulator(rng):
     np.testing.assert_array_equal(out, x ^ 8)  # no cluster launch: clusters of one block
 
 
+@pytest.mark.parametrize("device", ["sim", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_dynamic_smem_size_and_prof_trigger(rng, device):
+    from oxidec.api import compile_source
+    module = compile_source(PROFILE, "profile.rs")
+    for shared in (0, 4 * int(rng.integers(1, 1000))):
+        x = rng.integers(0, 2**32, 300, dtype=np.uint32)
+        out = rng.integers(0, 2**32, 300, dtype=np.uint32)
+        module.smem_size[(3,), (100,), shared](x, out, device=device)
+        np.testing.assert_array_equal(out, x ^ np.uint32(shared))
+
+
 def assemble(ptx: str, ptxas: str, tmp_path: Path, arch: str) -> None:
     path = tmp_path / f"k_{arch}.ptx"
     path.write_text(ptx)
@@ -223,6 +244,13 @@ def test_new_items_ptx(arch, ptxas, tmp_path):
                    "membar.cta;", "membar.gl;", "membar.sys;", "nanosleep.u32 \t%r"):
         assert needle in ptx, needle
     assert ptx.count("%clock64;") == 2 and ptx.count("%globaltimer;") == 2  # not merged
+    assemble(ptx, ptxas, tmp_path, arch)
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_profile_ptx(arch, ptxas, tmp_path):
+    ptx = build(PROFILE, arch).ptx
+    assert "pmevent \t3;" in ptx and ", %dynamic_smem_size;" in ptx
     assemble(ptx, ptxas, tmp_path, arch)
 
 

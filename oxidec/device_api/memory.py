@@ -20,6 +20,7 @@ FNS = [
     ApiFn("DisjointSlice::get_unchecked_mut", ("usize",), "&mut T",
           hook("get_unchecked_mut"), kind="method", owner="DisjointSlice",
           type_params=("T",), unsafe=True),
+    ApiFn("shared::dynamic_smem_size", (), "u32", op("dynamic_smem_size")),
     # `DynamicSharedArray::<T>::get()`: the type argument is on the type's segment, or
     # inferred from the expected `*mut T` (typeck hook `dynamic_shared`)
     ApiFn("DynamicSharedArray::get", (), "*mut T", op("dynamic_shared"), kind="assoc_fn",

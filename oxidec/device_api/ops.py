@@ -36,6 +36,8 @@ def _sregs() -> list[Op]:
         Op("smid", "u32", sreg="%smid", doc="the SM running the block (the simulator is one "
            "SM: 0)"),
         Op("nsmid", "u32", sreg="%nsmid", doc="an upper bound of `smid` (simulator: 1)"),
+        Op("dynamic_smem_size", "u32", sreg="%dynamic_smem_size",
+           doc="bytes of dynamic shared memory the launch gave the block"),
         # counters: different in every thread and every time, so never moved by a pass
         # the simulator's clocks all count its steps (monotonic, as the GPU's)
         Op("clock", "u32", sreg="%clock", varies=PER_LANE, volatile=True, sim="clock"),
@@ -93,6 +95,8 @@ def _effects() -> list[Op]:
            doc="(format string index, values) -> vprintf"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        Op("pmevent", "unit", effect=True, sim="noop",
+           doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every
         # write is visible to every thread at once, which any fence allows
         *(Op(f"threadfence{k}", "unit", effect=True, sim="noop", doc=f"`membar.{lvl}`")

@@ -79,6 +79,11 @@ class CallLowering:
         self.terminate(M.Unreachable(e.span))
         return UNIT_CONST
 
+    def api_prof_trigger(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        (n,) = self.r.generic_values.get(e, (0,))
+        self.push(M.Effect("pmevent", (M.Constant(n, T.U32),), e.span))
+        return UNIT_CONST
+
     def api_index_1d(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         return self.index_1d(e.span)
 

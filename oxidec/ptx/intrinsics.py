@@ -313,4 +313,12 @@ def nanosleep(em, stmt: mir.Effect) -> None:
     em.emit(instr("nanosleep.u32", t.text))
 
 
-EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep}
+def pmevent(em, stmt: mir.Effect) -> None:
+    """`debug::prof_trigger::<N>()`: `pmevent N` (N an immediate in 0..=15)."""
+    (n,) = stmt.args
+    if not (isinstance(n, mir.Constant) and isinstance(n.value, int) and 0 <= n.value <= 15):
+        raise PtxEmitError("`pmevent` needs a constant event number in 0..=15")
+    em.emit(instr("pmevent", str(n.value)))
+
+
+EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent}

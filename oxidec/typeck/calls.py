@@ -143,6 +143,10 @@ class CallMixin:
                 v = self.consts.eval_usize(self._const_arg(g))
                 values.append(v if v is not None else 1)
             self.r.generic_values[e] = tuple(values)
+            if api.check == "prof_trigger" and not 0 <= values[0] <= 15:
+                self.sink.error("OX0007", f"`{api.path}` takes an event number in 0..=15, "
+                                f"found {values[0]}", gargs[0].span, "out of range",
+                                notes=["`pmevent` has 16 performance-monitor events"])
         elif gargs:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")

@@ -51,7 +51,8 @@ class MethodMixin:
 
         if isinstance(base, T.ErrorTy):
             for a in e.args:
-                self.check_expr(a)
+                if not _ordering_name(a):  # an `AtomicOrdering::X` is no value to check
+                    self.check_expr(a)
             return T.ERROR
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
