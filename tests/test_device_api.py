@@ -161,6 +161,33 @@ pub fn smem_size(x: &[u32], mut out: DisjointSlice<u32>) {
 }
 """
 
+DOTS = """
+#[kernel]
+pub fn dots(a: &[u32], b: &[u32], c: &[u32], out: *mut u32) {
+    let t = (thread::blockIdx_x() * thread::blockDim_x() + thread::threadIdx_x()) as usize;
+    if t < a.len() {
+        unsafe {
+            *out.add(4 * t) = dotprod::dp4a_u32(a[t], b[t], c[t]);
+            *out.add(4 * t + 1) = dotprod::dp4a_s32(a[t], b[t], c[t] as i32) as u32;
+            *out.add(4 * t + 2) = dotprod::dp2a_u32(a[t], b[t], c[t]);
+            *out.add(4 * t + 3) = dotprod::dp2a_s32(a[t], b[t], c[t] as i32) as u32;
+        }
+    }
+}
+"""
+
+
+def dots_reference(a, b, c) -> np.ndarray:
+    """The PTX ISA's dp4a / dp2a.lo, from the bytes of little-endian words, in int64."""
+    def parts(v, dt):
+        return v.view(dt).reshape(len(v), -1).astype(np.int64)
+    cu, cs = c.astype(np.int64), c.view(np.int32).astype(np.int64)
+    d4u = cu + (parts(a, np.uint8) * parts(b, np.uint8)).sum(1)
+    d4s = cs + (parts(a, np.int8) * parts(b, np.int8)).sum(1)
+    d2u = cu + (parts(a, np.uint16) * parts(b, np.uint8)[:, :2]).sum(1)
+    d2s = cs + (parts(a, np.int16) * parts(b, np.int8)[:, :2]).sum(1)
+    return (np.stack([d4u, d4s, d2u, d2s], 1) & 0xFFFF_FFFF).astype(np.uint32).reshape(-1)
+
 
 def build(src: str, arch: str = "sm_80") -> driver.Compilation:
     try:
@@ -227,6 +254,19 @@ def test_dynamic_smem_size_and_prof_trigger(rng, device):
         np.testing.assert_array_equal(out, x ^ np.uint32(shared))
 
 
+@pytest.mark.parametrize("device", ["sim", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_dot_products(rng, device):
+    from oxidec.api import compile_source
+    module = compile_source(DOTS, "dots.rs")
+    n = 1000
+    a, b, c = (rng.integers(0, 2**32, n, dtype=np.uint32) for _ in range(3))
+    a[:8] = 0xFFFF_FFFF  # the extremes: every part -1 (signed) or its maximum
+    b[:4] = 0x8080_8080
+    out = rng.integers(0, 2**32, 4 * n, dtype=np.uint32)
+    module.dots[((n + 127) // 128,), (128,)](a, b, c, out, device=device)
+    np.testing.assert_array_equal(out, dots_reference(a, b, c))
+
+
 def assemble(ptx: str, ptxas: str, tmp_path: Path, arch: str) -> None:
     path = tmp_path / f"k_{arch}.ptx"
     path.write_text(ptx)
@@ -244,6 +284,15 @@ def test_new_items_ptx(arch, ptxas, tmp_path):
                    "membar.cta;", "membar.gl;", "membar.sys;", "nanosleep.u32 \t%r"):
         assert needle in ptx, needle
     assert ptx.count("%clock64;") == 2 and ptx.count("%globaltimer;") == 2  # not merged
+    assemble(ptx, ptxas, tmp_path, arch)
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_dot_products_ptx(arch, ptxas, tmp_path):
+    ptx = build(DOTS, arch).ptx
+    for needle in ("dp4a.u32.u32 \t%r", "dp4a.s32.s32 \t%r", "dp2a.lo.u32.u32 \t%r",
+                   "dp2a.lo.s32.s32 \t%r"):
+        assert needle in ptx
     assemble(ptx, ptxas, tmp_path, arch)
 
 

@@ -69,6 +69,10 @@ def _compute() -> list[Op]:
         Op("select", "arg1", doc="(cond, a, b)"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
         Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),
+        # integer dot products (sm_61): (a: u32, b: u32, c) -> c + the sum of the products of
+        # a's 4 bytes and b's (dp4a), or of a's 2 halves and b's low 2 bytes (dp2a.lo); s32:
+        # the parts are signed. Wrapping, as the hardware's.
+        *(Op(f"{n}_{t}", t, min_sm=61) for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32")),
     ]
 
 

@@ -283,6 +283,18 @@ def redux(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, v.ty)]
 
 
+def dot_product(em, rv, ty, hint) -> list[Val]:
+    """`dp4a_<t>` / `dp2a_lo_<t>` (sm_61): c + the dot product of a's and b's parts."""
+    a, b, c = (em.as_reg(v) for v in _args(em, rv))
+    name, _, t = rv.name.rpartition("_")
+    s = "s32" if t == "i32" else "u32"
+    opcode = f"dp4a.{s}.{s}" if name == "dp4a" else f"dp2a.lo.{s}.{s}"
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    em.emit(instr(opcode, dst, a.text, b.text, c.text))
+    return [Val(dst, leaf)]
+
+
 INTRINSICS = {name: special for name, op in OPS.items() if op.sreg}
 INTRINSICS.update({"warpid": special, "nwarpid": special})
 INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
@@ -301,6 +313,7 @@ INTRINSICS.update({
     "active_mask": active_mask,
     **{f"redux_sync_{op}": redux for op in ("add", "min", "max", "and", "or", "xor")},
     "dynamic_shared": dynamic_shared,
+    **{f"{n}_{t}": dot_product for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32")},
 })
 
 

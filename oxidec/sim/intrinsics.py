@@ -203,6 +203,33 @@ def _ctz(x, args, arg_tys, result_ty):
     return np.where(u == 0, bits, _bit_length(low) - np.uint32(1)).astype(np.uint32)
 
 
+# -- integer dot products ------------------------------------------------------------------
+
+def _parts(v: np.ndarray, bits: int, count: int, signed: bool) -> list[np.ndarray]:
+    """The `count` low `bits`-bit parts of u32 values, as int64 (sign-extended if signed)."""
+    u = unsigned_view(v).astype(np.int64)
+    out = []
+    for i in range(count):
+        p = (u >> (bits * i)) & ((1 << bits) - 1)
+        out.append(np.where(p >= 1 << (bits - 1), p - (1 << bits), p) if signed else p)
+    return out
+
+
+def _dot(a_bits: int, count: int) -> Impl:
+    def fn(x, args, arg_tys, result_ty):
+        a, b, c = args
+        signed = c.dtype.kind == "i"
+        total = c.astype(np.int64)
+        for pa, pb in zip(_parts(a, a_bits, count, signed), _parts(b, 8, count, signed)):
+            total = total + pa * pb
+        return (total & 0xFFFF_FFFF).astype(np.uint32).view(c.dtype)
+    return fn
+
+
+INTRINSICS.update({f"dp4a_{t}": _dot(8, 4) for t in ("u32", "i32")})
+INTRINSICS.update({f"dp2a_lo_{t}": _dot(16, 2) for t in ("u32", "i32")})
+
+
 # -- select, pointers ----------------------------------------------------------------------
 
 @intrinsic("select")
