@@ -7,10 +7,18 @@
                  the API rows, one module per `cuda_device` module (or group of them)
     arch.py      minimum sm, Blackwell-only names
 
-Adding an API function is one `ApiFn` row (plus an `Op` row when it is a new operation,
-whose emitter and simulator entries tests/test_device_api.py asks for). Typeck reads the
-signatures, lowering the `lowering`, and the checks, passes, emitter and simulator the `Op`
-rows. This package imports nothing of the compiler but itself.
+Adding an API function:
+  1. an `ApiFn` row in the module's file (path, signature as Rust type text, `unsafe`,
+     `min_sm`, lowering: `op(NAME)` or `hook(NAME)` = a method `api_NAME` of lower/calls.py);
+  2. when it is a new MIR operation, an `Op` row in ops.py (result type, how it varies
+     across threads, `sync`/`convergent`/`volatile`, `sreg`, `min_sm`, `sim`), plus its
+     emitter entry (ptx/intrinsics.py; none for a special register) and simulator entry
+     (sim/intrinsics.py, or machine.Batch.special for a special register);
+  3. tests/test_device_api.py checks that every row resolves and has those entries.
+Typeck reads the signatures (typeck/api.py resolves the type text), `min_sm` (OX0012) and the
+typeck hooks (`check`); lowering the `lowering`; mir/typeof, the divergence and race checks,
+the passes, the emitter and the simulator the `Op` rows. This package imports nothing of the
+compiler but itself.
 """
 from __future__ import annotations
 

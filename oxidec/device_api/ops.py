@@ -59,6 +59,7 @@ MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "ata
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
              "cos.approx", "tanh.approx")
 REDUX = ("add", "min", "max", "and", "or", "xor")
+DOT_PRODUCTS = tuple(f"{n}_{t}" for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32"))
 
 
 def _compute() -> list[Op]:
@@ -72,7 +73,7 @@ def _compute() -> list[Op]:
         # integer dot products (sm_61): (a: u32, b: u32, c) -> c + the sum of the products of
         # a's 4 bytes and b's (dp4a), or of a's 2 halves and b's low 2 bytes (dp2a.lo); s32:
         # the parts are signed. Wrapping, as the hardware's.
-        *(Op(f"{n}_{t}", t, min_sm=61) for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32")),
+        *(Op(n, n.rpartition("_")[2], min_sm=61) for n in DOT_PRODUCTS),
     ]
 
 

@@ -18,6 +18,7 @@ Warp operations use the full-warp member mask, as cuda-oxide's `warp::` function
 """
 from __future__ import annotations
 
+from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
@@ -297,12 +298,8 @@ def dot_product(em, rv, ty, hint) -> list[Val]:
 
 INTRINSICS = {name: special for name, op in OPS.items() if op.sreg}
 INTRINSICS.update({"warpid": special, "nwarpid": special})
-INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
-                                           "ceil", "round", "trunc", "copysign", "rsqrt.approx")})
-INTRINSICS.update({name: math_routine for name in (
-    "exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2", "tanh", "powf",
-    "powi", "cbrt", "hypot", "exp.approx", "exp2.approx", "ln.approx", "log2.approx",
-    "sin.approx", "cos.approx", "tanh.approx")})
+INTRINSICS.update({name: math for name in ops.MATH})
+INTRINSICS.update({name: math_routine for name in ops.MATH_ROUTINES + ops.FAST_MATH})
 INTRINSICS["bitcast"] = bitcast
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
@@ -311,9 +308,9 @@ INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
     "active_mask": active_mask,
-    **{f"redux_sync_{op}": redux for op in ("add", "min", "max", "and", "or", "xor")},
+    **{f"redux_sync_{op}": redux for op in ops.REDUX},
     "dynamic_shared": dynamic_shared,
-    **{f"{n}_{t}": dot_product for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32")},
+    **{name: dot_product for name in ops.DOT_PRODUCTS},
 })
 
 

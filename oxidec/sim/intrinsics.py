@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import types as T
+from ..device_api import ops
 from ..device_api.ops import OPS
 from .errors import SimError
 from .fma import fma
@@ -84,8 +85,6 @@ for _name, _ufunc in {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil,
 # The accurate routines run oxidec/mathlib's op list, the one the PTX emitter prints, so they
 # give the GPU's bits. The fast variants (MUFU approximations on the GPU) are NumPy's in f32:
 # close to the hardware, not bit exact; on f64 they are the accurate routines, as on the GPU.
-MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot")
 _FAST_F32 = {"exp.approx": np.exp, "exp2.approx": np.exp2, "ln.approx": np.log,
              "log2.approx": np.log2, "sin.approx": np.sin, "cos.approx": np.cos,
              "tanh.approx": np.tanh, "rsqrt.approx": lambda a: 1 / np.sqrt(a)}
@@ -109,7 +108,7 @@ def _fast(name: str, accurate: str | None) -> Impl:
     return fn
 
 
-for _name in MATH_ROUTINES:
+for _name in ops.MATH_ROUTINES:
     INTRINSICS[_name] = _math_routine(_name)
 for _name in _FAST_F32:
     INTRINSICS[_name] = _fast(_name, _name.split(".")[0] if _name != "rsqrt.approx" else None)
@@ -226,8 +225,8 @@ def _dot(a_bits: int, count: int) -> Impl:
     return fn
 
 
-INTRINSICS.update({f"dp4a_{t}": _dot(8, 4) for t in ("u32", "i32")})
-INTRINSICS.update({f"dp2a_lo_{t}": _dot(16, 2) for t in ("u32", "i32")})
+INTRINSICS.update({name: _dot(8, 4) if name.startswith("dp4a") else _dot(16, 2)
+                   for name in ops.DOT_PRODUCTS})
 
 
 # -- select, pointers ----------------------------------------------------------------------
