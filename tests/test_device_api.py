@@ -71,7 +71,7 @@ def test_every_op_has_its_emitter_and_simulator_entries():
 
 
 def test_later_phases_read_the_flags():
-    from oxidec.borrowck import divergence
+    from oxidec.checks.borrowck import divergence
     from oxidec.mir import syntax as M
     from oxidec.mir.typeof import intrinsic_ty
     import importlib

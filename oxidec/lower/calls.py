@@ -38,7 +38,7 @@ class CallLowering:
             payload = self.lower_expr(e.args[0])
             return self.to_temp(M.Aggregate(ty, (M.Constant(True, T.BOOL), payload)), ty, e.span)
         if isinstance(target, FnSig):
-            args = tuple(self.lower_expr(a) for a in e.args)
+            args = tuple(self.lower_in_order(e.args))
             dest = self.temp(target.ret, e.span)
             nxt = self.new_block()
             self.terminate(M.Call(target.name, args, M.Place(dest), nxt, e.span))
@@ -69,7 +69,7 @@ class CallLowering:
             return self.unsupported(e.span, f"`{api.path}` is")
         if low.how == "hook":
             return getattr(self, f"api_{low.name}")(e, api)
-        args = tuple(self.lower_expr(a) for a in e.args)
+        args = tuple(self.lower_in_order(e.args))
         if OPS[low.name].effect:
             self.push(M.Effect(low.name, args, e.span))
             return UNIT_CONST
@@ -111,7 +111,7 @@ class CallLowering:
     def api_thread_index_get(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
         place = self.lower_place(e.receiver)
-        recv = self.facts.note_operand(M.Copy(place), e.receiver.span)
+        recv = self.spanned(M.Copy(place), e.receiver.span)
         return self.to_temp(M.Use(recv), T.USIZE, e.span)
 
     def api_thread_index_in_bounds(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
@@ -202,8 +202,7 @@ class CallLowering:
                 return self.to_temp(M.Len(place), T.USIZE, span)
         if kind == "array":
             return M.Constant(self.ty(e.receiver).length, T.USIZE)
-        recv = self.lower_expr(e.receiver)
-        args = [self.lower_expr(a) for a in e.args]
+        recv, *args = self.lower_in_order((e.receiver, *e.args))
         if kind == "ptr":
             return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
         if kind in ("int", "float"):
@@ -232,7 +231,7 @@ class CallLowering:
         index = self.lower_expr(e.args[0])
         idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
         length = self.to_temp(M.Len(place), T.USIZE, span)
-        moved = self.facts.note_operand(M.Move(M.Place(idx)), e.args[0].span)
+        moved = self.spanned(M.Move(M.Place(idx)), e.args[0].span)
         as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)

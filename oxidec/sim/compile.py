@@ -29,8 +29,8 @@ from ..mir import syntax as M
 from ..span import Span
 from . import ops
 from .errors import LaneFault, SimError, format_span
-from ..device_api.ops import BARRIERS, OPS
-from .intrinsics import INTRINSICS
+from ..device_api.ops import BARRIERS
+from .intrinsics import INTRINSICS, sim_op
 from .layout import FAT, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map, zeros
 from .order import weak_topological_order
 from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project
@@ -277,14 +277,11 @@ class _Compiler:
                            f"({self.where(frame, getattr(s, 'span', None))})")
 
     def effect(self, frame: Frame, s: M.Effect):
-        op = OPS.get(s.name)
-        if op is not None and op.sim is None:
-            raise SimError(f"`{s.name}` runs on the GPU only, not on the simulator")
-        if op is not None and op.sim_op == "noop":
+        if sim_op(s.name) == "noop":  # a fence, nanosleep: only the operands are evaluated
             fns = [self.operand(frame, a)[0] for a in s.args]
 
             def noop(x):
-                for f in fns:  # the operands are still evaluated (and checked)
+                for f in fns:
                     f(x)
             return noop
         if s.name == "printf":
@@ -517,10 +514,7 @@ class _Compiler:
                 return tree_map(rep, f(x))
             return repeat
         if isinstance(rv, M.Intrinsic):
-            op = OPS.get(rv.name)
-            if op is not None and op.sim is None:
-                raise SimError(f"`{rv.name}` runs on the GPU only, not on the simulator")
-            impl = INTRINSICS.get(op.sim_op if op is not None else rv.name)
+            impl = INTRINSICS.get(sim_op(rv.name))
             if impl is None:
                 raise SimError(f"intrinsic `{rv.name}` is not supported by the simulator")
             compiled = [self.operand(frame, a) for a in rv.args]

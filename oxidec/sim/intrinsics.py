@@ -37,6 +37,14 @@ SPECIAL_REGISTERS = tuple(o.name for o in OPS.values() if o.sreg and o.sim_op ==
     + ("warpid", "nwarpid")
 
 
+def sim_op(name: str) -> str:
+    """The simulator operation of a MIR intrinsic or effect (its registry row's `sim`)."""
+    op = OPS.get(name)
+    if op is not None and op.sim is None:
+        raise SimError(f"`{name}` runs on the GPU only, not on the simulator")
+    return op.sim_op if op is not None else name
+
+
 def intrinsic(*names: str):
     """Register an implementation under one or more names."""
     def register(fn: Impl) -> Impl:

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..device_api.ops import OPS
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..passes.ref_elim import analyse as analyse_refs
-from ..span import Span
+from ...device_api.ops import OPS
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...mir.refs import analyse as analyse_refs
+from ...span import Span
 from .dataflow import Cfg
 
 # How an intrinsic varies across threads, and which operations every lane / thread must
