@@ -69,7 +69,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     if opts.stop == "ast":
         return comp
     items = resolve(comp.unit, sink); sink.check()
-    typed = typeck(items, sink); sink.check()
+    typed = typeck(items, sink, opts.arch); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(comp.program, sink)
     borrowck(comp.program, sink); sink.check()

@@ -16,6 +16,7 @@ from .atomics import emit_atomic
 from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
 from .instrs import EFFECTS, INT_COMPARE, instr
+from .intrinsics import EFFECTS_WITH_OPERANDS
 from .places import PlaceAccess, RegPlace, Val
 from ..mir.typeof import place_ty
 from .regalloc import RegisterFile, memory_locals
@@ -242,6 +243,9 @@ class FunctionEmitter(PlaceAccess):
         if stmt.name == "printf":
             self.module.uses_vprintf = True
             emit_printf(self, stmt)
+            return
+        if stmt.name in EFFECTS_WITH_OPERANDS:
+            EFFECTS_WITH_OPERANDS[stmt.name](self, stmt)
             return
         if stmt.name not in EFFECTS:
             raise PtxEmitError(f"unsupported effect `{stmt.name}`")
