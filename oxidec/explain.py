@@ -162,6 +162,8 @@ launch would fail. oxidec checks the limits of sm_80 and sm_90 before writing PT
 
     static mut T: SharedArray<u32, 65535> = SharedArray::UNINIT;   // error[OX0012]
     static mut T: SharedArray<u32, 8192> = SharedArray::UNINIT;    // ok: 32 KiB
+""",
+    "OX0013": """\
 An item of the device API needs a newer GPU than the build targets: the minimum is the
 item's (`cluster::cluster_ctaidX` needs sm_90, `barrier::nanosleep` sm_70). Build with
 `--arch` set to that architecture or a newer one. The Blackwell-only parts of the API
