@@ -29,10 +29,12 @@ def cast_value(value, src: T.Ty, dst: T.Ty):
 
 
 class ConstEvaluator:
-    def __init__(self, items, sink: DiagnosticSink, lower_type):
+    def __init__(self, items, sink: DiagnosticSink, lower_type, tc=None):
         self.items = items
         self.sink = sink
         self.lower_type = lower_type
+        self.tc = tc  # the type checker: its resolver and scopes name the consts
+        self.module = items.root
         self.memo: dict[str, ConstValue | None] = {}
         self.active: set[str] = set()
 
@@ -45,8 +47,13 @@ class ConstEvaluator:
                             item.name_span, "the constant refers to itself")
             return None
         self.active.add(key)
-        ty = self.lower_type(item.ty)
-        value = self.eval(item.value, ty)
+        if self.tc is not None:
+            with self.tc.in_scope_of(item):
+                ty = self.lower_type(item.ty)
+                value = self.eval(item.value, ty)
+        else:
+            ty = self.lower_type(item.ty)
+            value = self.eval(item.value, ty)
         self.active.discard(key)
         if value is not None and value.ty != ty and not isinstance(ty, T.ErrorTy):
             self.sink.error("E0308", "mismatched types", item.value.span,
@@ -88,6 +95,21 @@ class ConstEvaluator:
             return ConstValue(round_float(FLOAT_CONSTS[names[2]], ty), ty)
         return None
 
+    def const_item(self, path: ast.Path) -> ast.ConstItem | None:
+        """The const item a path names (`N`, `m::N`, `S::N`, `Self::N`), if any."""
+        if self.tc is None:
+            item = self.items.consts.get(path.names[0]) if len(path.names) == 1 else None
+            return item
+        res = self.tc.resolve_value_path(path)
+        if res is None or res.def_ is None:
+            return None
+        d = res.def_
+        if res.assoc is not None:
+            d = self.items.assoc.get((d.key, res.assoc))
+            if d is None:
+                return None
+        return d.item if d.kind == "const" else None
+
     def fail(self, e: ast.Expr, what: str = "this expression") -> None:
         self.sink.error("E0080", "evaluation of constant value failed", e.span,
                         f"{what} cannot be evaluated at compile time")
@@ -97,8 +119,9 @@ class ConstEvaluator:
             return self.eval_lit(e, expected)
         if isinstance(e, ast.PathExpr):
             names = e.path.names
-            if len(names) == 1 and names[0] in self.items.consts:
-                return self.eval_item(self.items.consts[names[0]])
+            item = self.const_item(e.path)
+            if item is not None:
+                return self.eval_item(item)
             v = self.eval_assoc(e)
             if v is None:
                 if len(names) == 1:

@@ -66,7 +66,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     sink = DiagnosticSink()
     comp = Compilation(SourceFile(filename, text), opts, sink.diagnostics)
 
-    comp.unit = parse(comp.source, sink); sink.check()
+    comp.unit = parse_reached(comp.source, sink); sink.check()
     if opts.stop == "ast":
         return comp
     items = resolve(comp.unit, sink); sink.check()
@@ -83,6 +83,22 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
         return comp
     comp.ptx = emit_program(comp.program, opts.arch, line_info=opts.line_info)
     return comp
+
+
+def parse_reached(source: SourceFile, sink: DiagnosticSink) -> ast.SourceUnit:
+    """Parse, then parse again with the host items that device code names (plain `fn`s,
+    `impl`s) kept, until no new ones appear (resolve/reach.py)."""
+    from .syntax import parse
+    from .resolve.reach import promotions
+    promote: frozenset[int] = frozenset()
+    while True:
+        scratch = DiagnosticSink()
+        unit = parse(source, scratch, promote)
+        more = promotions(unit) | promote if not scratch.has_errors else promote
+        if more == promote or scratch.has_errors:
+            sink.diagnostics.extend(scratch.diagnostics)
+            return unit
+        promote = more
 
 
 def read_source(path: str | Path) -> str:

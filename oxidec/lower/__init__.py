@@ -21,10 +21,11 @@ from .control import ControlLowering
 from .loops import ForLowering
 from .calls import CallLowering
 from .macros import MacroLowering
+from .user_calls import UserCallLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
-                  ControlLowering, ForLowering, CallLowering, MacroLowering):
+                  ControlLowering, ForLowering, CallLowering, MacroLowering, UserCallLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -56,6 +56,7 @@ class BuilderCore:
         self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
         self.facts = LoweringFacts()  # for borrowck: binding scopes, operand spans
         self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
+        self.user_ret = 0  # where the function's result goes (user_calls.py: copy-out)
 
     # -- blocks and locals --------------------------------------------------
     def new_block(self) -> int:
@@ -124,25 +125,35 @@ class BuilderCore:
 
     # -- the body ---------------------------------------------------------
     def build(self) -> M.Body:
+        from .user_calls import out_types
         fn = self.sig.item
+        outs, body_ret = out_types(self.sig)
+        self.locals[0] = M.LocalDecl(body_ret, None, True, fn.name_span)
         for p, ty in zip(fn.params, self.sig.params):
             var = self.r.param_var.get(p)
             name = var.name if var else "_"
-            local = self.new_local(ty, p.span, name, var.mutable if var else False)
+            local_ty = self.param_local_ty(ty)
+            # a `&mut` aggregate passed by value is written through: its local is mutable
+            by_value_mut = local_ty is not ty and ty.mutable
+            local = self.new_local(local_ty, p.span, name,
+                                   (var.mutable if var else False) or by_value_mut)
             if var:
                 self.var_local[id(var)] = local
+        if body_ret is not self.sig.ret:  # `&mut` aggregates are copied out (user_calls.py)
+            self.user_ret = self.new_local(self.sig.ret, fn.name_span)
         result = self.lower_block(fn.body)
         if self.cur is not None:
             if self.sig.ret != T.UNIT:
-                self.assign(M.Place(0), M.Use(result), fn.body.span)
+                self.assign(M.Place(self.user_ret), M.Use(result), fn.body.span)
             self.goto(self.get_return_block(), fn.body.span)
         blocks = []
         for b in self.blocks:
             term = b.terminator or M.Unreachable(fn.body.span)
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
-        return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      attrs={**self.body_attrs(), FACTS_ATTR: self.facts})
+        return self.elide_derefs(M.Body(self.sig.name, kind, len(fn.params), self.locals, blocks,
+                                        fn.span, attrs={**self.body_attrs(),
+                                                        FACTS_ATTR: self.facts}))
 
     def body_attrs(self) -> dict:
         fn = self.sig.item
@@ -165,5 +176,9 @@ class BuilderCore:
     def get_return_block(self) -> int:
         if self.return_block is None:
             self.return_block = self.new_block()
+            if self.user_ret != 0:
+                saved, self.cur = self.cur, self.return_block
+                self.copy_out(self.sig.item.span)
+                self.cur = saved
             self.blocks[self.return_block].terminator = M.Return(self.sig.item.span)
         return self.return_block

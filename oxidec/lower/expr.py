@@ -44,6 +44,8 @@ class ExprLowering:
                                                  self.zero_of(ty.inner))), ty, e.span)
         if isinstance(res, StaticRes):
             return self.unsupported(e.span, "a shared array used as a value is")
+        if isinstance(res, tuple) and res[0] == "unit_struct":
+            return self.to_temp(M.Aggregate(res[1], ()), res[1], e.span)
         return UNIT_CONST
 
     def zero_of(self, ty: T.Ty) -> M.Operand:
@@ -148,6 +150,8 @@ class ExprLowering:
     def lower_struct_expr(self, e: ast.StructExpr) -> M.Operand:
         ty = self.ty(e)
         values = {name: self.lower_expr(x) for name, x in e.fields}  # source order
+        if e.base is not None:
+            return self.lower_struct_update(e, ty, values)
         ops = tuple(values[name] for name, _ in ty.fields)
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 

@@ -35,16 +35,20 @@ class CallMixin:
                 return T.ERROR
         if len(names) == 1 and name == "Some":
             return self.call_some(e, expected)
-        if len(names) == 1 and name in self.items.fns:
-            return self.call_fn(e, self.r.fn_sigs[name])
-        if len(names) == 1 and name in self.items.host_fns:
-            return self.call_host_fn(e, self.items.host_fns[name])
+        res = self.resolve_value_path(e.func.path)
+        if res is not None and res.def_ is not None:
+            return self.call_item(e, res, expected)
+        if res is None and len(names) > 1 and self.local_path_failed(e.func.path, "value"):
+            for a in e.args:
+                self.check_expr(a)
+            return T.ERROR
         api = lookup_api(names)
         if api is not None:
             return self.call_api(e, api, expected)
         for a in e.args:
             self.check_expr(a)
-        hint = nearest(name, list(self.items.fns) + [p.split("::")[-1] for p in api_names()])
+        hint = nearest(name, self.resolver.visible(self.module, "value")
+                       + [p.split("::")[-1] for p in api_names()])
         qual = "::".join(names)
         if len(names) > 1 and self.unsupported_shuffle(e, names):
             return T.ERROR
@@ -105,10 +109,11 @@ class CallMixin:
         return sig.ret
 
     def call_host_fn(self, e: ast.CallExpr, host: ast.HostFn) -> T.Ty:
-        self.sink.error("OX0005", f"function `{host.name}` is not a `#[device]` function",
+        # reach.py parses every fn device code names, so this one could not be parsed
+        self.sink.error("OX0005", f"function `{host.name}` cannot be compiled for the GPU",
                         e.func.span, "called from device code",
-                        labels=[Label(host.name_span, "defined here without `#[device]`")],
-                        help=f"add `#[device]` above `fn {host.name}` to compile it for the GPU")
+                        labels=[Label(host.name_span, "host code oxidec does not parse")],
+                        notes=self.reach_note())
         for a in e.args:
             self.check_expr(a)
         return T.ERROR

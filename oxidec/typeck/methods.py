@@ -43,6 +43,10 @@ class MethodMixin:
             for a in e.args:
                 self.check_expr(a)
             return T.ERROR
+        if isinstance(base, T.StructTy):
+            found = self.user_method(e, recv, base)
+            if found is not None:
+                return found
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
         if isinstance(base, T.ThreadIndexTy):
@@ -85,7 +89,8 @@ class MethodMixin:
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")
             return T.ERROR
-        candidates = list(table) if table else {
+        candidates = list(table) if table else self.method_candidates(base) \
+            if isinstance(base, T.StructTy) else {
             T.ThreadIndexTy: ["get", "in_bounds"], T.DisjointSliceTy: ["get_mut", "len",
                                                                        "get_unchecked_mut"],
         }.get(type(base), ["len"])

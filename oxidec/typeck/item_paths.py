@@ -1,0 +1,97 @@
+"""Paths that name items: consts, statics, unit structs, associated consts, through the
+module tree (resolve/paths.py).
+
+    path_expr: IDENT ("::" IDENT)*      `N`, `geo::N`, `crate::N`, `S::N`, `Self::N`, `U`
+"""
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+from ..resolve import Res
+from ..resolve.table import EXTERN_CRATES
+from .results import ConstRes, nearest
+
+
+class ItemPathMixin:
+
+    def resolve_value_path(self, path: ast.Path) -> Res | None:
+        """A local item or associated item a value path names; None for anything else
+        (locals, the device API, `u32::MAX`, a path that names nothing)."""
+        names = path.names
+        if names[0] == "Self":
+            owner = self.self_def()
+            if owner is None or len(names) != 2:
+                return None
+            return Res(def_=owner, assoc=names[1])
+        res = self.resolver.walk(self.module, names, "value")
+        if res is None or res.extern is not None:
+            return None
+        return res
+
+    def self_def(self):
+        if isinstance(self.self_ty, T.StructTy):
+            item = self.items.adts.get(self.self_ty.name)
+            return self.items.def_of(item) if item is not None else None
+        return None
+
+    def local_path_failed(self, path: ast.Path, ns: str) -> bool:
+        """A path that names nothing and starts in this crate (a module, a type, `crate`,
+        `self`, `super`): report it rustc's way and say True. Paths starting elsewhere
+        (`thread::..`, `cuda_device::..`, `u32::..`) are the device API's (say False)."""
+        first = path.names[0]
+        if first in ("crate", "self", "super"):
+            self.resolver.resolve(self.module, path, ns)
+            return True
+        head = self.resolver.lookup(self.module, first, "type")
+        if head is None or head.extern is not None or first in EXTERN_CRATES:
+            return False
+        if head.def_ is not None and len(path.names) == 2:
+            kind = "struct" if head.def_.kind == "struct" else head.def_.kind
+            self.sink.error("E0599", f"no function or associated item named `{path.names[1]}` "
+                            f"found for {kind} `{head.def_.name}` in the current scope",
+                            path.segments[1].span,
+                            f"function or associated item not found in `{head.def_.name}`",
+                            help=self._assoc_hint(head.def_, path.names[1]))
+            return True
+        self.resolver.resolve(self.module, path, ns)
+        return True
+
+    def _assoc_hint(self, owner, name: str) -> str | None:
+        cands = [n for (k, n) in self.items.assoc if k == owner.key]
+        hint = nearest(name, cands)
+        return f"there is an associated item with a similar name: `{hint}`" if hint else None
+
+    def value_item(self, e: ast.PathExpr, d, expected) -> T.Ty:
+        """A path naming an item used as a value."""
+        if d.kind == "const":
+            value = self.consts.eval_item(d.item)
+            return T.ERROR if value is None else self._item_res(e, ConstRes(value))
+        if d.kind == "static":
+            self.check_module_static(d.item)
+            return T.ERROR
+        if d.kind == "struct" and d.item.shape == "unit":
+            ty = self.adt_ty(d.key)
+            self.r.res[e] = ("unit_struct", ty)
+            return ty
+        if d.kind == "struct":
+            self.sink.error("E0423", f"expected value, found struct `{d.name}`", e.span,
+                            "not a value", help=f"use struct literal syntax instead: "
+                            f"`{d.name} {{ .. }}`" if d.item.shape == "named" else None)
+            return T.ERROR
+        self.unsupported(e.span, "functions used as values")
+        return T.ERROR
+
+    def assoc_value(self, e: ast.PathExpr, owner, name: str, expected) -> T.Ty:
+        """`S::N`, `Self::N`: an associated const of an inherent impl."""
+        d = self.items.assoc.get((owner.key, name))
+        if d is None:
+            self.sink.error("E0599", f"no associated item named `{name}` found for struct "
+                            f"`{owner.name}` in the current scope", e.path.last.span,
+                            f"associated item not found in `{owner.name}`",
+                            help=self._assoc_hint(owner, name))
+            return T.ERROR
+        if d.kind == "const":
+            value = self.consts.eval_item(d.item)
+            return T.ERROR if value is None else self._item_res(e, ConstRes(value))
+        self.unsupported(e.span, "functions used as values")
+        return T.ERROR
