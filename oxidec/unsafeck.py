@@ -49,7 +49,8 @@ HELP = "put the operation in an `unsafe { ... }` block, after making sure it is 
 def unsafeck(items: ItemTable, typed: TypeckResults, sink: DiagnosticSink) -> None:
     if os.environ.get(SKIP_ENV):
         return
-    for fn in items.fns.values():
+    for sig in typed.fn_sigs.values():  # what the kernels reach (typeck checked those)
+        fn = sig.item
         Walker(typed, sink).walk(fn.body, fn.is_unsafe)
 
 
