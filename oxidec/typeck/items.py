@@ -55,6 +55,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 self.request_fn(key)
         while self.queue:
             self.check_fn(self.r.fn_sigs[self.queue.pop(0)])
+        self.finalize_results()
         # bodies in source order, as they always were (the PTX lists them so)
         order = sorted(self.r.fn_sigs.items(), key=lambda kv: kv[1].item.span.start)
         self.r.fn_sigs = dict(order)
@@ -168,12 +169,16 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 self.sink.error("E0282", "type annotations needed", span,
                                 f"cannot infer the type of `{var.name}`",
                                 help=f"give `{var.name}` a type: `let {var.name}: T = ...`")
-        for e, t in list(self.r.expr_ty.items()):
-            self.r.expr_ty[e] = self.finalize(t)
-        for var in list(self.r.pat_var.values()):
-            var.ty = self.finalize(var.ty)
         for lit, negated in ctx.lits:
-            self.check_literal_range(lit, self.r.expr_ty[lit], negated)
+            self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
+
+    def finalize_results(self) -> None:
+        """Apply inference results and literal defaults to every side table, once for the
+        whole program (per function it made type checking quadratic in the file's size)."""
+        for e, t in self.r.expr_ty.items():
+            self.r.expr_ty[e] = self.finalize(t)
+        for var in self.r.pat_var.values():
+            var.ty = self.finalize(var.ty)
 
     def check_literal_range(self, lit: ast.LitExpr, ty: T.Ty, negated: bool) -> None:
         if not isinstance(ty, T.IntTy) or lit.kind != "int":
