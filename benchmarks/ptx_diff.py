@@ -15,13 +15,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from oxidec.driver import compile_file  # noqa: E402
+from oxidec.driver import compile_source  # noqa: E402
 
 
 def build_all() -> dict[str, str]:
+    """Each sample's PTX, compiled under its repository-relative name (so that the `.file`
+    line does not depend on where the checkout is)."""
     out = {}
     for src in sorted((ROOT / "samples").glob("*.rs")):
-        out[src.stem] = compile_file(src).ptx
+        out[src.stem] = compile_source(src.read_text(), f"samples/{src.name}").ptx
     return out
 
 
@@ -37,16 +39,20 @@ def main(argv: list[str]) -> int:
             (snap / f"{name}.ptx").write_text(text)
         print(f"saved {len(ptx)} samples to {snap}")
         return 0
-    changed = 0
+    changed = new = 0
     for name, text in ptx.items():
         old_path = snap / f"{name}.ptx"
-        old = old_path.read_text() if old_path.exists() else ""
+        if not old_path.exists():
+            new += 1
+            print(f"new sample: {name}")
+            continue
+        old = old_path.read_text()
         if old != text:
             changed += 1
             diff = difflib.unified_diff(old.splitlines(), text.splitlines(), f"old/{name}.ptx",
                                         f"new/{name}.ptx", lineterm="", n=1)
             print("\n".join(list(diff)[:40]))
-    print(f"{len(ptx) - changed} of {len(ptx)} samples byte-identical")
+    print(f"{len(ptx) - changed - new} of {len(ptx) - new} samples byte-identical")
     return 1 if changed else 0
 
 

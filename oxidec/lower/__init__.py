@@ -22,10 +22,12 @@ from .loops import ForLowering
 from .calls import CallLowering
 from .macros import MacroLowering
 from .user_calls import UserCallLowering
+from .aggregates import AggregateLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
-                  ControlLowering, ForLowering, CallLowering, MacroLowering, UserCallLowering):
+                  ControlLowering, ForLowering, CallLowering, MacroLowering, UserCallLowering,
+                  AggregateLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -44,6 +44,8 @@ class ExprLowering:
                                                  self.zero_of(ty.inner))), ty, e.span)
         if isinstance(res, StaticRes):
             return self.unsupported(e.span, "a shared array used as a value is")
+        if type(res).__name__ == "InlineConst":  # an aggregate const: its value, here
+            return self.lower_expr(res.item.value)
         if isinstance(res, tuple) and res[0] == "unit_struct":
             return self.to_temp(M.Aggregate(res[1], ()), res[1], e.span)
         return UNIT_CONST
@@ -69,6 +71,8 @@ class ExprLowering:
             return self.lower_short_circuit(e)
         lhs = self.lower_expr(e.lhs)
         rhs = self.lower_expr(e.rhs)
+        if isinstance(self.ty(e.lhs), T.TupleTy):
+            return self.tuple_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
         return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
 
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,

@@ -139,32 +139,33 @@ class Resolver:
             i += 1
         return cur, None
 
-    def resolve(self, module: Module, path: ast.Path, ns: str, report: bool = True
-                ) -> Res | None:
+    def resolve(self, module: Module, path: ast.Path, ns: str, report: bool = True,
+                what: str | None = None) -> Res | None:
         """Resolve a written path; report E0433 / E0425 / E0412 when it names nothing
         (paths through an extern crate are the device API's to judge)."""
         names = path.names
         res, failed = self._walk(module, names, ns)
         if res is not None or not report:
             return res
-        self.report(module, path, ns, failed)
+        self.report(module, path, ns, failed, what)
         return None
 
-    def report(self, module: Module, path: ast.Path, ns: str, failed: int) -> None:
+    def report(self, module: Module, path: ast.Path, ns: str, failed: int,
+               what: str | None = None) -> None:
         names = path.names
         seg = path.segments[min(failed, len(names) - 1)]
         name = names[failed] if failed < len(names) else names[-1]
         if failed == len(names) - 1:
-            what = "value" if ns == "value" else "type"
+            what = what or ("value" if ns == "value" else "type")
             code = "E0425" if ns == "value" else "E0412"
             where = "this scope" if failed == 0 else f"module `{'::'.join(names[:failed])}`"
             cands = self.visible(module, ns) if failed == 0 else \
                 self.names_in(module, names[:failed], ns)
             hint = nearest(name, cands)
+            helps = [f"a {what} with a similar name exists: `{hint}`"] if hint else []
+            imp = self.import_help(name, ns) if failed == 0 else None
             self.sink.error(code, f"cannot find {what} `{name}` in {where}", seg.span,
-                            f"not found in {where}",
-                            help=f"a {what} with a similar name exists: `{hint}`" if hint
-                            else None)
+                            f"not found in {where}", help=helps + ([imp] if imp else []))
             return
         if failed == 0:
             hint = nearest(name, self.visible(module, "type"))
@@ -177,6 +178,22 @@ class Resolver:
             self.sink.error("E0433", f"failed to resolve: could not find `{name}` in "
                             f"`{names[failed - 1]}`", seg.span,
                             f"could not find `{name}` in `{names[failed - 1]}`")
+
+    def import_help(self, name: str, ns: str) -> str | None:
+        """rustc's "consider importing this ..." when a module of the crate has the name."""
+        found = []
+        stack = [self.table.root]
+        while stack:
+            m = stack.pop()
+            d = m.namespace(ns).get(name)
+            if d is not None and d.kind not in ("host_fn", "mod") and m.parent is not None:
+                found.append((d.kind, "crate::" + "::".join(m.path + (name,))))
+            stack.extend(reversed(m.children))
+        if not found:
+            return None
+        kind = {"fn": "function", "const": "constant", "static": "static"}.get(found[0][0],
+                                                                             found[0][0])
+        return f"consider importing this {kind}: `use {found[0][1]};`"
 
     # -- names for "a similar name exists" -------------------------------------------
     def visible(self, module: Module, ns: str) -> list[str]:

@@ -38,7 +38,8 @@ class CallMixin:
         res = self.resolve_value_path(e.func.path)
         if res is not None and res.def_ is not None:
             return self.call_item(e, res, expected)
-        if res is None and len(names) > 1 and self.local_path_failed(e.func.path, "value"):
+        if res is None and len(names) > 1 and self.local_path_failed(e.func.path, "value",
+                                                                          "function"):
             for a in e.args:
                 self.check_expr(a)
             return T.ERROR
@@ -59,10 +60,10 @@ class CallMixin:
                             "not found in the device API",
                             help=f"did you mean `{candidates[0]}`?" if candidates else None)
         else:
+            imp = self.resolver.import_help(name, "value")
+            helps = [f"a function with a similar name exists: `{hint}`"] if hint else []
             self.sink.error("E0425", f"cannot find function `{name}` in this scope", e.func.span,
-                            "not found in this scope",
-                            help=f"a function with a similar name exists: `{hint}`"
-                            if hint else None)
+                            "not found in this scope", help=helps + ([imp] if imp else []))
         return T.ERROR
 
     def unsupported_shuffle(self, e: ast.CallExpr, names: tuple[str, ...]) -> bool:

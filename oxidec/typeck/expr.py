@@ -81,10 +81,10 @@ class ExprMixin:
                 self.r.res[e] = "None"
                 return T.OptionTy(self.fresh("any"))
             hint = nearest(name, self.visible_names())
+            imp = self.resolver.import_help(name, "value")
+            helps = [f"a local variable with a similar name exists: `{hint}`"] if hint else []
             self.sink.error("E0425", f"cannot find value `{name}` in this scope", e.span,
-                            "not found in this scope",
-                            help=f"a local variable with a similar name exists: `{hint}`"
-                            if hint else None)
+                            "not found in this scope", help=helps + ([imp] if imp else []))
             return T.ERROR
         res = self.resolve_value_path(e.path)
         if res is not None and res.def_ is not None:
@@ -105,6 +105,8 @@ class ExprMixin:
         return T.ERROR
 
     def _item_res(self, e: ast.PathExpr, res) -> T.Ty:
+        if isinstance(res, ast.ConstItem):  # a local `const` (check_item_stmt)
+            return self.const_value(e, res)
         self.r.res[e] = res
         if isinstance(res, ConstRes):
             return res.value.ty
@@ -252,7 +254,7 @@ class ExprMixin:
         numeric = isinstance(s, (T.IntTy, T.FloatTy)) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, T.BoolTy)
+            ok = numeric or isinstance(s, T.BoolTy) or self.comparable_tuple(s)
         elif op in ("&", "|", "^"):
             ok = isinstance(s, (T.IntTy, T.BoolTy)) or (isinstance(s, T.InferTy) and s.kind == "int")
         else:

@@ -5,14 +5,79 @@ module tree (resolve/paths.py).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import ast
 from .. import types as T
 from ..resolve import Res
 from ..resolve.table import EXTERN_CRATES
+from .reach import HOST_TYPES
 from .results import ConstRes, nearest
 
 
+def _api_namespace(first: str) -> bool:
+    """Whether a path starting with `first` may be the device API's or a builtin type's
+    (`thread::..`, `warp::..`, `DeviceAtomicU32::..`, `f32::..`, `core::..`)."""
+    from ..device_api import api_names
+    return first in EXTERN_CRATES or first in T.SCALARS or first[:1].isupper() and \
+        first in ("Option", "SharedArray", "DisjointSlice", "AtomicOrdering", "Ordering") \
+        or any(p.split("::")[0] == first for p in api_names()) or first == "atomic"
+
+
+@dataclass(frozen=True)
+class InlineConst:
+    """A `const` whose value is an aggregate or calls a function: its expression is checked
+    once (in the const's scope) and lowered at each use, as Rust inlines consts."""
+
+    item: ast.ConstItem
+    ty: T.Ty
+
+
+_COMPUTED = (ast.CallExpr, ast.MethodCallExpr, ast.StructExpr, ast.TupleExpr, ast.ArrayExpr,
+             ast.ArrayRepeatExpr, ast.IfExpr, ast.MatchExpr, ast.FieldExpr, ast.IndexExpr,
+             ast.LoopExpr, ast.WhileExpr, ast.ForExpr)
+
+
+def _computed(e: ast.Expr) -> bool:
+    """Whether a const's value needs more than the scalar const folder (consteval.py)."""
+    if isinstance(e, _COMPUTED):
+        return True
+    if isinstance(e, ast.BlockExpr):
+        return bool(e.block.stmts) or (e.block.tail is not None and _computed(e.block.tail))
+    if isinstance(e, (ast.UnaryExpr, ast.CastExpr)):
+        return _computed(e.operand if isinstance(e, ast.UnaryExpr) else e.expr)
+    if isinstance(e, ast.BinaryExpr):
+        return _computed(e.lhs) or _computed(e.rhs)
+    return False
+
+
 class ItemPathMixin:
+
+    def inline_const(self, item: ast.ConstItem) -> InlineConst | None:
+        """The const as an inlined expression, when it is one (see InlineConst)."""
+        if not _computed(item.value) or self.ctx is None:
+            return None
+        memo = self.__dict__.setdefault("_inline_consts", {})
+        if id(item) in memo:
+            return memo[id(item)]
+        with self.in_scope_of(item):
+            ty = self.lower_type(item.ty)
+            res = memo[id(item)] = InlineConst(item, ty)
+            saved = self.ctx.scopes
+            self.ctx.scopes = [{}]  # a const's value sees items, not the function's locals
+            try:
+                self.coerce(self.check_expr(item.value, ty), ty, item.value.span)
+            finally:
+                self.ctx.scopes = saved
+        return res
+
+    def const_value(self, e: ast.PathExpr, item: ast.ConstItem) -> T.Ty:
+        inline = self.inline_const(item)
+        if inline is not None:
+            self.r.res[e] = inline
+            return inline.ty
+        value = self.consts.eval_item(item)
+        return T.ERROR if value is None else self._item_res(e, ConstRes(value))
 
     def resolve_value_path(self, path: ast.Path) -> Res | None:
         """A local item or associated item a value path names; None for anything else
@@ -34,15 +99,21 @@ class ItemPathMixin:
             return self.items.def_of(item) if item is not None else None
         return None
 
-    def local_path_failed(self, path: ast.Path, ns: str) -> bool:
+    def local_path_failed(self, path: ast.Path, ns: str, what: str | None = None) -> bool:
         """A path that names nothing and starts in this crate (a module, a type, `crate`,
         `self`, `super`): report it rustc's way and say True. Paths starting elsewhere
         (`thread::..`, `cuda_device::..`, `u32::..`) are the device API's (say False)."""
         first = path.names[0]
         if first in ("crate", "self", "super"):
-            self.resolver.resolve(self.module, path, ns)
+            self.resolver.resolve(self.module, path, ns, what=what)
             return True
         head = self.resolver.lookup(self.module, first, "type")
+        if head is None and first in HOST_TYPES:  # `Vec::new()`
+            self.host_type_error(first, path.segments[0].span)
+            return True
+        if head is None and not _api_namespace(first):
+            self.resolver.resolve(self.module, path, ns, what=what)  # E0433
+            return True
         if head is None or head.extern is not None or first in EXTERN_CRATES:
             return False
         if head.def_ is not None and len(path.names) == 2:
@@ -53,7 +124,7 @@ class ItemPathMixin:
                             f"function or associated item not found in `{head.def_.name}`",
                             help=self._assoc_hint(head.def_, path.names[1]))
             return True
-        self.resolver.resolve(self.module, path, ns)
+        self.resolver.resolve(self.module, path, ns, what=what)
         return True
 
     def _assoc_hint(self, owner, name: str) -> str | None:
@@ -64,8 +135,7 @@ class ItemPathMixin:
     def value_item(self, e: ast.PathExpr, d, expected) -> T.Ty:
         """A path naming an item used as a value."""
         if d.kind == "const":
-            value = self.consts.eval_item(d.item)
-            return T.ERROR if value is None else self._item_res(e, ConstRes(value))
+            return self.const_value(e, d.item)
         if d.kind == "static":
             self.check_module_static(d.item)
             return T.ERROR
@@ -91,7 +161,6 @@ class ItemPathMixin:
                             help=self._assoc_hint(owner, name))
             return T.ERROR
         if d.kind == "const":
-            value = self.consts.eval_item(d.item)
-            return T.ERROR if value is None else self._item_res(e, ConstRes(value))
+            return self.const_value(e, d.item)
         self.unsupported(e.span, "functions used as values")
         return T.ERROR

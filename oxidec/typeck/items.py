@@ -22,12 +22,13 @@ from .macros import MacroMixin
 from .control import ControlMixin
 from .method_lookup import UserMethodMixin
 from .item_paths import ItemPathMixin
+from .aggregates import AggregateOpsMixin
 from .reach import ReachMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ReachMixin,
-             ItemPathMixin):
+             ItemPathMixin, AggregateOpsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink):
         self.items = items
         self.sink = sink

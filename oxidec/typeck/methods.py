@@ -102,7 +102,9 @@ class MethodMixin:
         notes = None
         if m in ATOMIC_METHODS and (is_int or is_float):
             help, notes = self.not_atomic_help(e, self.deep(base))
-        self.sink.error("E0599", f"no method named `{m}` found for {describe(self.deep(base))} "
+        found_for = f"struct `{base}`" if isinstance(base, T.StructTy) else \
+            describe(self.deep(base))
+        self.sink.error("E0599", f"no method named `{m}` found for {found_for} "
                         "in the current scope", e.method_span, "method not found",
                         notes=notes, help=help)
         return T.ERROR

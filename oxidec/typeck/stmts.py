@@ -46,6 +46,9 @@ class StmtMixin:
     def check_item_stmt(self, item: ast.Item) -> None:
         scope = self.ctx.scopes[-1]
         if isinstance(item, ast.ConstItem):
+            if self.inline_const(item) is not None:
+                scope[item.name] = item  # checked; lowered at each use
+                return
             value = self.consts.eval_item(item)
             if value is not None:
                 scope[item.name] = ConstRes(value)
