@@ -22,6 +22,7 @@ CODES: dict[str, str] = {
               "operations, gpu_printf!)",
     # rustc's
     "E0005": "refutable pattern in a local binding",
+    "E0015": "call of a non-const function in a constant",
     "E0054": "cannot cast to `bool`",
     "E0061": "wrong number of arguments to a function",
     "E0063": "missing field in struct initializer",

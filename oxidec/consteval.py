@@ -14,6 +14,7 @@ from . import types as T
 from .diagnostics import DiagnosticSink
 from .mir.syntax import Constant
 from .passes.consteval import eval_binary, eval_cast, eval_unary, round_float
+from .const_fn import ConstFnMixin
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ def cast_value(value, src: T.Ty, dst: T.Ty):
     return c.value if c is not None else value
 
 
-class ConstEvaluator:
+class ConstEvaluator(ConstFnMixin):
     def __init__(self, items, sink: DiagnosticSink, lower_type, tc=None):
         self.items = items
         self.sink = sink
@@ -118,6 +119,9 @@ class ConstEvaluator:
             return self.eval_lit(e, expected)
         if isinstance(e, ast.PathExpr):
             names = e.path.names
+            scope = self.lookup_local(names[0]) if len(names) == 1 else None
+            if scope is not None:  # a local of a const fn being interpreted (const_fn.py)
+                return scope[names[0]]
             item = self.const_item(e.path)
             if item is not None:
                 return self.eval_item(item)
@@ -148,6 +152,32 @@ class ConstEvaluator:
             return ConstValue(cast_value(v.value, v.ty, dst), dst)
         if isinstance(e, ast.BlockExpr) and not e.block.stmts and e.block.tail is not None:
             return self.eval(e.block.tail, expected)
+        if isinstance(e, ast.CallExpr):
+            return self.eval_call(e, expected)
+        if isinstance(e, ast.MethodCallExpr) and e.method in ("to_bits", "wrapping_add",
+                                                             "wrapping_sub", "wrapping_mul"):
+            return self.eval_method(e, expected)
+        if getattr(self, "env", None) and isinstance(e, (ast.IfExpr, ast.BlockExpr,
+                                                         ast.LoopExpr)):
+            return self.exec_expr(e, expected)
+        self.fail(e)
+        return None
+
+    def eval_method(self, e: ast.MethodCallExpr, expected) -> ConstValue | None:
+        v = self.eval(e.receiver, expected)
+        if v is None:
+            return None
+        if e.method == "to_bits" and isinstance(v.ty, T.FloatTy) and not e.args:
+            import struct
+            fmt = ("<f", "<I", T.U32) if v.ty == T.F32 else ("<d", "<Q", T.U64)
+            return ConstValue(struct.unpack(fmt[1], struct.pack(fmt[0], v.value))[0], fmt[2])
+        if isinstance(v.ty, T.IntTy) and len(e.args) == 1:
+            w = self.eval(e.args[0], v.ty)
+            if w is None:
+                return None
+            op = {"wrapping_add": "add", "wrapping_sub": "sub", "wrapping_mul": "mul"}[e.method]
+            r = eval_binary(op, Constant(v.value, v.ty), Constant(w.value, v.ty))
+            return ConstValue(r.value, r.ty) if r is not None else None
         self.fail(e)
         return None
 

@@ -55,6 +55,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     """Compile kernel source text; raises CompileError carrying the diagnostics on failure."""
     from .syntax import parse
     from .resolve import resolve
+    from .resolve.reach import parse_reached
     from .typeck import typeck
     from .lower import lower
     from .unsafeck import unsafeck
@@ -66,10 +67,10 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     sink = DiagnosticSink()
     comp = Compilation(SourceFile(filename, text), opts, sink.diagnostics)
 
-    comp.unit = parse_reached(comp.source, sink); sink.check()
+    comp.unit, unparsed = parse_reached(comp.source, sink); sink.check()
     if opts.stop == "ast":
         return comp
-    items = resolve(comp.unit, sink); sink.check()
+    items = resolve(comp.unit, sink, unparsed); sink.check()
     typed = typeck(items, sink); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(items, typed, sink)
@@ -83,22 +84,6 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
         return comp
     comp.ptx = emit_program(comp.program, opts.arch, line_info=opts.line_info)
     return comp
-
-
-def parse_reached(source: SourceFile, sink: DiagnosticSink) -> ast.SourceUnit:
-    """Parse, then parse again with the host items that device code names (plain `fn`s,
-    `impl`s) kept, until no new ones appear (resolve/reach.py)."""
-    from .syntax import parse
-    from .resolve.reach import promotions
-    promote: frozenset[int] = frozenset()
-    while True:
-        scratch = DiagnosticSink()
-        unit = parse(source, scratch, promote)
-        more = promotions(unit) | promote if not scratch.has_errors else promote
-        if more == promote or scratch.has_errors:
-            sink.diagnostics.extend(scratch.diagnostics)
-            return unit
-        promote = more
 
 
 def read_source(path: str | Path) -> str:

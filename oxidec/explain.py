@@ -76,6 +76,15 @@ The note gives the chain of calls from the kernel. Keep that code on the host, o
 device code plain data; print from device code with `gpu_printf!`. A kernel cannot be
 called from device code either: it is launched by the host.
 """,
+    "E0015": """\
+A constant (an array length, a `const` item evaluated at compile time) calls a function
+that is not a `const fn`.
+
+    fn side() -> usize { 16 }
+    let a = [0.0f32; side()];          // error[E0015]
+
+Declare it `const fn side()`; oxidec then evaluates the call at compile time.
+""",
     "E0118": """\
 An inherent `impl` block names a type that is not a struct or enum of this file.
 

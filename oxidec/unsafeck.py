@@ -37,6 +37,8 @@ DEREF_NOTE = ("raw pointers may be null, dangling or unaligned; they can violate
 STATIC_NOTE = ("a `SharedArray` is shared by all threads of the block: accesses that "
                "`thread::sync_threads()` does not order are data races, which are undefined "
                "behavior")
+GLOBAL_NOTE = ("mutable statics can be mutated by multiple threads: aliasing violations or data "
+               "races will cause undefined behavior")
 UNCHECKED_NOTE = ("`get_unchecked_mut` skips the bounds check and the one-element-per-thread "
                   "guarantee: an index out of range, or two threads with the same index, is "
                   "undefined behavior")
@@ -85,8 +87,10 @@ class Walker:
             if isinstance(ty, T.PtrTy):
                 self.error("dereference of raw pointer", e.span, "dereference of raw pointer",
                            DEREF_NOTE)
-        elif isinstance(e, ast.PathExpr) and isinstance(self.r.res.get(e), StaticRes):
-            self.error("use of mutable static", e.span, "use of mutable static", STATIC_NOTE)
+        elif isinstance(e, ast.PathExpr) and isinstance(self.r.res.get(e), StaticRes) \
+                and self.r.res[e].mutable:
+            note = STATIC_NOTE if self.r.res[e].space == "shared" else GLOBAL_NOTE
+            self.error("use of mutable static", e.span, "use of mutable static", note)
         elif isinstance(e, ast.MethodCallExpr):
             kind, name = self.r.methods.get(e, ("", ""))
             if kind == "disjoint" and name == "get_unchecked_mut":

@@ -39,7 +39,7 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
         builder.strings = program.strings
         program.bodies.append(builder.build())
     for name, st in r.statics.items():
-        program.statics.append(M.StaticDecl(name, st.ty, "shared", st.span))
+        program.statics.append(M.StaticDecl(name, st.ty, st.space, st.span, st.init, st.mutable))
     return program
 
 

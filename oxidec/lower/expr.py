@@ -42,6 +42,8 @@ class ExprLowering:
             ty = self.ty(e)
             return self.to_temp(M.Aggregate(ty, (M.Constant(False, T.BOOL),
                                                  self.zero_of(ty.inner))), ty, e.span)
+        if isinstance(res, StaticRes) and res.space == "global":  # a device global: read it
+            return self.facts.note_operand(self.read(self.lower_place(e), res.ty), e.span)
         if isinstance(res, StaticRes):
             return self.unsupported(e.span, "a shared array used as a value is")
         if type(res).__name__ == "InlineConst":  # an aggregate const: its value, here

@@ -319,8 +319,10 @@ class Body:
 class StaticDecl:
     name: str  # unique in the program (kernel-local statics are mangled: "kernel$TILE")
     ty: Ty  # SharedArrayTy for shared memory
-    space: str  # "shared"
+    space: str  # "shared" | "global" (a module-level `static`)
     span: Span
+    init: bytes | None = None  # a global's initial value, C layout (None: zeroed)
+    mutable: bool = True  # `static mut` (a plain `static` is read-only)
 
 
 @dataclass

@@ -45,6 +45,51 @@ def referenced_names(unit: ast.SourceUnit) -> set[str]:
     return names
 
 
+def parse_reached(source, sink):
+    """Parse, then parse again with the host items that device code names kept, until no
+    new ones appear. A promoted item that does not parse is blanked again and its first
+    syntax error kept: it is reported only if type checking finds that a kernel reaches it
+    (typeck/calls.py). Returns (unit, {item offset: Diagnostic})."""
+    from ..diagnostics import DiagnosticSink
+    from ..syntax import parse
+    promote: frozenset[int] = frozenset()
+    blocked: dict[int, object] = {}
+    extents: dict[int, int] = {}
+    while True:
+        scratch = DiagnosticSink()
+        unit = parse(source, scratch, promote)
+        if scratch.has_errors:
+            errors = [d for d in scratch.diagnostics if d.level == "error"]
+            bad = {}
+            for off in promote:
+                inside = [d for d in errors if off <= d.primary.span.start < extents[off]]
+                if inside:
+                    bad[off] = inside[0]
+            if not bad:  # an error in code that was always parsed: the user's to fix
+                sink.diagnostics.extend(scratch.diagnostics)
+                return unit, blocked
+            blocked.update(bad)
+            promote = promote - frozenset(bad)
+            continue
+        for item in _host_items(unit):
+            extents[item.span.start] = item.span.end
+        more = (promotions(unit) - frozenset(blocked)) | promote
+        if more == promote:
+            sink.diagnostics.extend(scratch.diagnostics)
+            return unit, blocked
+        promote = more
+
+
+def _host_items(unit: ast.SourceUnit):
+    stack: list = list(unit.items)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.ModItem):
+            stack.extend(item.items)
+        elif isinstance(item, (ast.HostFn, ast.SkippedItem)):
+            yield item
+
+
 def promotions(unit: ast.SourceUnit) -> frozenset[int]:
     """Offsets of the blanked host items whose name parsed code mentions: plain `fn`s and
     inherent `impl`s (named after their self type by the pre-scanner)."""

@@ -83,6 +83,7 @@ class ItemTable:
     defs: dict[int, Def] = field(default_factory=dict)  # id(item) -> its Def
     scopes: dict[int, Module] = field(default_factory=dict)  # id(ast.Block) -> its items
     source: ast.SourceUnit | None = None
+    unparsed: dict = field(default_factory=dict)  # host item offset -> its syntax error
 
     @property
     def structs(self) -> dict[str, ast.StructItem]:

@@ -110,11 +110,19 @@ class CallMixin:
         return sig.ret
 
     def call_host_fn(self, e: ast.CallExpr, host: ast.HostFn) -> T.Ty:
-        # reach.py parses every fn device code names, so this one could not be parsed
+        # reach.py parses every fn device code names, so this one did not parse
+        err = self.items.unparsed.get(host.span.start)
+        why = []
+        if err is not None:
+            sp = err.primary.span
+            why = [f"oxidec cannot parse `{host.name}` as device code: {err.message} "
+                   f"(at {sp.line}:{sp.col})"]
         self.sink.error("OX0005", f"function `{host.name}` cannot be compiled for the GPU",
                         e.func.span, "called from device code",
-                        labels=[Label(host.name_span, "host code oxidec does not parse")],
-                        notes=self.reach_note())
+                        labels=[Label(host.name_span, f"`{host.name}` defined here")],
+                        notes=why + self.reach_note(),
+                        help=f"write `{host.name}` in the kernel language, or keep it and its "
+                             "callers on the host")
         for a in e.args:
             self.check_expr(a)
         return T.ERROR

@@ -305,6 +305,7 @@ class ExprMixin:
 
     def check_place(self, e: ast.Expr) -> T.Ty:
         ty = self.check_expr(e)
+        self.check_static_write(e)
         if not self.is_place(e):
             self.sink.error("E0070", "invalid left-hand side of assignment", e.span,
                             "cannot assign to this expression")

@@ -137,8 +137,7 @@ class ItemPathMixin:
         if d.kind == "const":
             return self.const_value(e, d.item)
         if d.kind == "static":
-            self.check_module_static(d.item)
-            return T.ERROR
+            return self.module_static(e, d)
         if d.kind == "struct" and d.item.shape == "unit":
             ty = self.adt_ty(d.key)
             self.r.res[e] = ("unit_struct", ty)

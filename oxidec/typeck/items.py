@@ -23,12 +23,13 @@ from .control import ControlMixin
 from .method_lookup import UserMethodMixin
 from .item_paths import ItemPathMixin
 from .aggregates import AggregateOpsMixin
+from .statics import StaticsMixin
 from .reach import ReachMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ReachMixin,
-             ItemPathMixin, AggregateOpsMixin):
+             ItemPathMixin, AggregateOpsMixin, StaticsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink):
         self.items = items
         self.sink = sink
