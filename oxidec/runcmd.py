@@ -162,6 +162,10 @@ def make_array(param: KernelParam, spec: str) -> ArgValue:
             raise RunUsageError(f"{where}: `{param.name}: {param.ty}` needs {param.elem} "
                                 f"elements, not {rest[0]}")
         rest = rest[1:]
+    elif len(rest) >= 2 and rest[0][:1].isalpha():
+        # `rand:f33:100`: a type name oxidec does not know, not a bad length
+        raise RunUsageError(f"{where}: `{rest[0]}` is not an element type; `{param.name}: "
+                            f"{param.ty}` takes {maker}:{param.elem}:N")
     max_fields = 2 if maker == "rand" else 1
     if not rest or len(rest) > max_fields:
         form = f"{maker}:{param.elem}:N" + (":SEED" if maker == "rand" else "")
@@ -352,9 +356,6 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
     if reason is not None and need_gpu:
         raise NoGpuError(reason.removeprefix("no CUDA GPU available: "))
     use_gpu = not sim and reason is None
-    if not sim and reason is not None:
-        note(f"note: no CUDA GPU found ({reason.removeprefix('no CUDA GPU available: ')}); "
-             "running on the CPU simulator")
 
     from .api import native_arch, unknown_kernel_message
     try:
@@ -387,6 +388,9 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
         grid3, block3 = default_launch(sig, values, block3)
     block3 = block3 or (DEFAULT_BLOCK, 1, 1)
     k.check_args(*values)  # usage errors before running anything
+    if not sim and reason is not None:  # after the argument errors, which it has no part in
+        note(f"note: no CUDA GPU found ({reason.removeprefix('no CUDA GPU available: ')}); "
+             "running on the CPU simulator")
 
     runs: list[Run] = []
     if compare:

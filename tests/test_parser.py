@@ -402,6 +402,8 @@ def test_bad_literal_rendering():
           |
 
         error: aborting due to 2 previous errors
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -586,6 +588,8 @@ def test_attribute_on_let_is_reported():
           = note: attributes go on items and on `for` loops
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0003`.
     """)
 
 
@@ -986,14 +990,18 @@ def test_error_missing_semicolon():
             let i = idx.get();
         }
     """) == textwrap.dedent("""\
-        error[OX0001]: expected one of `(`, `.`, `;`, `[`, or an operator, found keyword `let`
-         --> t.rs:4:5
+        error[OX0001]: expected `;`, found keyword `let`
+         --> t.rs:3:33
           |
+        3 |     let idx = thread::index_1d()
+          |                                 ^ help: add `;` here
         4 |     let i = idx.get();
-          |     ^^^ expected one of 5 possible tokens
+          |     --- unexpected token
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1012,6 +1020,8 @@ def test_error_expected_expression():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1026,6 +1036,8 @@ def test_error_expected_expression_close_paren():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1039,6 +1051,8 @@ def test_error_two_tokens():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors("struct S { x: u32 y: u32 }") == textwrap.dedent("""\
         error[OX0001]: expected one of `,`, `::`, `<`, or `}`, found `y`
@@ -1049,6 +1063,8 @@ def test_error_two_tokens():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1062,6 +1078,8 @@ def test_error_single_token_and_identifier():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors("#[kernel] fn k() { if x { } else y }").splitlines()[0] \
         == "error[OX0001]: expected one of `if` or `{`, found `y`"
@@ -1077,6 +1095,8 @@ def test_error_keyword_as_identifier():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1090,6 +1110,8 @@ def test_error_expected_item():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1103,6 +1125,8 @@ def test_error_unexpected_end_of_file():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1120,6 +1144,8 @@ def test_error_stray_close():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1140,6 +1166,8 @@ def test_error_unclosed_delimiter_in_host_code():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors("""
         fn main() {
@@ -1154,6 +1182,8 @@ def test_error_unclosed_delimiter_in_host_code():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1172,6 +1202,8 @@ def test_error_unterminated_comment_and_string():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors('#[kernel] fn k() { gpu_printf!("oops); }') == textwrap.dedent("""\
         error[OX0001]: unterminated double quote string
@@ -1182,6 +1214,8 @@ def test_error_unterminated_comment_and_string():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1204,6 +1238,8 @@ def test_error_unknown_characters():
           = note: character appears 2 more times
 
         error: aborting due to 2 previous errors
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1234,6 +1270,8 @@ def test_error_chained_comparison():
           = help: split the comparison into two, joined by `&&`
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 

@@ -103,6 +103,10 @@ class UserCallLowering:
         ops, backs = [], []
         exprs = ([receiver] if receiver is not None else []) + list(args)
         for i, (a, pty) in enumerate(zip(exprs, sig.params)):
+            if i:  # the arguments before this one keep the values they had (order.py)
+                prev = sig.params[i - 1]
+                prev_ty = prev.inner if sig.kind != "kernel" and byval_ref(prev) else prev
+                ops[-1] = self.freeze(ops[-1], prev_ty, exprs[i - 1].span, exprs[i:])
             if sig.kind != "kernel" and byval_ref(pty):
                 place = self.receiver_place(a) if (i == 0 and receiver is not None) \
                     else self.ref_arg_place(a)
