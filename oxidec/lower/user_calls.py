@@ -66,7 +66,7 @@ class UserCallLowering:
         """`(*_1).x` -> `_1.x` for the by-value reference parameters."""
         byval = {i + 1 for i, t in enumerate(self.sig.params) if byval_ref(t)}
         if byval and self.sig.kind != "kernel":
-            from ..passes.visit import rewrite
+            from ..mir.visit import rewrite
 
             def fix(p: M.Place, is_def: bool) -> M.Place:
                 if p.local in byval and p.projection and isinstance(p.projection[0], M.Deref):
