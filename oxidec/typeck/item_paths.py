@@ -85,9 +85,10 @@ class ItemPathMixin:
         names = path.names
         if names[0] == "Self":
             owner = self.self_def()
-            if owner is None or len(names) != 2:
+            if owner is None or len(names) > 2:
                 return None
-            return Res(def_=owner, assoc=names[1])
+            # `Self(a, b)` / `Self` name the type itself (a tuple or unit struct's value)
+            return Res(def_=owner, assoc=names[1] if len(names) == 2 else None)
         res = self.resolver.walk(self.module, names, "value")
         if res is None or res.extern is not None:
             return None

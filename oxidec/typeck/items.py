@@ -72,6 +72,12 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         params = tuple(self.lower_type(p.ty) for p in fn.params)
         ret = self.lower_type(fn.ret) if fn.ret else T.UNIT
         sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
+        if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
+                ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
+            # `&S` parameters are passed by value (lower/user_calls.py): nothing to point at
+            self.unsupported(fn.ret.span, "returning a reference to a struct, tuple or array "
+                             "from a function", help="return the value itself (or `()` after "
+                             "updating `&mut self`)")
         if kind == "kernel":
             self.check_kernel_signature(sig)
             kattr = attr(fn, "kernel")

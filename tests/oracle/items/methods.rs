@@ -35,5 +35,29 @@ fn compute(x: f32, i: usize) -> f32 {
     let d = v.nudge(x * 0.125);
     let m = Meters(w.x, d);
     let s = Vec2 { y: 3.0, ..w }.swap();
-    v.dot(w) + m.total() + Zero.value() + s.x - s.y + Vec2::ORIGIN.x
+    v.dot(w) + m.total() + Zero.value() + s.x - s.y + Vec2::ORIGIN.x + compute2(x, i)
+}
+
+// `Self(..)` constructors, methods on array elements and through `&mut` parameters.
+#[derive(Clone, Copy)]
+struct Acc(f32, u32);
+
+impl Acc {
+    fn zero() -> Self { Self(0.0, 0) }
+    fn push(&mut self, x: f32) { self.0 += x; self.1 += 1; }
+    fn mean(&self) -> f32 { if self.1 == 0 { 0.0 } else { self.0 / self.1 as f32 } }
+}
+
+fn fill(accs: &mut [Acc; 3], x: f32) {
+    for k in 0..3 {
+        accs[k].push(x * k as f32);
+    }
+    accs[1].push(1.0);
+}
+
+fn compute2(x: f32, i: usize) -> f32 {
+    let mut accs = [Acc::zero(); 3];
+    fill(&mut accs, x);
+    accs[i % 3].push(x);
+    accs[0].mean() + accs[1].mean() * 2.0 + accs[2].mean() + accs[i % 3].1 as f32
 }
