@@ -845,6 +845,7 @@ def test_host_item_spans_are_exact():
     ("type Alias<T> = Vec<T>;", "(skipped type Alias)"),
     ("extern crate alloc;", "(skipped extern crate alloc)"),
     ('extern "C" { fn puts(s: *const u8); }', "(skipped extern )"),
+    ('unsafe extern "C" { fn puts(s: *const u8); }', "(skipped extern )"),  # edition 2024
     ("lazy_static! { static ref X: u32 = 1; }", "(skipped macro lazy_static)"),
     ("thread_local!(static T: u32 = 1);", "(skipped macro thread_local)"),
     ("mod tests;", "(skipped mod tests)"),

@@ -447,7 +447,7 @@ class _ItemScanner:
         if i >= end or self.toks[i].kind != IDENT:
             return None
         kw = self.tok(i)
-        if k != i and not (kw == "unsafe" and self.tok(i + 1) in ("impl", "trait")):
+        if k != i and not (kw == "unsafe" and self.tok(i + 1) in ("impl", "trait", "extern")):
             return None  # `unsafe`, `async`, ... not followed by an item we know
         name_i = i + 1 if i + 1 < end and self.toks[i + 1].kind == IDENT else None
         if kw == "mod":
@@ -483,6 +483,8 @@ class _ItemScanner:
             last = self.end_at_body(i + 2, end)
             if what == "impl":
                 return self.skip("impl", None, start_i, last, named=False)
+            if what == "extern":  # `unsafe extern "C" { .. }` (edition 2024)
+                return self.skip("extern", None, start_i, last, named=False)
             return self.skip("trait", i + 2 if i + 2 < end else None, start_i, last)
         if kw == "type":
             return self.skip("type", name_i, start_i, self.end_at_semi(i + 1, end), ends=";")
