@@ -63,6 +63,25 @@ class ConstEvaluator(ConstFnMixin):
         self.memo[key] = value
         return value
 
+    def try_eval_item(self, item: ast.ConstItem) -> ConstValue | None:
+        """`eval_item` without diagnostics: None when the folder cannot evaluate it (the
+        caller then computes the value at run time)."""
+        from .diagnostics import DiagnosticSink
+        key = f"{id(item)}"
+        if key in self.memo:
+            return self.memo[key]
+        saved = self.sink
+        self.sink = DiagnosticSink()
+        try:
+            value = self.eval_item(item)
+        finally:
+            failed = self.sink.has_errors
+            self.sink = saved
+        if failed or value is None:
+            self.memo.pop(key, None)
+            return None
+        return value
+
     def eval_usize(self, e: ast.Expr) -> int | None:
         v = self.eval(e, T.USIZE)
         if v is None:

@@ -54,7 +54,8 @@ def _computed(e: ast.Expr) -> bool:
 class ItemPathMixin:
 
     def inline_const(self, item: ast.ConstItem) -> InlineConst | None:
-        """The const as an inlined expression, when it is one (see InlineConst)."""
+        """The const as an inlined expression, when it is one (see InlineConst): a scalar
+        const the const evaluator folds (`const fn` calls included) stays a constant."""
         if not _computed(item.value) or self.ctx is None:
             return None
         memo = self.__dict__.setdefault("_inline_consts", {})
@@ -62,6 +63,9 @@ class ItemPathMixin:
             return memo[id(item)]
         with self.in_scope_of(item):
             ty = self.lower_type(item.ty)
+            if T.is_scalar(ty) and self.consts.try_eval_item(item) is not None:
+                memo[id(item)] = None
+                return None
             res = memo[id(item)] = InlineConst(item, ty)
             saved = self.ctx.scopes
             self.ctx.scopes = [{}]  # a const's value sees items, not the function's locals
