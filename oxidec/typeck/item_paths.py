@@ -19,7 +19,8 @@ def _api_namespace(first: str) -> bool:
     """Whether a path starting with `first` may be the device API's or a builtin type's
     (`thread::..`, `warp::..`, `DeviceAtomicU32::..`, `f32::..`, `core::..`)."""
     from ..device_api import api_names
-    return first in EXTERN_CRATES or first in T.SCALARS or first[:1].isupper() and \
+    from ..device_api.arch import BLACKWELL_MODULES
+    return first in EXTERN_CRATES or first in BLACKWELL_MODULES or first in T.SCALARS or first[:1].isupper() and \
         first in ("Option", "SharedArray", "DisjointSlice", "AtomicOrdering", "Ordering") \
         or any(p.split("::")[0] == first for p in api_names()) or first == "atomic"
 

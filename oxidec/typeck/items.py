@@ -25,14 +25,16 @@ from .item_paths import ItemPathMixin
 from .aggregates import AggregateOpsMixin
 from .statics import StaticsMixin
 from .reach import ReachMixin
+from .api import ApiMixin, target_sm
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
-             UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ReachMixin,
+             UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin):
-    def __init__(self, items: ItemTable, sink: DiagnosticSink):
+    def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
+        self.target_sm = target_sm(arch)
         self.resolver = Resolver(items, sink)
         self.module = items.root  # the scope names are looked up in
         self.self_ty: T.Ty | None = None  # `Self` inside an `impl`
@@ -220,5 +222,6 @@ def _is_shared_array(te: ast.TypeExpr) -> bool:
     return isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray"
 
 
-def typeck(items: ItemTable, sink: DiagnosticSink) -> TypeckResults:
-    return Typeck(items, sink).run()
+def typeck(items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80") -> TypeckResults:
+    """`arch`: the build's target, for items of the device API that need a newer sm."""
+    return Typeck(items, sink, arch).run()

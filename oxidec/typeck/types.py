@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..device_api import API_TYPES
 from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
 from .results import (nearest)
@@ -73,8 +74,8 @@ class TypeLoweringMixin:
         if len(names) > 1 and names[0] not in ("cuda_device", "core", "std", "thread"):
             self.resolver.resolve(self.module, te.path, "type")  # E0433 / E0412
             return T.ERROR
-        known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + [
-            "DisjointSlice", "SharedArray", "Option", "ThreadIndex"]
+        known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option"] \
+            + list(API_TYPES)
         hint = nearest(name, known)
         if name in ("DisjointSlice", "SharedArray", "Option"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
