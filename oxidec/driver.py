@@ -55,6 +55,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     """Compile kernel source text; raises CompileError carrying the diagnostics on failure."""
     from .syntax import parse
     from .resolve import resolve
+    from .resolve.reach import parse_reached
     from .typeck import typeck
     from .lower import lower
     from .checks import borrowck, unsafeck
@@ -65,10 +66,10 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     sink = DiagnosticSink()
     comp = Compilation(SourceFile(filename, text), opts, sink.diagnostics)
 
-    comp.unit = parse(comp.source, sink); sink.check()
+    comp.unit, unparsed = parse_reached(comp.source, sink); sink.check()
     if opts.stop == "ast":
         return comp
-    items = resolve(comp.unit, sink); sink.check()
+    items = resolve(comp.unit, sink, unparsed); sink.check()
     typed = typeck(items, sink, opts.arch); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(comp.program, sink)
