@@ -157,7 +157,8 @@ def scaling(args, oxidec: list[str]) -> int:
                 src = Path(tmp) / f"{name}_{n}.rs"
                 src.write_text(gen(n))
                 wall, cpu, rss = run_once(oxidec + ["build", str(src), "-o",
-                                                   str(Path(tmp) / "out.ptx"), "--no-cache"])
+                                                   str(Path(tmp) / "out.ptx")]
+                                        + shlex.split(args.build_flags))
                 points.append((n, cpu))
                 s = f"{slope(points[-2], points[-1]):6.2f}" if len(points) > 1 else "     -"
                 lines = src.read_text().count("\n")
@@ -175,10 +176,13 @@ def main() -> int:
     ap.add_argument("--oxidec", default=f"{shlex.quote(sys.executable)} -m oxidec.cli",
                     help="command that runs oxidec (default: this Python's module)")
     ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--build-flags", default="--no-cache",
+                    help="extra flags of every oxidec build (default: --no-cache, a cold build)")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--scaling", action="store_true", help="the generated scaling series")
     ap.add_argument("--series", default=",".join(SERIES))
     ap.add_argument("--sizes", help="comma-separated sizes (default: each series' own)")
+    ap.add_argument("--samples", help="comma-separated sample names (default: all)")
     args = ap.parse_args()
     oxidec = shlex.split(args.oxidec)
     if args.scaling:
@@ -188,8 +192,10 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for sample in sorted((ROOT / "samples").glob("*.rs")):
+            if args.samples and sample.stem not in args.samples.split(","):
+                continue
             commands = [oxidec + ["build", str(sample), "-o", str(Path(tmp) / "o.ptx"),
-                                  "--arch", args.arch, "--no-cache"]]
+                                  "--arch", args.arch] + shlex.split(args.build_flags)]
             twin = CUDA / f"{sample.stem}.cu"
             if have_nvcc and twin.exists():
                 commands.append([nvcc, "-ptx", "-O3", f"-arch={args.arch}", str(twin), "-o",
