@@ -53,6 +53,8 @@ def _cache_dir() -> Path | None:
     if os.environ.get("OXIDEC_PARSER_CACHE", "1") == "0":
         return None
     base = os.environ.get("OXIDEC_CACHE_DIR")
+    if base in ("off", "0"):  # the compile cache's "no cache" (host/cache.py)
+        return None
     if base:
         return Path(base)
     xdg = os.environ.get("XDG_CACHE_HOME")
