@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import types as T
-from .mir.syntax import Body, Program
+from .mir.syntax import Body, LaunchInfo, Program
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class KernelParam:
 class KernelSignature:
     name: str
     params: tuple[KernelParam, ...]
-    attrs: dict  # launch_bounds, launch_contract, ...
+    launch: LaunchInfo | None = None  # launch bounds and contract, as the MIR body has them
 
 
 def classify_param(name: str, ty: T.Ty) -> KernelParam:
@@ -45,7 +45,7 @@ def body_signature(body: Body) -> KernelSignature:
     for local in body.args():
         decl = body.locals[local]
         params.append(classify_param(decl.name or f"arg{local}", decl.ty))
-    return KernelSignature(body.name, tuple(params), dict(body.attrs))
+    return KernelSignature(body.name, tuple(params), body.launch)
 
 
 def kernel_signatures(program: Program) -> dict[str, KernelSignature]:

@@ -41,6 +41,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="rewrite expected outputs (tests/ui/*.stderr, ...) from the actual ones")
     group.addoption("--seed", type=int, default=None,
                     help="seed for the `rng` fixture (default: a fresh one every run)")
+    group.addoption("--oracle-seeds", type=int, default=None,
+                    help="tests/oracle: run this many random programs instead of the fixed CI set")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from oxidec import types as T
+from oxidec.mir.syntax import LaunchInfo
 from oxidec.runtime import context, cuda
 from oxidec.runtime.args import prepare_args
 from oxidec.runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
@@ -31,8 +32,8 @@ from oxidec.signature import KernelSignature, classify_param
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def sig(name, *params, attrs=None):
-    return KernelSignature(name, tuple(classify_param(n, ty) for n, ty in params), attrs or {})
+def sig(name, *params, launch=None):
+    return KernelSignature(name, tuple(classify_param(n, ty) for n, ty in params), launch)
 
 
 SLICE_F32 = T.RefTy(T.SliceTy(T.F32), False)
@@ -276,7 +277,7 @@ def test_launch_limits():
         check_launch_config((1, 1, 1), (1, 1, 128))
     with pytest.raises(LaunchError, match=r"y extent 65536 exceeds 65535"):
         check_launch_config((1, 65536, 1), (1, 1, 1))
-    bounded = sig("k", ("a", SLICE_F32), attrs={"launch_bounds": (128, 1)})
+    bounded = sig("k", ("a", SLICE_F32), launch=LaunchInfo(bounds=(128, 1)))
     with pytest.raises(LaunchError, match=r"kernel `k` has #\[launch_bounds\(128, \.\.\)\]"):
         check_launch_config((1, 1, 1), (256, 1, 1), sig=bounded)
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import ast
+from ..ast import BINOPS
 from .. import types as T
-from ..contracts import LaunchContract
+from ..mir import syntax as M
+from ..mir.syntax import LaunchContract
 from ..signature import KernelSignature
 from .abi import c_ident, rust_ident
 
 CMP_OPS = ("==", "!=", "<", "<=", ">", ">=")
+SOURCE_OP = {name: op for op, name in BINOPS.items()}  # MIR op name -> as written
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,6 @@ class Check:
 class _Translator:
     def __init__(self, sig: KernelSignature, contract: LaunchContract, lang: str):
         self.params = {p.name: p for p in sig.params}
-        self.consts = contract.consts
         self.lang = lang
         self.leaves: list[Leaf] = []
 
@@ -66,49 +67,46 @@ class _Translator:
     def ident(self, name: str) -> str:
         return c_ident(name) if self.lang == "c" else rust_ident(name)
 
-    def __call__(self, e: ast.Expr) -> tuple[str, str]:
-        if isinstance(e, ast.LitExpr):
-            return self.literal(e.value)
-        if isinstance(e, ast.PathExpr):
-            name = e.path.names[0]
-            if name in self.params:
-                code, kind = self.wide(self.ident(name), self.params[name].ty)
-            else:
-                code, kind = self.literal(self.consts[name])
-            return self.leaf(name, code, kind)
-        if isinstance(e, ast.MethodCallExpr):  # `x.len()`, the only call contracts allow
-            name = e.receiver.path.names[0]
-            p = self.params[name]
+    def __call__(self, e: M.ContractExpr) -> tuple[str, str]:
+        if isinstance(e, M.ContractConst):
+            code, kind = self.literal(e.value)
+            return self.leaf(e.name, code, kind) if e.name is not None else (code, kind)
+        if isinstance(e, M.ContractParam):
+            code, kind = self.wide(self.ident(e.name), self.params[e.name].ty)
+            return self.leaf(e.name, code, kind)
+        if isinstance(e, M.ContractLen):  # `x.len()`
+            p = self.params[e.name]
             if self.lang == "c":
-                length = f"{self.ident(name)}_len" if p.kind == "slice" else \
-                    f"{self.ident(name)}.len"
+                length = f"{self.ident(e.name)}_len" if p.kind == "slice" else \
+                    f"{self.ident(e.name)}.len"
             else:
-                length = f"{self.ident(name)}.len"
+                length = f"{self.ident(e.name)}.len"
             code, kind = self.wide(length, T.USIZE)
-            return self.leaf(e.span.text(), code, kind)
-        if isinstance(e, ast.CastExpr):
-            return self(e.expr)
-        if isinstance(e, ast.UnaryExpr):
+            return self.leaf(f"{e.name}.len()", code, kind)
+        if isinstance(e, M.ContractCast):
+            return self(e.operand)
+        if isinstance(e, M.ContractUnary):
             code, kind = self(e.operand)
-            return (f"(!{code})", "bool") if e.op == "!" else (f"(-{code})", kind)
+            return (f"(!{code})", "bool") if e.op == "not" else (f"(-{code})", kind)
         a, ak = self(e.lhs)
         b, bk = self(e.rhs)
-        if e.op in ("&&", "||"):
-            return f"({a} {e.op} {b})", "bool"
+        if e.op in ("and", "or"):
+            return f"({a} {'&&' if e.op == 'and' else '||'} {b})", "bool"
+        op = SOURCE_OP[e.op]
         if "float" in (ak, bk) and ak != bk and self.lang == "rust":
             a, b = (f"({a} as f64)" if ak != "float" else a), (f"({b} as f64)" if bk != "float"
                                                                else b)
-        kind = "bool" if e.op in CMP_OPS else ("float" if "float" in (ak, bk) else ak)
-        if e.op in ("/", "%") and kind == "int":  # never a division by zero in the launcher
+        kind = "bool" if op in CMP_OPS else ("float" if "float" in (ak, bk) else ak)
+        if op in ("/", "%") and kind == "int":  # never a division by zero in the launcher
             zero = "0LL" if self.lang == "c" else "0i128"
-            return f"({b} != {zero} ? {a} {e.op} {b} : {zero})" if self.lang == "c" else \
-                f"(if {b} != {zero} {{ {a} {e.op} {b} }} else {{ {zero} }})", kind
-        return f"({a} {e.op} {b})", kind
+            return f"({b} != {zero} ? {a} {op} {b} : {zero})" if self.lang == "c" else \
+                f"(if {b} != {zero} {{ {a} {op} {b} }} else {{ {zero} }})", kind
+        return f"({a} {op} {b})", kind
 
 
 def contract_checks(sig: KernelSignature, lang: str) -> list[Check]:
     """The checks of `sig`'s launch contract, in the order the Python API reports them."""
-    contract: LaunchContract | None = (sig.attrs or {}).get("launch_contract")
+    contract: LaunchContract | None = sig.launch.contract if sig.launch else None
     if contract is None:
         return []
     head = f"launch contract of `{sig.name}` violated:"

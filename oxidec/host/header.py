@@ -235,12 +235,12 @@ def emit_header(comp: Compilation, prefix: str) -> str:
                 out += declare_disjoint(p.elem, prefix)
     out += [f"/* The PTX of {comp.source.name}. */",
             f"static const char {prefix}_ptx[] =", *c_string(comp.ptx), ";", ""]
-    out += [f"/* The loaded module; `error` says why the last call failed (the JIT log of a "
+    out += ["/* The loaded module; `error` says why the last call failed (the JIT log of a "
             "failed load, or a violated launch contract). */",
             f"typedef struct {prefix}_module {{", "    CUmodule module;",
             *[f"    CUfunction fn_{s.name};" for s in sigs],
             f"    char error[{ERROR_BYTES}];", f"}} {prefix}_module;", ""]
-    out += [f"/* Loads the PTX into the current context (cuModuleLoadDataEx). */",
+    out += ["/* Loads the PTX into the current context (cuModuleLoadDataEx). */",
             f"static inline CUresult {prefix}_load({prefix}_module* m) {{",
             "    CUjit_option options[2];", "    void* values[2];", "    CUresult r;",
             "    options[0] = CU_JIT_ERROR_LOG_BUFFER;", "    values[0] = m->error;",

@@ -25,8 +25,7 @@ from .. import __version__
 from .. import types as T
 from ..driver import Compilation
 from ..signature import KernelParam, KernelSignature
-from .abi import (Aggregate, collect_aggregates, elem_scalar, is_aggregate,
-                  launch_bounds_threads, rust_ident, type_tag)
+from .abi import (Aggregate, collect_aggregates, elem_scalar, launch_bounds_threads, rust_ident, type_tag)
 from .contract_code import Check, contract_checks
 
 PRELUDE = '''

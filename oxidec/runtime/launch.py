@@ -62,7 +62,7 @@ def check_launch_config(grid: Dim3, block: Dim3, shared_bytes: int = 0,
             raise LaunchError(f"grid {grid}{who}: {'xyz'[axis]} extent {d} exceeds {limit}")
     if shared_bytes < 0:
         raise LaunchError(f"shared_bytes must be >= 0, got {shared_bytes}")
-    bounds = (sig.attrs or {}).get("launch_bounds") if sig else None
+    bounds = sig.launch.bounds if sig and sig.launch else None
     if bounds:
         max_threads = bounds[0] if isinstance(bounds, (tuple, list)) else bounds
         if max_threads and threads > int(max_threads):
