@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..device_api import API_TYPES
 from ..resolve import attr
 from .results import (nearest)
 
@@ -60,8 +61,7 @@ class TypeLoweringMixin:
             return atomic
         if len(names) == 1 and name in self.items.structs:
             return self.struct_ty(name)
-        known = list(T.SCALARS) + list(self.items.structs) + [
-            "DisjointSlice", "SharedArray", "Option", "ThreadIndex"]
+        known = list(T.SCALARS) + list(self.items.structs) + ["Option"] + list(API_TYPES)
         hint = nearest(name, known)
         if name in ("DisjointSlice", "SharedArray", "Option"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
