@@ -77,6 +77,8 @@ def byte_mutation(rng: random.Random, text: str) -> bytes:
     if not data:
         return bytes(data)
     for _ in range(rng.choice([1, 1, 2, 4])):
+        if not data:
+            data = bytearray(b"x")
         i = rng.randrange(len(data))
         op = rng.randrange(5)
         if op == 0:
