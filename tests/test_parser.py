@@ -325,7 +325,7 @@ def test_compound_assign_op_and_span():
     ("0o17", "int", 15, None),
     ("0b1010_1010", "int", 170, None),
     ("0b1i64", "int", 1, "i64"),
-    ("340282366920938463463374607431768211456", "int", 2**128, None),  # typeck's to reject
+    ("340282366920938463463374607431768211455", "int", 2**128 - 1, None),  # typeck's to reject
     ("1.0", "float", 1.0, None),
     ("1.", "float", 1.0, None),
     ("1e-3", "float", 0.001, None),
@@ -358,6 +358,17 @@ def test_literals(src, kind, value, suffix):
     assert (e.kind, e.value, e.suffix) == (kind, value, suffix)
     assert type(e.value) is type(value)
     assert e.span.text() == src
+
+
+@pytest.mark.parametrize("src", ["340282366920938463463374607431768211456",
+                                 "0x1_0000_0000_0000_0000_0000_0000_0000_0000u8",
+                                 "0b1" + "0" * 128, "0o" + "7" * 44, "9" * 5000 + "i64"])
+def test_integer_literal_too_large(src):
+    """Past u128::MAX is rustc's "integer literal is too large", whatever the suffix; a
+    literal of more than 4300 digits is not a Python ValueError."""
+    from oxidec.syntax.literals import LiteralError, decode_int
+    with pytest.raises(LiteralError, match="integer literal is too large"):
+        decode_int(src)
 
 
 def test_negative_literal_is_unary_minus():

@@ -33,7 +33,7 @@ def check_attrs(item: ast.Item, allowed: set[str], sink: DiagnosticSink) -> None
             hint = nearest(a.name, sorted(KNOWN_ATTRS))
             sink.error("OX0003", f"cannot find attribute `{a.name}` in this scope", a.span,
                        "unknown attribute",
-                       help=f"a similar attribute exists: `{hint}`" if hint else None)
+                       help=f"did you mean `{hint}`?" if hint else None)
 
 
 def nearest(name: str, candidates) -> str | None:
