@@ -13,8 +13,9 @@ from . import ast
 from . import types as T
 from .diagnostics import DiagnosticSink
 from .mir.syntax import Constant
-from .passes.consteval import eval_binary, eval_cast, eval_unary, round_float
+from .passes.consteval import eval_binary, eval_cast, eval_unary
 from .const_fn import ConstFnMixin
+from .syntax.literals import Decimal, float_literal
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,9 @@ class ConstEvaluator(ConstFnMixin):
         names = list(e.path.names)
         while names and names[0] in ("core", "std"):
             names = names[1:]
+        if len(names) == 2 and names[0] in ("f32", "f64") and names[1] in T.FLOAT_INT_CONSTS:
+            ty_name, v32, v64 = T.FLOAT_INT_CONSTS[names[1]]
+            return ConstValue(v32 if names[0] == "f32" else v64, T.SCALARS[ty_name])
         if len(names) == 2 and names[0] in T.SCALARS and names[1] in T.SCALAR_ASSOC_CONSTS:
             ty = T.SCALARS[names[0]]
             if ty == T.BOOL:
@@ -111,7 +115,8 @@ class ConstEvaluator(ConstFnMixin):
         if len(names) == 3 and names[0] in ("f32", "f64") and names[1] == "consts" \
                 and names[2] in T.FLOAT_CONSTS:
             ty = T.SCALARS[names[0]]
-            return ConstValue(round_float(T.FLOAT_CONSTS[names[2]], ty), ty)
+            return ConstValue(float_literal(Decimal.parse(T.FLOAT_CONSTS[names[2]]), ty.bits),
+                              ty)
         return None
 
     def const_item(self, path: ast.Path) -> ast.ConstItem | None:
@@ -224,7 +229,7 @@ class ConstEvaluator(ConstFnMixin):
                                 f"does not fit in `{ty}`")
                 return None
             return ConstValue(int(e.value), ty)
-        return ConstValue(round_float(float(e.value), ty), ty)
+        return ConstValue(float_literal(e.value, ty.bits), ty)
 
     def eval_binary(self, e: ast.BinaryExpr, expected) -> ConstValue | None:
         comparison = e.op in ("==", "!=", "<", "<=", ">", ">=")

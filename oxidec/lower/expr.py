@@ -11,7 +11,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..mir import syntax as M
-from ..passes.consteval import round_float
+from ..syntax.literals import float_literal
 from ..span import Span
 from ..typeck import ConstRes, LocalRes, StaticRes
 from .builder import BINOPS, UNIT_CONST, LoopScope, snake
@@ -26,8 +26,8 @@ class ExprLowering:
 
     def lower_lit_expr(self, e: ast.LitExpr) -> M.Operand:
         ty = self.ty(e)
-        if isinstance(ty, T.FloatTy):
-            return M.Constant(round_float(float(e.value), ty), ty)
+        if isinstance(ty, T.FloatTy):  # rounded once, from the exact decimal
+            return M.Constant(float_literal(e.value, ty.bits), ty)
         if isinstance(ty, T.IntTy):
             return M.Constant(T.wrap_int(int(e.value), ty), ty)
         return M.Constant(e.value, ty)
