@@ -30,6 +30,10 @@ from oxidec.mathlib.coeffs import TWO_OVER_PI
 
 N_SWEEP = 100_000
 BOUND_ULP = 2.0
+# Tighter bounds: the f32-native routines (mathlib/explog32.py) state at most 1 ulp, and the
+# f64-based `_exact` versions are correctly rounded except in rare double-rounding cases.
+BOUNDS = {("exp", "f32"): 1.0, ("exp2", "f32"): 1.0,
+          ("exp_exact", "f32"): 0.5001, ("exp2_exact", "f32"): 0.5001}
 LD = np.longdouble
 LONG_DOUBLE_OK = np.finfo(LD).nmant >= 63
 
@@ -37,6 +41,8 @@ LONG_DOUBLE_OK = np.finfo(LD).nmant >= 63
 ROUTINES = {
     "exp": ("a.exp()", "f", np.exp),
     "exp2": ("a.exp2()", "f", np.exp2),
+    "exp_exact": ("a.exp_exact()", "f", np.exp),
+    "exp2_exact": ("a.exp2_exact()", "f", np.exp2),
     "ln": ("a.ln()", "f", np.log),
     "log2": ("a.log2()", "f", np.log2),
     "log10": ("a.log10()", "f", np.log10),
@@ -74,7 +80,8 @@ def _exact_mul_add(x, y, c):
 
 
 MPMATH = {
-    "exp": "exp", "exp2": lambda mp, x: mp.power(2, x), "ln": "log",
+    "exp": "exp", "exp2": lambda mp, x: mp.power(2, x),
+    "exp_exact": "exp", "exp2_exact": lambda mp, x: mp.power(2, x), "ln": "log",
     "log2": lambda mp, x: mp.log(x, 2), "log10": "log10", "sin": "sin", "cos": "cos",
     "tan": "tan", "atan": "atan", "atan2": "atan2", "tanh": "tanh", "powf": "power",
     "powi": "power", "cbrt": "cbrt", "hypot": "hypot",
@@ -199,6 +206,7 @@ def make_inputs(name: str, dt, rng, n: int = N_SWEEP) -> list[np.ndarray]:
     sp = specials(dt)
     q = n // 4
     bits = _bits(rng, q, dt)
+    name = name.removesuffix("_exact").removesuffix(".exact")
     if name in ("exp", "tanh"):
         lim = (-745.2, 709.8) if f64 else (-103.98, 88.73)
         if name == "tanh":
@@ -364,7 +372,8 @@ def test_accuracy(program, name: str, ty: str, rng) -> None:
     RESULTS[name, ty] = float(err[worst])
     where = ", ".join(repr(float(a[worst])) if a.dtype.kind == "f" else str(int(a[worst]))
                       for a in args)
-    assert err[worst] <= BOUND_ULP, \
+    bound = BOUNDS.get((name, ty), BOUND_ULP)
+    assert err[worst] <= bound, \
         f"{name}({where}) = {float(got[worst])!r}: {err[worst]:.3f} ulp"
     if ty == "f64" and name in MPMATH:
         # the reference itself, on a sample that includes the worst case

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import algebraic, explog, fmod, trig
+from . import algebraic, explog, explog32, fmod, trig
 from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
 
 NAN = float("nan")
@@ -72,7 +72,13 @@ ROUTINES = {
     "cbrt": ("f", algebraic.cbrt),
     "hypot": ("ff", algebraic.hypot),
     "fmod": ("ff", fmod.fmod),  # float `%`: exact, see fmod.py
+    # the f64-based, correctly rounded f32 versions of the routines NATIVE_F32 replaces
+    "exp.exact": ("f", explog.exp),
+    "exp2.exact": ("f", explog.exp2),
 }
+
+# f32 routines computed in f32 (no f64 op on the GPU): MIR name -> the routine.
+NATIVE_F32 = {"exp": explog32.exp, "exp2": explog32.exp2}
 
 # The explicit fast variants: MIR name -> the accurate routine used for f64.
 FAST = {"exp.approx": "exp", "exp2.approx": "exp2", "ln.approx": "ln", "log2.approx": "log2",
@@ -86,7 +92,9 @@ def program(name: str, ty: str) -> Program:
     input_tys = [fty if k == "f" else S32 for k in kinds]
 
     def body(*args):
-        if fty is F32:
+        if fty is F32 and name in NATIVE_F32:
+            out = NATIVE_F32[name](*args)
+        elif fty is F32:
             wide = [a.cvt(F64) if a.ty is F32 else a for a in args]
             out = fn(*wide, lite=True).cvt(F32)
         else:
