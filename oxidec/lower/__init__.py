@@ -24,11 +24,13 @@ from .macros import MacroLowering
 from .lints import lint_levels
 from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
+from .user_calls import UserCallLowering
+from .aggregates import AggregateLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
                   ControlLowering, ForLowering, CallLowering, MacroLowering, UnsafeLowering,
-                  EvalOrder):
+                  EvalOrder, UserCallLowering, AggregateLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
@@ -43,7 +45,7 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
         body.lint_levels = levels.get(sig.item.name, {})
         program.bodies.append(body)
     for name, st in r.statics.items():
-        program.statics.append(M.StaticDecl(name, st.ty, "shared", st.span))
+        program.statics.append(M.StaticDecl(name, st.ty, st.space, st.span, st.init, st.mutable))
     return program
 
 

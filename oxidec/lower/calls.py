@@ -38,15 +38,9 @@ class CallLowering:
             payload = self.lower_expr(e.args[0])
             return self.to_temp(M.Aggregate(ty, (M.Constant(True, T.BOOL), payload)), ty, e.span)
         if isinstance(target, FnSig):
-            args = tuple(self.lower_in_order(e.args))
-            dest = self.temp(target.ret, e.span)
-            nxt = self.new_block()
-            self.terminate(M.Call(target.name, args, M.Place(dest), nxt, e.span))
-            self.cur = nxt
-            if isinstance(target.ret, T.NeverTy):
-                self.terminate(M.Unreachable(e.span))
-                return UNIT_CONST
-            return self.read(M.Place(dest), target.ret)
+            return self.call_user_fn(target, list(e.args), e.span)
+        if isinstance(target, tuple) and target[0] == "ctor":
+            return self.lower_ctor(e, target[1])
         if isinstance(target, ApiFn):
             return self.lower_api_call(e, target)
         return UNIT_CONST
@@ -191,6 +185,8 @@ class CallLowering:
         ty = self.ty(e)
         if kind == "atomic":
             return self.lower_atomic_method(e, name)
+        if kind == "user":
+            return self.lower_user_method(e, name)
         if kind in ("slice", "option"):
             place = self.lower_place(e.receiver)
             if kind == "option":

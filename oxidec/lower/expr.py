@@ -43,8 +43,14 @@ class ExprLowering:
             ty = self.ty(e)
             return self.to_temp(M.Aggregate(ty, (M.Constant(False, T.BOOL),
                                                  self.zero_of(ty.inner))), ty, e.span)
+        if isinstance(res, StaticRes) and res.space == "global":  # a device global: read it
+            return self.spanned(self.read(self.lower_place(e), res.ty), e.span)
         if isinstance(res, StaticRes):
             return self.unsupported(e.span, "a shared array used as a value is")
+        if type(res).__name__ == "InlineConst":  # an aggregate const: its value, here
+            return self.lower_expr(res.item.value)
+        if isinstance(res, tuple) and res[0] == "unit_struct":
+            return self.to_temp(M.Aggregate(res[1], ()), res[1], e.span)
         return UNIT_CONST
 
     def zero_of(self, ty: T.Ty) -> M.Operand:
@@ -67,6 +73,8 @@ class ExprLowering:
         if e.op in ("&&", "||"):
             return self.lower_short_circuit(e)
         lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
+        if isinstance(self.ty(e.lhs), T.TupleTy):
+            return self.tuple_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
         return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
 
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
@@ -149,6 +157,8 @@ class ExprLowering:
         ty = self.ty(e)
         lowered = self.lower_in_order(x for _, x in e.fields)  # source order
         values = {name: op for (name, _), op in zip(e.fields, lowered)}
+        if e.base is not None:
+            return self.lower_struct_update(e, ty, values)
         ops = tuple(values[name] for name, _ in ty.fields)
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 

@@ -63,6 +63,8 @@ class FlatKernel:
     entry: int = 0  # the kernel's first block
     barrier_targets: np.ndarray = field(default=None)
     strings: list[str] = field(default_factory=list)  # the program's printf C formats
+    # global statics' (initial bytes or None for zeros, writable): module-level `static`s
+    global_inits: dict[str, tuple[bytes | None, bool]] = field(default_factory=dict)
 
 
 class Frame:
@@ -127,6 +129,8 @@ class _Compiler:
                         self.has_barrier, self.uses_shared, self.entry)
         fk.barrier_targets = np.array([max(b.barrier_target, 0) for b in blocks], dtype=np.int32)
         fk.strings = list(self.program.strings)
+        fk.global_inits = {st.name: (st.init, st.mutable) for st in self.program.statics
+                           if st.name in self.global_statics}
         return fk
 
     def renumber(self) -> None:

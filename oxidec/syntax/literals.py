@@ -45,13 +45,30 @@ def decode_int(text: str) -> tuple[str, object, str | None]:
         if ch != "_" and ch not in digits_ok:
             raise LiteralError(f"invalid digit for a base {base} literal", "", None, pos, 1)
     if suffix is None or suffix in INT_SUFFIXES:
-        return "int", int(digits, base), suffix
+        return "int", _int_value(digits, base), suffix
     if suffix in FLOAT_SUFFIXES and base == 10:
         return "float", float(digits), suffix
     if suffix in FLOAT_SUFFIXES:
         raise LiteralError(f"{_base_name(base)} float literal is not supported", "", None)
     raise LiteralError(f"invalid suffix `{suffix}` for number literal",
                        f"invalid suffix `{suffix}`", _SUFFIX_HELP)
+
+
+U128_MAX = (1 << 128) - 1
+# the most digits a u128 takes in each base: longer literals are too large without converting
+# them (Python refuses int() of more than 4300 decimal digits, and it would be slow anyway)
+_MAX_DIGITS = {2: 128, 8: 43, 10: 39, 16: 32}
+
+
+def _int_value(digits: str, base: int) -> int:
+    significant = digits.lstrip("0")
+    value = int(significant, base) if significant and \
+        len(significant) <= _MAX_DIGITS[base] else (0 if not significant else U128_MAX + 1)
+    if value > U128_MAX:
+        # rustc: "integer literal is too large", whatever the suffix
+        raise LiteralError("integer literal is too large", "",
+                           f"value exceeds limit of `{U128_MAX}`", 0, None)
+    return value
 
 
 def _base_name(base: int) -> str:
