@@ -134,7 +134,7 @@ SERIES = {
     "statements": (gen_statements, (250, 500, 1000, 2000, 5000)),
     "kernels": (gen_kernels, (25, 50, 100, 200, 500)),
     "loops": (gen_loops, (5, 10, 25, 50)),
-    "depth": (gen_depth, (50, 100, 200, 400)),
+    "depth": (gen_depth, (25, 50, 100, 200)),  # 300 deep: "too deeply nested" (recursion)
 }
 
 

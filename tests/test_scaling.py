@@ -1,6 +1,8 @@
 """Large generated inputs compile (correctness and no crash; speed is measured by
 benchmarks/build_time.py --scaling, never asserted here): 200 kernels in one file, a kernel
-of 1000 straight-line statements, 30 nested loops. The generators are the benchmark's own."""
+of 1000 straight-line statements, 30 nested loops. The generators are the benchmark's own.
+ptxas assembles them at -O0: its optimizer needs minutes for the long kernel, and the
+question here is only whether the PTX is valid."""
 from __future__ import annotations
 
 import importlib.util
@@ -42,7 +44,7 @@ def test_generated_input_compiles(series: str, n: int, entries: int, ptxas: str,
         assert len(re.findall(r"ld\.global(\.nc)?\.f32", comp.ptx)) == n
     src = tmp_path / "k.ptx"
     src.write_text(comp.ptx)
-    r = subprocess.run([ptxas, "-arch=sm_90", str(src), "-o", str(tmp_path / "k.cubin")],
+    r = subprocess.run([ptxas, "-arch=sm_90", "-O0", str(src), "-o", str(tmp_path / "k.cubin")],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
 
