@@ -97,7 +97,7 @@ def nv_sig(name: str, *params: tuple[str, str, str, bool]):
             out.append(KernelParam(pname, "ptr", T.PtrTy(ty, writable), ty, writable))
         else:
             out.append(KernelParam(pname, "scalar", ty, ty, False))
-    return KernelSignature(name, tuple(out), {})
+    return KernelSignature(name, tuple(out), None)
 
 
 def ptr_in(name: str, elem: str = "f32"):
@@ -1012,18 +1012,20 @@ def build_times(rows: list[dict], runs: int) -> list[tuple[str, float | None, fl
             sample = SAMPLES_DIR / r["sample"]
             twin = CUDA_DIR / f"{r['name']}.cu"
             ox = nv = None
-            try:
-                ox = build_time.time_command([sys.executable, "-m", "oxidec.cli", "build",
-                                              str(sample), "-o", f"{tmp}/{sample.stem}.ptx",
-                                              "--arch", ARCH], runs)
-            except subprocess.CalledProcessError:
-                pass
+            # paired: the two compilers alternate, one fresh process each; oxidec without its
+            # compile cache (a cold build, as nvcc's)
+            commands = [[sys.executable, "-m", "oxidec.cli", "build", str(sample), "-o",
+                         f"{tmp}/{sample.stem}.ptx", "--arch", ARCH, "--no-cache"]]
             if nvcc and twin.exists():
-                try:
-                    nv = build_time.time_command([nvcc, *NVCC_FLAGS, str(twin), "-o",
-                                                  f"{tmp}/{twin.stem}.nvcc.ptx"], runs)
-                except subprocess.CalledProcessError:
-                    pass
+                commands.append([nvcc, *NVCC_FLAGS, str(twin), "-o",
+                                 f"{tmp}/{twin.stem}.nvcc.ptx"])
+            try:
+                medians = build_time.time_paired(commands, runs)
+            except SystemExit:  # a compiler failed: leave the row's times empty
+                medians = []
+            if medians:
+                ox = medians[0][0]
+                nv = medians[1][0] if len(medians) > 1 else None
             out.append((r["name"], ox, nv))
     return out
 

@@ -56,7 +56,7 @@ class StaticsMixin:
 
     def static_bytes(self, e: ast.Expr, ty: T.Ty) -> bytes | None:
         """The value of a static's initialiser in C layout, or None (reported)."""
-        if isinstance(ty, T.ErrorTy):
+        if _contains_error(ty):  # already reported where the type was written
             return None
         if isinstance(e, ast.PathExpr) and not T.is_scalar(ty):
             item = self.consts.const_item(e.path)
@@ -99,6 +99,18 @@ class StaticsMixin:
                         help="write the value with literals, consts, arrays, tuples and "
                              "struct expressions")
         return None
+
+
+def _contains_error(ty: T.Ty) -> bool:
+    if isinstance(ty, T.ErrorTy):
+        return True
+    if isinstance(ty, T.ArrayTy):
+        return _contains_error(ty.elem)
+    if isinstance(ty, T.StructTy):
+        return any(_contains_error(t) for _, t in ty.fields)
+    if isinstance(ty, T.TupleTy):
+        return any(_contains_error(t) for t in ty.elems)
+    return False
 
 
 def _fields_of(e: ast.Expr, ty) -> list[ast.Expr] | None:
