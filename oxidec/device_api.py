@@ -82,7 +82,7 @@ API_FNS: dict[str, ApiFn] = {f.path: f for f in [
     *_special("threadIdx", "tid"), *_special("blockIdx", "ctaid"),
     *_special("blockDim", "ntid"), *_special("gridDim", "nctaid"),
     ApiFn("thread::index_1d", (), T.THREAD_INDEX),
-    ApiFn("thread::index_2d", (), T.OptionTy(T.THREAD_INDEX), const_generics=1),
+    ApiFn("thread::index_2d", (), T.option_ty(T.THREAD_INDEX), const_generics=1),
     ApiFn("thread::index_2d_row", (), T.USIZE),
     ApiFn("thread::index_2d_col", (), T.USIZE),
     ApiFn("thread::sync_threads", (), T.UNIT),

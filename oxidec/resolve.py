@@ -31,6 +31,7 @@ class ItemTable:
     consts: dict[str, ast.ConstItem] = field(default_factory=dict)
     statics: dict[str, ast.StaticItem] = field(default_factory=dict)
     structs: dict[str, ast.StructItem] = field(default_factory=dict)
+    enums: dict[str, ast.EnumItem] = field(default_factory=dict)
     source: ast.SourceUnit | None = None
 
     def fn_kind(self, fn: ast.FnItem) -> str:
@@ -72,14 +73,17 @@ def _collect(items: tuple[ast.Item, ...], table: ItemTable, sink: DiagnosticSink
         elif isinstance(item, ast.StructItem):
             _check_attrs(item, STRUCT_ATTRS, sink)
             _define(table.structs, item, table, sink)
+        elif isinstance(item, ast.EnumItem):
+            _check_attrs(item, STRUCT_ATTRS, sink)
+            _define(table.enums, item, table, sink)
         # UseItem and SkippedItem need nothing here.
 
 
 def _define(space: dict, item: ast.Item, table: ItemTable, sink: DiagnosticSink) -> None:
     previous = (table.fns.get(item.name) or table.consts.get(item.name)
                 or table.statics.get(item.name))
-    if isinstance(item, ast.StructItem):
-        previous = table.structs.get(item.name)
+    if isinstance(item, (ast.StructItem, ast.EnumItem)):
+        previous = table.structs.get(item.name) or table.enums.get(item.name)
     if previous is not None:
         sink.error("E0428", f"the name `{item.name}` is defined multiple times", item.name_span,
                    f"`{item.name}` redefined here",

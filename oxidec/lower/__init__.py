@@ -21,10 +21,13 @@ from .control import ControlLowering
 from .loops import ForLowering
 from .calls import CallLowering
 from .macros import MacroLowering
+from .match_ import MatchLowering
+from .options import OptionLowering
 
 
-class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
-                  ControlLowering, ForLowering, CallLowering, MacroLowering):
+class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
+                  ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
+                  MacroLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

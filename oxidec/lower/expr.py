@@ -38,10 +38,8 @@ class ExprLowering:
             return self.facts.note_operand(self.read(M.Place(local), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
-        if res == "None":
-            ty = self.ty(e)
-            return self.to_temp(M.Aggregate(ty, (M.Constant(False, T.BOOL),
-                                                 self.zero_of(ty.inner))), ty, e.span)
+        if e in self.r.variants:
+            return self.lower_variant(e, ())
         if isinstance(res, StaticRes):
             return self.unsupported(e.span, "a shared array used as a value is")
         return UNIT_CONST
@@ -109,6 +107,8 @@ class ExprLowering:
         return M.Copy(M.Place(result))
 
     def lower_cast_expr(self, e: ast.CastExpr) -> M.Operand:
+        if isinstance(self.ty(e.expr), T.EnumTy):
+            return self.lower_enum_cast(e)
         value = self.lower_expr(e.expr)
         src, dst = self.ty(e.expr), self.ty(e)
         if src == dst:
@@ -146,6 +146,8 @@ class ExprLowering:
         return self.to_temp(M.Repeat(value, ty.length), ty, e.span)
 
     def lower_struct_expr(self, e: ast.StructExpr) -> M.Operand:
+        if e in self.r.variants:
+            return self.lower_variant_struct(e)
         ty = self.ty(e)
         values = {name: self.lower_expr(x) for name, x in e.fields}  # source order
         ops = tuple(values[name] for name, _ in ty.fields)

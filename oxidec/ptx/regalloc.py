@@ -117,7 +117,7 @@ def _places(body: mir.Body):
 def _rvalue_places(rv: mir.Rvalue):
     if isinstance(rv, mir.Ref):
         yield rv.place, True
-    elif isinstance(rv, mir.Len):
+    elif isinstance(rv, (mir.Len, mir.Discriminant)):
         yield rv.place, False
     else:
         yield from _operand_places(rvalue_operands(rv))
@@ -141,7 +141,7 @@ def project_ty(ty: Ty, proj) -> Ty:
     if isinstance(proj, mir.Deref):
         return pointee(ty)
     if isinstance(proj, mir.Field):
-        return field_leaves(ty, proj.index)[2]
+        return field_leaves(ty, proj.index, proj.variant)[2]
     if is_fat_pointer(ty):  # `slice[i]` indexes through the data pointer
         ty = pointee(ty)
     return elem_of(ty)

@@ -30,7 +30,9 @@ from ..span import Span
 from . import ops
 from .errors import LaneFault, SimError, format_span
 from .intrinsics import INTRINSICS
-from .layout import FAT, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map, zeros
+from ..mir.layout import field_slot, fields_of, flat_operands
+from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
+                     zeros)
 from .order import weak_topological_order
 from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project
 
@@ -219,7 +221,7 @@ class _Compiler:
                 if isinstance(st.ty, T.SliceTy):  # dynamic shared memory
                     continue
                 cty = canon(st.ty)
-                a = max(T.align_of(cty), 16)
+                a = max(align_of(cty), 16)
                 off = (off + a - 1) // a * a
                 self.shared_offsets[st.name] = off
                 off += size_of(cty)
@@ -419,7 +421,7 @@ class _Compiler:
         for proj in place.projection:
             if mem is None:
                 if isinstance(proj, M.Field):
-                    plan = plan.field(proj.index, project(ty, proj))
+                    plan = plan.field(field_slot(ty, proj.index, proj.variant), project(ty, proj))
                     ty = plan.ty
                 elif isinstance(proj, (M.Index, M.ConstIndex)):
                     if isinstance(ty, (T.ArrayTy, T.SharedArrayTy)):
@@ -439,8 +441,9 @@ class _Compiler:
                     raise SimError(f"unknown projection {proj!r}")
             else:
                 if isinstance(proj, M.Field):
+                    slot = field_slot(ty, proj.index, proj.variant)
                     ty = project(ty, proj)
-                    mem = mem.offset(field_offsets(canon(mem.ty))[proj.index], ty)
+                    mem = mem.offset(field_offsets(canon(mem.ty))[slot], ty)
                 elif isinstance(proj, (M.Index, M.ConstIndex)):
                     mem = mem.index(self.index_fn(frame, proj))
                     ty = mem.ty
@@ -494,6 +497,13 @@ class _Compiler:
             return address
         if isinstance(rv, M.Len):
             return self.length(frame, rv.place)
+        if isinstance(rv, M.Discriminant):  # the tag: flat field 0 (mir/layout.py)
+            plan = self.place(frame, rv.place)
+            if not isinstance(plan.ty, T.EnumTy):
+                raise SimError(f"discriminant of a value of type `{plan.ty}`")
+            tag = plan.ty.tag
+            sub = plan.offset(0, tag) if isinstance(plan, MemPlan) else plan.field(0, tag)
+            return sub.read
         if isinstance(rv, M.Aggregate):
             return self.aggregate(frame, rv)
         if isinstance(rv, M.Repeat):
@@ -541,10 +551,12 @@ class _Compiler:
         fns = [self.operand(frame, o)[0] for o in rv.operands]
         ty = rv.ty
         cty = canon(ty)
-        if isinstance(ty, T.OptionTy) and len(fns) == 1:
-            inner = canon(ty.inner)
-            tag = fns[0]
-            return lambda x: (tag(x), zeros(inner, x.n))
+        if isinstance(ty, T.EnumTy):
+            ops = flat_operands(rv)
+            parts = [self.operand(frame, o)[0] if o is not None else None for o in ops]
+            ctys = [canon(f) for f in fields_of(ty)]
+            return lambda x: tuple(p(x) if p is not None else zeros(c, x.n)
+                                   for p, c in zip(parts, ctys))
         if isinstance(cty, T.ArrayTy):
             if not fns:
                 return lambda x: zeros(cty, x.n)

@@ -41,12 +41,14 @@ def project(ty: T.Ty, proj) -> T.Ty:
         raise SimError(f"cannot index into a value of type `{ty}`")
     if isinstance(proj, M.Field):
         i = proj.index
+        if proj.variant is not None and not isinstance(ty, T.EnumTy):
+            raise SimError(f"no variant {proj.variant} on type `{ty}`")
         if isinstance(ty, T.StructTy) and 0 <= i < len(ty.fields):
             return ty.fields[i][1]
         if isinstance(ty, T.TupleTy) and 0 <= i < len(ty.elems):
             return ty.elems[i]
-        if isinstance(ty, T.OptionTy) and i in (0, 1):
-            return T.BOOL if i == 0 else ty.inner
+        if isinstance(ty, T.EnumTy) and proj.variant is not None:
+            return ty.variants[proj.variant].fields[i][1]
         if is_fat(ty) and i in (0, 1):
             return T.PtrTy(elem_of(ty), True) if i == 0 else T.USIZE
         raise SimError(f"no field {i} on type `{ty}`")

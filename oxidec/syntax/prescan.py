@@ -463,7 +463,13 @@ class _ItemScanner:
             if plain and not self.has_host_only_tokens(i + 1, last):
                 return last
             return self.skip("struct", name_i, start_i, last)
-        if kw in ("enum", "trait") or (kw in ("union", "auto") and name_i is not None):
+        if kw == "enum":  # a plain enum is device code, as a struct is
+            last = self.end_at_body(i + 1, end)
+            if name_i is not None and self.is_punct(i + 2, "{") \
+                    and not self.has_host_only_tokens(i + 1, last):
+                return last
+            return self.skip("enum", name_i, start_i, last)
+        if kw in ("trait",) or (kw in ("union", "auto") and name_i is not None):
             kind = "trait" if kw == "auto" else kw
             name_i = i + 2 if kw == "auto" else name_i
             return self.skip(kind, name_i, start_i, self.end_at_body(i + 1, end))

@@ -66,6 +66,10 @@ class ExprMixin:
 
     def check_path_expr(self, e: ast.PathExpr, expected):
         names = e.path.names
+        if len(names) > 1 or self.lookup(names[0]) is None:
+            ty = self.check_variant_value(e, e.path, None, expected)
+            if ty is not None:
+                return ty
         if len(names) == 1:
             found = self.lookup(names[0])
             if isinstance(found, Var):
@@ -81,9 +85,6 @@ class ExprMixin:
                 return self._item_res(e, ConstRes(value))
             if name in self.items.statics:
                 return T.ERROR  # check_module_static reported the item itself
-            if name == "None":
-                self.r.res[e] = "None"
-                return T.OptionTy(self.fresh("any"))
             if name in self.items.fns or name in self.items.host_fns:
                 self.unsupported(e.span, "functions used as values")
                 return T.ERROR
@@ -139,6 +140,10 @@ class ExprMixin:
 
     def check_struct_expr(self, e: ast.StructExpr, expected):
         name = e.path.names[-1]
+        if len(e.path.names) > 1:
+            ty = self.check_variant_value(e, e.path, ("struct", e.fields), expected)
+            if ty is not None:
+                return ty
         if name not in self.items.structs:
             self.sink.error("E0422", f"cannot find struct `{name}` in this scope", e.path.span,
                             "not found in this scope")
@@ -318,6 +323,8 @@ class ExprMixin:
         if isinstance(src, T.InferTy) and src.kind == "any":
             self.sink.error("E0282", "type annotations needed", e.expr.span,
                             "cannot infer the type of this value")
+            return target
+        if isinstance(src, T.EnumTy) and self.check_enum_cast(src, target, e):
             return target
         castable = (T.IntTy, T.FloatTy, T.BoolTy, T.ErrorTy, T.InferTy)
         ok = isinstance(src, castable) and isinstance(target, (T.IntTy, T.FloatTy, T.ErrorTy))

@@ -16,6 +16,8 @@ from .types import TypeLoweringMixin
 from .stmts import StmtMixin
 from .patterns import PatternMixin
 from .expr import ExprMixin
+from .enums import EnumMixin
+from .match_ import MatchMixin
 from .calls import CallMixin
 from .methods import MethodMixin
 from .macros import MacroMixin
@@ -23,7 +25,7 @@ from .control import ControlMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
-             MethodMixin, MacroMixin, ControlMixin):
+             MethodMixin, MacroMixin, ControlMixin, EnumMixin, MatchMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink):
         self.items = items
         self.sink = sink
@@ -44,6 +46,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             self.check_fn(sig)
         for name in self.items.structs:
             self.struct_ty(name)
+        for name in self.items.enums:
+            self.enum_ty(name)
         return self.r
 
     def signature(self, fn: ast.FnItem) -> FnSig:
@@ -109,7 +113,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             return True
         if isinstance(ty, T.RefTy):
             return isinstance(ty.inner, T.SliceTy) or T.is_scalar(ty.inner)
-        if isinstance(ty, T.StructTy):
+        if isinstance(ty, (T.StructTy, T.EnumTy)):
             return ty.is_copy
         return False
 
@@ -150,6 +154,10 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             self.r.expr_ty[e] = self.finalize(t)
         for var in list(self.r.pat_var.values()):
             var.ty = self.finalize(var.ty)
+        for p, t in list(self.r.pat_ty.items()):
+            self.r.pat_ty[p] = self.finalize(t)
+        for match in ctx.matches:
+            self.check_exhaustive(*match)
         for lit, negated in ctx.lits:
             self.check_literal_range(lit, self.r.expr_ty[lit], negated)
 

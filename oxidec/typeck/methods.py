@@ -52,7 +52,7 @@ class MethodMixin:
                 return done("thread_index", (T.USIZE,), T.BOOL)
         if isinstance(base, T.DisjointSliceTy):
             if m == "get_mut":
-                return done("disjoint", (T.THREAD_INDEX,), T.OptionTy(T.RefTy(base.elem, True)))
+                return done("disjoint", (T.THREAD_INDEX,), T.option_ty(T.RefTy(base.elem, True)))
             if m == "len":
                 return done("disjoint", (), T.USIZE)
             if m == "get_unchecked_mut":
@@ -66,8 +66,8 @@ class MethodMixin:
             return done("ptr", (T.USIZE,), base)
         if isinstance(base, T.RangeTy) and m == "step_by":
             return done("range", (T.USIZE,), base)
-        if isinstance(base, T.OptionTy) and m in ("is_some", "is_none"):
-            return done("option", (), T.BOOL)
+        if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
+            return self.option_method(e, base, done)
         is_int = isinstance(base, T.IntTy) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")

@@ -51,8 +51,10 @@ class TypeLoweringMixin:
         if name == "SharedArray" and len(gargs) == 2:
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
             return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0)
-        if name == "Option" and len(gargs) == 1:
-            return T.OptionTy(self._type_arg(gargs[0]))
+        if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
+            return T.option_ty(self._type_arg(gargs[0]))
+        if name == "Result" and len(gargs) == 2 and name not in self.items.enums:
+            return T.result_ty(self._type_arg(gargs[0]), self._type_arg(gargs[1]))
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
         atomic = T.atomic_type_name(name)
@@ -60,10 +62,13 @@ class TypeLoweringMixin:
             return atomic
         if len(names) == 1 and name in self.items.structs:
             return self.struct_ty(name)
+        if name in self.items.enums and not gargs and (
+                len(names) == 1 or names[:-1] in (("self",), ("crate",), ("super",))):
+            return self.enum_ty(name)
         known = list(T.SCALARS) + list(self.items.structs) + [
-            "DisjointSlice", "SharedArray", "Option", "ThreadIndex"]
+            "DisjointSlice", "SharedArray", "Option", "Result", "ThreadIndex"] + list(self.items.enums)
         hint = nearest(name, known)
-        if name in ("DisjointSlice", "SharedArray", "Option"):
+        if name in ("DisjointSlice", "SharedArray", "Option", "Result"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
                             "wrong number of generic arguments")
         else:
