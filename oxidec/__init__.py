@@ -41,3 +41,5 @@ def __getattr__(name: str):
         globals()[name] = value
         return value
     raise AttributeError(f"module 'oxidec' has no attribute {name!r}")
+
+__version__ = "0.1.0"  # the one place; pyproject.toml reads it

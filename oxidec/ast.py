@@ -240,6 +240,13 @@ class BinaryExpr(Expr):
     op_span: Span
 
 
+# The MIR operation (mir.syntax.BINARY_OPS) each arithmetic, bitwise and comparison operator
+# means; `&&` and `||` are control flow, not operations.
+BINOPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "bitand",
+          "|": "bitor", "^": "bitxor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
+          "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
 @node
 class AssignExpr(Expr):
     lhs: Expr

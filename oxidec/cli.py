@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from . import driver
+from . import __version__, driver
 from .diagnostics import CompileError, Diagnostic, render_all
 
 EXIT_ERRORS = 1
@@ -32,31 +32,19 @@ def print_diagnostics(diags: list[Diagnostic]) -> None:
         sys.stderr.write(text)
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write via a temporary file in the same directory, so a failed or interrupted build
-    never leaves a half-written output behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; outputs get the usual mode
+def compile_or_exit(path: str, options: driver.Options, stdin_text: str | None = None,
+                    exit_on_error: bool = True) -> driver.Compilation | None:
+    """Compile one input (`-`: `stdin_text`); diagnostics go to stderr. On errors: exit 1,
+    or return None when the caller has more inputs to compile first."""
     try:
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def compile_or_exit(path: str, options: driver.Options) -> driver.Compilation:
-    try:
-        comp = driver.compile_file(path, options)
+        if path == "-":
+            comp = driver.compile_source(stdin_text or "", "<stdin>", options)
+        else:
+            comp = driver.compile_file(path, options)
     except CompileError as err:
         print_diagnostics(err.diagnostics)
+        if not exit_on_error:
+            return None
         sys.exit(EXIT_ERRORS)
     except (OSError, RecursionError, MemoryError) as err:
         if isinstance(err, OSError):
@@ -102,8 +90,8 @@ def find_ptxas() -> str | None:
     return None
 
 
-def assemble_cubin(ptxas: str, ptx: str, arch: str, out: Path) -> None:
-    """ptxas the PTX into `out`; ptxas' own error is an internal error of oxidec (every PTX
+def assemble_cubin(ptxas: str, ptx: str, arch: str) -> bytes:
+    """ptxas the PTX into a cubin; ptxas' own error is an internal error of oxidec (every PTX
     oxidec writes must assemble), reported without a traceback."""
     import subprocess
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,7 +103,7 @@ def assemble_cubin(ptxas: str, ptx: str, arch: str, out: Path) -> None:
             click.echo(f"error: internal compiler error: ptxas rejected the generated PTX:\n"
                        f"{proc.stderr.strip()}", err=True)
             sys.exit(EXIT_ICE)
-        write_atomic(out, cubin.read_bytes())
+        return cubin.read_bytes()
 
 
 class OxidecGroup(click.Group):
@@ -123,63 +111,165 @@ class OxidecGroup(click.Group):
 
 
 @click.group(cls=OxidecGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="oxidec", prog_name="oxidec")
+@click.version_option(version=__version__, prog_name="oxidec",
+                      message="%(prog)s %(version)s")
 def main() -> None:
     """oxidec: compile Rust GPU kernels (the cuda-oxide kernel language) to PTX."""
 
 
+class BoolWord(click.ParamType):
+    """true/false (also on/off, yes/no, 1/0), with an error that lists them."""
+
+    name = "boolean"
+    WORDS = {"true": True, "on": True, "yes": True, "1": True,
+             "false": False, "off": False, "no": False, "0": False}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower()
+        if word not in self.WORDS:
+            self.fail(f"{value!r} is not true or false (also accepted: on/off, yes/no, 1/0)",
+                      param, ctx)
+        return self.WORDS[word]
+
+
 def common_options(f):
-    f = click.option("--arch", type=click.Choice(driver.ARCHES), default="sm_80",
-                     show_default=True, help="PTX target architecture.")(f)
+    f = click.option("--arch", type=click.Choice(driver.ARCHES + ("native",)), default="sm_80",
+                     show_default=True,
+                     help="PTX target architecture; `native`: the GPU's own (asks the driver).")(f)
     f = click.option("-O", "opt_level", type=click.IntRange(0, 2), default=2,
                      show_default=True, help="Optimisation level: 0, 1 or 2.")(f)
-    f = click.option("--fmad", type=click.BOOL, default=True, show_default=True,
+    f = click.option("--fmad", type=BoolWord(), default=True, show_default=True,
                      metavar="true|false",
                      help="Contract a*b+c into fma.rn, as nvcc --fmad does.")(f)
     f = click.option("--no-fmad", "no_fmad", is_flag=True, help="Same as --fmad=false.")(f)
     return f
 
 
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Output file (default: FILE with the extension of --emit; '-' for stdout).")
-@click.option("--emit", type=click.Choice(["ptx", "cubin", "mir", "mir-opt", "ast"]),
-              default="ptx", show_default=True,
-              help="What to write: PTX, a cubin (through ptxas), MIR before/after passes, "
-                   "or the AST.")
+@main.command(short_help="Compile FILE.rs to PTX, a cubin, a C/C++ header or a Rust module.")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", metavar="PATH",
+              help="Output file, or a directory (ending in `/`) for several outputs; `-` for "
+                   "stdout. Default: FILE's name with the suffix of each --emit kind.")
+@click.option("--emit", "emit", default="ptx", show_default=True, metavar="KIND[,KIND...]",
+              help="What to write, one or more of: ptx, cubin (through ptxas), header (a C/C++ "
+                   "header with the PTX and typed launchers), rust (a Rust module of the same), "
+                   "mir, mir-opt (MIR before/after the passes), ast.")
+@click.option("--prefix", metavar="NAME",
+              help="Prefix of the names in a header or Rust module (default: FILE's stem).")
 @click.option("--line-info/--no-line-info", default=True, show_default=True,
               help="Emit .file/.loc source line directives.")
-@click.option("--depfile", type=click.Path(dir_okay=False),
-              help="Also write a Makefile depfile (OUTPUT: FILE) for build systems.")
+@click.option("-M", "dep_only", is_flag=True,
+              help="Write only the make rule of the sources read, to stdout (or -MF).")
+@click.option("-MD", "dep_write", is_flag=True,
+              help="Also write a make depfile (default: the output's name with `.d`).")
+@click.option("-MF", "dep_file", metavar="FILE", help="Where -M / -MD write the rule.")
+@click.option("-MT", "dep_targets", multiple=True, metavar="TARGET",
+              help="The rule's target (default: the outputs); repeatable.")
+@click.option("--depfile", metavar="FILE", help="Same as -MD -MF FILE.")
 @common_options
-def build(file, output, emit, line_info, depfile, arch, opt_level, fmad, no_fmad) -> None:
-    """Compile FILE.rs to PTX (one .entry per #[kernel])."""
-    fmad = fmad and not no_fmad
-    stop = {"ptx": "ptx", "cubin": "ptx", "mir": "mir", "mir-opt": "mir-opt", "ast": "ast"}[emit]
-    opts = driver.Options(arch=arch, opt_level=opt_level, fmad=fmad, line_info=line_info,
-                          stop=stop)
-    ptxas = find_ptxas() if emit == "cubin" else None
-    if emit == "cubin" and ptxas is None:
-        click.echo("error: `--emit cubin` needs ptxas (CUDA toolkit); none found on PATH, "
-                   "in $PTXAS or /usr/local/cuda/bin", err=True)
-        sys.exit(EXIT_USAGE)
-    comp = compile_or_exit(file, opts)
-    ext = {"ptx": ".ptx", "cubin": ".cubin", "mir": ".mir", "mir-opt": ".mir",
-           "ast": ".ast"}[emit]
-    out = output or str(Path(file).with_suffix(ext))
-    if emit == "cubin":
-        assemble_cubin(ptxas, comp.ptx, arch, Path(out))
-        if depfile:
-            write_atomic(Path(depfile), f"{out}: {file}\n")
-        return
-    text = emit_text(comp, emit)
-    if out == "-":
-        sys.stdout.write(text)
-    else:
-        write_atomic(Path(out), text)
-        if depfile:
-            write_atomic(Path(depfile), f"{out}: {file}\n")
+def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file, dep_targets,
+          depfile, arch, opt_level, fmad, no_fmad) -> None:
+    """Compile FILE.rs to PTX (one .entry per #[kernel]), a header or a Rust module."""
+    from .host import build as plan
+    from .outputs import OutputError, OutputSet, check_not_inputs
+    deps = plan.DepOptions(only=dep_only, write=dep_write or depfile is not None,
+                           file=dep_file or depfile, targets=list(dep_targets))
+    try:
+        kinds = plan.parse_emit(emit)
+        if prefix is not None and not prefix.isidentifier():
+            raise plan.BuildUsageError(f"--prefix {prefix}: not a C or Rust identifier")
+        todo = plan.plan_build(list(files), kinds, output, deps)
+    except plan.BuildUsageError as err:
+        usage_error(str(err))
+    ptxas = None
+    if "cubin" in kinds and not deps.only:
+        ptxas = find_ptxas()
+        if ptxas is None:
+            click.echo("error: `--emit cubin` needs ptxas (CUDA toolkit); none found on PATH, "
+                       "in $PTXAS or /usr/local/cuda/bin", err=True)
+            sys.exit(EXIT_USAGE)
+    try:
+        check_not_inputs(todo.file_outputs(), [f for f in files if f != "-"])
+    except OutputError as err:
+        fail(str(err))
+    arch = resolve_arch(arch)
+    outputs, failed = OutputSet(), False
+    stdin_text = sys.stdin.read() if "-" in files else None
+    for inp in files:
+        stops = ["ast"] if deps.only else todo.stops()
+        comps = {}
+        for stop in stops:
+            opts = driver.Options(arch=arch, opt_level=opt_level, fmad=fmad and not no_fmad,
+                                  line_info=line_info, stop=stop)
+            comps[stop] = compile_or_exit(inp, opts, stdin_text, exit_on_error=False)
+            if comps[stop] is None:
+                failed = True
+                break
+        if failed or deps.only:
+            continue
+        for kind in kinds:
+            comp = comps[plan.KINDS[kind][1]]
+            data = render_output(kind, comp, prefix or module_prefix(inp), ptxas, arch)
+            outputs.add(todo.outputs[inp, kind], data)
+    if failed:
+        sys.exit(EXIT_ERRORS)
+    for path, inputs in todo.depfiles.items():
+        outputs.add(path, "".join(plan.dep_rule(todo.targets[i], plan.sources_read(i))
+                                  for i in inputs))
+    try:
+        outputs.write()
+    except OutputError as err:
+        fail(str(err))
+
+
+def usage_error(message: str):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def fail(message: str):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_ERRORS)
+
+
+def resolve_arch(arch: str) -> str:
+    """`--arch native`: the GPU's own target, asked of the driver through cuda-python."""
+    if arch != "native":
+        return arch
+    try:
+        from .api import native_arch
+        return native_arch()
+    except Exception as err:  # NoGpuError, or cuda-python missing or broken
+        why = str(err).removeprefix("no CUDA GPU available: ").rstrip(".")
+        fail(f"--arch native: cannot ask a GPU for its architecture ({why}); name one "
+             f"instead: --arch {' | '.join(driver.ARCHES)}")
+
+
+def module_prefix(inp: str) -> str:
+    """A C and Rust identifier from the input's name: `my-kernels.rs` -> `my_kernels`."""
+    import re
+    from .host.build import stem_of
+    name = re.sub(r"\W", "_", stem_of(inp)) or "kernels"
+    return name if not name[0].isdigit() else "_" + name
+
+
+def render_output(kind: str, comp: driver.Compilation, prefix: str, ptxas: str | None,
+                  arch: str) -> str | bytes:
+    try:
+        if kind == "cubin":
+            return assemble_cubin(ptxas, comp.ptx, arch)
+        if kind == "header":
+            from .host.header import emit_header
+            return emit_header(comp, prefix)
+        if kind == "rust":
+            from .host.rustmod import emit_rust
+            return emit_rust(comp, prefix)
+        return emit_text(comp, kind)
+    except Exception as err:
+        internal_error(err)
 
 
 @main.command()
@@ -187,11 +277,11 @@ def build(file, output, emit, line_info, depfile, arch, opt_level, fmad, no_fmad
 @common_options
 def check(file, arch, opt_level, fmad, no_fmad) -> None:
     """Check FILE.rs for errors without writing anything."""
-    compile_or_exit(file, driver.Options(arch=arch, opt_level=opt_level, fmad=fmad and not no_fmad,
-                                         stop="mir"))
+    compile_or_exit(file, driver.Options(arch=resolve_arch(arch), opt_level=opt_level,
+                                         fmad=fmad and not no_fmad, stop="mir"))
 
 
-@main.command()
+@main.command(short_help="Explain an error code, e.g. E0382 or OX0004.")
 @click.argument("code")
 def explain(code) -> None:
     """Explain an error code (e.g. E0382, OX0004)."""
@@ -206,7 +296,8 @@ def explain(code) -> None:
     click.echo(explain_text(key))
 
 
-@main.command(context_settings={"ignore_unknown_options": False})
+@main.command(context_settings={"ignore_unknown_options": False},
+              short_help="Compile FILE.rs and launch a kernel on the GPU or the simulator.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--kernel", "-k", required=True, help="Name of the kernel to launch.")
 @click.option("--grid", help="Grid size X[,Y,Z] (default: from the output length).")

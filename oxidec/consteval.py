@@ -66,11 +66,10 @@ class ConstEvaluator:
 
     def eval_assoc(self, e: ast.PathExpr) -> ConstValue | None:
         """`u32::MAX`, `f32::EPSILON`, `f32::consts::PI`, `core::f32::consts::PI`."""
-        from .typeck import FLOAT_CONSTS, SCALAR_ASSOC_CONSTS
         names = list(e.path.names)
         while names and names[0] in ("core", "std"):
             names = names[1:]
-        if len(names) == 2 and names[0] in T.SCALARS and names[1] in SCALAR_ASSOC_CONSTS:
+        if len(names) == 2 and names[0] in T.SCALARS and names[1] in T.SCALAR_ASSOC_CONSTS:
             ty = T.SCALARS[names[0]]
             if ty == T.BOOL:
                 return None
@@ -80,12 +79,12 @@ class ConstEvaluator:
                 return ConstValue(ty.bits, T.U32)
             if isinstance(ty, T.IntTy) and names[1] not in ("MAX", "MIN"):
                 return None
-            value = SCALAR_ASSOC_CONSTS[names[1]](ty)
+            value = T.SCALAR_ASSOC_CONSTS[names[1]](ty)
             return ConstValue(cast_value(value, ty, ty), ty)
         if len(names) == 3 and names[0] in ("f32", "f64") and names[1] == "consts" \
-                and names[2] in FLOAT_CONSTS:
+                and names[2] in T.FLOAT_CONSTS:
             ty = T.SCALARS[names[0]]
-            return ConstValue(round_float(FLOAT_CONSTS[names[2]], ty), ty)
+            return ConstValue(round_float(T.FLOAT_CONSTS[names[2]], ty), ty)
         return None
 
     def fail(self, e: ast.Expr, what: str = "this expression") -> None:
@@ -170,8 +169,7 @@ class ConstEvaluator:
         x, y, ty = a.value, b.value, a.ty
         if e.op in ("&&", "||"):
             return ConstValue(x and y if e.op == "&&" else x or y, T.BOOL)
-        from .lower import BINOPS
-        op = BINOPS.get(e.op)
+        op = ast.BINOPS.get(e.op)
         if op in ("div", "rem") and y == 0:
             if isinstance(ty, T.IntTy):
                 self.sink.error("E0080", "evaluation of constant value failed", e.span,

@@ -28,6 +28,7 @@ from .runtime.args import convert_scalar
 from .runtime.dtypes import numpy_dtype, parse_scalar_type
 from .runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
 from .runtime.launch import Dim3, dim3
+from .outputs import OutputError
 from .signature import KernelParam, KernelSignature
 
 DEFAULT_BLOCK = 256
@@ -296,6 +297,9 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
     except RunUsageError as exc:
         error(str(exc))
         return 2
+    except OutputError as exc:
+        error(str(exc))
+        return 1
     except LaunchError as exc:
         error(str(exc))
         return 2
@@ -405,7 +409,7 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
     if compare:
         status = print_comparison(console, sig, runs[0].values, runs[1].values)
     if save:
-        save_npz(save, sig, main.values, runs[0].values if compare else None)
+        save = save_npz(save, sig, main.values, runs[0].values if compare else None)
         console.print(f"saved arguments and outputs to {save}", markup=False, highlight=False)
     return status
 
@@ -494,10 +498,18 @@ def print_comparison(console: Any, sig: KernelSignature, sim_values: list[Any],
 
 
 def save_npz(path: str, sig: KernelSignature, values: list[Any],
-             sim_values: list[Any] | None) -> None:
+             sim_values: list[Any] | None) -> str:
+    """Write the arrays to PATH (`.npz` added as np.savez adds it); returns the name."""
     arrays = {p.name: np.asarray(v) for p, v in zip(sig.params, values)}
     if sim_values is not None:
         for p, v in zip(sig.params, sim_values):
             if p.kind != "scalar" and p.writable:
                 arrays[f"sim.{p.name}"] = v
-    np.savez(path, **arrays)
+    import io
+    from .outputs import write_outputs
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    if path != "-" and not path.endswith(".npz"):
+        path += ".npz"  # as np.savez names it
+    write_outputs((path, buf.getvalue()))
+    return path

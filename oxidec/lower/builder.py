@@ -13,9 +13,7 @@ from ..span import Span
 from ..typeck import FnSig, TypeckResults
 from ..borrowck.facts import FACTS_ATTR, LoweringFacts
 
-BINOPS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "bitand",
-          "|": "bitor", "^": "bitxor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
-          "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+BINOPS = ast.BINOPS
 
 UNIT_CONST = M.Constant(None, T.UNIT)
 

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 import struct
+from dataclasses import fields, is_dataclass
 
 from ..types import ArrayTy, BoolTy, EnumTy, FloatTy, IntTy, StructTy, TupleTy, UnitTy
 from .syntax import (
@@ -246,12 +247,28 @@ def _with_span(line: str, span, spans: bool) -> str:
     return f"{line} // {span.line}:{span.col}"
 
 
+def _attr_value(value) -> str:
+    """An attribute's value; a contract expression prints as the text the user wrote, not as
+    its syntax tree (which is no part of the MIR and would make the golden files follow every
+    change to the AST)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        text = getattr(value, "text", None)
+        if isinstance(text, str):
+            return f"`{text}`"
+        inner = ", ".join(f"{f.name}={_attr_value(getattr(value, f.name))}"
+                          for f in fields(value))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(_attr_value, value)) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
 def _attr(key: str, value) -> str:
     if value is True:
         return f"#[{key}]"
     if isinstance(value, (tuple, list)):
         return f"#[{key}({', '.join(map(str, value))})]"
-    return f"#[{key} = {value!r}]"
+    return f"#[{key} = {_attr_value(value)}]"
 
 
 def pretty_body(body: Body, *, spans: bool = False) -> str:

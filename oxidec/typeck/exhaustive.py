@@ -98,6 +98,22 @@ def _sub_fields(pat, fields, r) -> list[Pat]:
     return [WILD] * len(fields)
 
 
+def children(p: ast.Pattern) -> list[ast.Pattern]:
+    if isinstance(p, ast.IdentPat):
+        return [p.sub] if p.sub is not None else []
+    if isinstance(p, (ast.TuplePat, ast.TupleStructPat, ast.SlicePat)):
+        return list(p.elems)
+    if isinstance(p, ast.StructPat):
+        return [fp.pat for fp in p.fields]
+    if isinstance(p, ast.OrPat):
+        return list(p.alts)
+    if isinstance(p, ast.RefPat):
+        return [p.inner]
+    if isinstance(p, ast.RangePat):
+        return [p.lo, p.hi]
+    return []
+
+
 # ---------------------------------------------------------------------------
 # Constructors of a type
 

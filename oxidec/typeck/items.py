@@ -44,6 +44,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             self.r.fn_sigs[fn.name] = self.signature(fn)
         for sig in self.r.fn_sigs.values():
             self.check_fn(sig)
+        self.finalize_results()
         for name in self.items.structs:
             self.struct_ty(name)
         for name in self.items.enums:
@@ -150,16 +151,20 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 self.sink.error("E0282", "type annotations needed", span,
                                 f"cannot infer the type of `{var.name}`",
                                 help=f"give `{var.name}` a type: `let {var.name}: T = ...`")
-        for e, t in list(self.r.expr_ty.items()):
-            self.r.expr_ty[e] = self.finalize(t)
-        for var in list(self.r.pat_var.values()):
-            var.ty = self.finalize(var.ty)
-        for p, t in list(self.r.pat_ty.items()):
-            self.r.pat_ty[p] = self.finalize(t)
         for match in ctx.matches:
             self.check_exhaustive(*match)
         for lit, negated in ctx.lits:
-            self.check_literal_range(lit, self.r.expr_ty[lit], negated)
+            self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
+
+    def finalize_results(self) -> None:
+        """Apply inference results and literal defaults to every side table, once for the
+        whole program (per function it made type checking quadratic in the file's size)."""
+        for e, t in self.r.expr_ty.items():
+            self.r.expr_ty[e] = self.finalize(t)
+        for var in self.r.pat_var.values():
+            var.ty = self.finalize(var.ty)
+        for p, t in self.r.pat_ty.items():
+            self.r.pat_ty[p] = self.finalize(t)
 
     def check_literal_range(self, lit: ast.LitExpr, ty: T.Ty, negated: bool) -> None:
         if not isinstance(ty, T.IntTy) or lit.kind != "int":

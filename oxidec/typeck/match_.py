@@ -109,6 +109,7 @@ class MatchMixin:
             return
         rows: list[list[X.Pat]] = []
         for arm in e.arms:
+            self.finalize_pattern(arm.pat)
             row = [X.deconstruct(arm.pat, self.r)]
             if not X.useful(rows, row, [ty]):
                 self.unreachable_arm(arm, rows, e)
@@ -135,6 +136,14 @@ class MatchMixin:
                         e.scrutinee.span, label, labels=labels,
                         notes=[n for n in notes if not n.endswith("defined here")], help=help)
 
+    def finalize_pattern(self, pat: ast.Pattern) -> None:
+        """The final types of one pattern's nodes (exhaustiveness runs per function, before
+        the program-wide `finalize_results`)."""
+        if pat in self.r.pat_ty:
+            self.r.pat_ty[pat] = self.finalize(self.r.pat_ty[pat])
+        for child in X.children(pat):
+            self.finalize_pattern(child)
+
     def unreachable_arm(self, arm: ast.MatchArm, rows, e: ast.MatchExpr) -> None:
         labels = []
         for prev in e.arms:
@@ -154,6 +163,7 @@ class MatchMixin:
         t = self.finalize(ty)
         if isinstance(t, (T.InferTy, T.ErrorTy)):
             return
+        self.finalize_pattern(pat)
         witnesses = X.missing([[X.deconstruct(pat, self.r)]], [t])
         if not witnesses:
             return

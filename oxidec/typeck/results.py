@@ -106,21 +106,8 @@ def closest_last_segment(name: str, paths) -> list[str]:
     return [p for _, p in sorted(scored)]
 
 
-SCALAR_ASSOC_CONSTS = {
-    "MAX": lambda ty: (2 ** (ty.bits - 1) - 1 if ty.signed else 2 ** ty.bits - 1)
-    if isinstance(ty, T.IntTy) else float(T.float_max(ty)),
-    "MIN": lambda ty: (-(2 ** (ty.bits - 1)) if ty.signed else 0)
-    if isinstance(ty, T.IntTy) else -float(T.float_max(ty)),
-    "INFINITY": lambda ty: float("inf"),
-    "NEG_INFINITY": lambda ty: float("-inf"),
-    "NAN": lambda ty: float("nan"),
-    "EPSILON": lambda ty: 2.0 ** -23 if ty == T.F32 else 2.0 ** -52,
-    "BITS": lambda ty: ty.bits,
-}
-FLOAT_CONSTS = {"PI": 3.141592653589793, "E": 2.718281828459045, "TAU": 6.283185307179586,
-                "LN_2": 0.6931471805599453, "SQRT_2": 1.4142135623730951,
-                "FRAC_1_SQRT_2": 0.7071067811865476, "LN_10": 2.302585092994046,
-                "LOG2_E": 1.4426950408889634}
+SCALAR_ASSOC_CONSTS = T.SCALAR_ASSOC_CONSTS  # re-exported: they live with the scalar types
+FLOAT_CONSTS = T.FLOAT_CONSTS
 
 
 @dataclass
