@@ -123,8 +123,8 @@ class LitPat(Pattern):
 
 @node
 class RangePat(Pattern):
-    lo: LitPat
-    hi: LitPat
+    lo: "LitPat | PathPat"  # `i32::MIN..=-1`
+    hi: "LitPat | PathPat"
     inclusive: bool
 
 

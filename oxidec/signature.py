@@ -18,6 +18,7 @@ from .mir.syntax import Body, Program
 class KernelParam:
     name: str
     kind: str  # "scalar" | "slice" (&[T], read-only) | "disjoint" (DisjointSlice<T>) | "ptr"
+    #            | "value" (an enum or struct by value: runtime/values.py)
     ty: T.Ty  # the parameter's full type
     elem: T.Ty  # the scalar type itself for "scalar"; the element type otherwise
     writable: bool  # the kernel may write through it (copied back by the host API)
@@ -37,6 +38,8 @@ def classify_param(name: str, ty: T.Ty) -> KernelParam:
         return KernelParam(name, "slice", ty, ty.inner.elem, ty.mutable)
     if isinstance(ty, (T.PtrTy, T.RefTy)):
         return KernelParam(name, "ptr", ty, ty.inner, ty.mutable)
+    if isinstance(ty, (T.EnumTy, T.StructTy)):
+        return KernelParam(name, "value", ty, ty, False)
     return KernelParam(name, "scalar", ty, ty, False)
 
 

@@ -46,6 +46,8 @@ class MatchLowering:
                 self.cur = bb
                 arms = [(i, a) for i, a in enumerate(e.arms) if _admits(self.r, a.pat, v)]
                 self.arm_chain(arms, place, bodies, v, e.span)
+        elif isinstance(sty, T.IntTy) and self.int_dispatch(e, place, bodies):
+            pass
         else:
             self.arm_chain(list(enumerate(e.arms)), place, bodies, None, e.span)
         for arm, bb in zip(e.arms, bodies):
@@ -60,13 +62,41 @@ class MatchLowering:
             return UNIT_CONST
         return self.read(result, ty) if result is not None else UNIT_CONST
 
-    def arm_chain(self, arms, place: M.Place, bodies: list[int], variant, span: Span) -> None:
+    def int_dispatch(self, e: ast.MatchExpr, place: M.Place, bodies: list[int]) -> bool:
+        """`match n { 0 => .., 1 | 2 => .., _ => .. }`: one `SwitchInt` over the literals of the
+        arms (rustc's shape); each target tries only the arms that can match its value."""
+        keys: list[int] = []
+        for arm in e.arms:
+            if self.r.pat_derefs.get(arm.pat, 0):
+                return False
+            for lit in _top_literals(self.r, arm.pat):
+                if lit not in keys:
+                    keys.append(lit)
+        if len(keys) < 2:
+            return False
+        targets = [self.new_block() for _ in keys]
+        rest = self.new_block()
+        self.terminate(M.SwitchInt(M.Copy(place), tuple(keys), tuple(targets), rest, e.span))
+        for key, bb in zip(keys, targets):
+            self.cur = bb
+            arms = [(i, a) for i, a in enumerate(e.arms) if _admits_value(self.r, a.pat, key)]
+            self.arm_chain(arms, place, bodies, None, e.span, known_value=key)
+        self.cur = rest
+        arms = [(i, a) for i, a in enumerate(e.arms) if not _top_literals(self.r, a.pat)
+                or not _only_literals(self.r, a.pat)]
+        self.arm_chain(arms, place, bodies, None, e.span)
+        return True
+
+    def arm_chain(self, arms, place: M.Place, bodies: list[int], variant, span: Span,
+                  known_value: int | None = None) -> None:
         """Try `arms` in order from the current block; the last failure is unreachable
         (typeck proved the match exhaustive)."""
         for i, arm in arms:
             nxt = self.new_block()
             known = variant if not isinstance(arm.pat, ast.OrPat) else None
-            self.test_pattern(arm.pat, place, nxt, arm.pat.span, known_variant=known)
+            self.test_pattern(arm.pat, place, nxt, arm.pat.span, known_variant=known,
+                              known_value=known_value if not isinstance(arm.pat, ast.OrPat)
+                              else None)
             self.bind_place(arm.pat, place, arm.pat.span)
             if arm.guard is not None:
                 self.lower_cond(arm.guard, bodies[i], nxt)
@@ -172,4 +202,35 @@ def _admits(r, pat: ast.Pattern, v: int) -> bool:
         return _admits(r, pat.sub, v)
     if pat in r.variants:
         return r.variants[pat] == v
+    return True
+
+
+def _top_literals(r, pat: ast.Pattern) -> list[int]:
+    """The integer literals a pattern's top level consists of (`1`, `1 | 2`), else []."""
+    if isinstance(pat, ast.OrPat):
+        return [v for a in pat.alts for v in _top_literals(r, a)]
+    if isinstance(pat, (ast.LitPat, ast.PathPat, ast.IdentPat)) and \
+            isinstance(r.pat_const.get(pat), int) and not isinstance(r.pat_const.get(pat), bool):
+        return [r.pat_const[pat]]
+    return []
+
+
+def _only_literals(r, pat: ast.Pattern) -> bool:
+    if isinstance(pat, ast.OrPat):
+        return all(_only_literals(r, a) for a in pat.alts)
+    return bool(_top_literals(r, pat))
+
+
+def _admits_value(r, pat: ast.Pattern, v: int) -> bool:
+    """Can `pat` match the integer `v` (literals and ranges decided, anything else maybe)?"""
+    if isinstance(pat, ast.OrPat):
+        return any(_admits_value(r, a, v) for a in pat.alts)
+    if isinstance(pat, ast.IdentPat) and pat.sub is not None:
+        return _admits_value(r, pat.sub, v)
+    c = r.pat_const.get(pat)
+    if isinstance(c, tuple):
+        inclusive = len(c) == 2 or c[2]
+        return c[0] <= v and (v <= c[1] if inclusive else v < c[1])
+    if isinstance(c, int) and not isinstance(c, bool):
+        return c == v
     return True

@@ -40,18 +40,20 @@ class PatternLowering:
         return place
 
     def test_pattern(self, pat: ast.Pattern, place: M.Place, fail: int, span: Span,
-                     known_variant: int | None = None) -> None:
+                     known_variant: int | None = None, known_value: int | None = None) -> None:
+        """`known_variant` / `known_value`: what a `SwitchInt` already established about the
+        value at the top level (its tests are left out)."""
         place = self.peel(pat, place)
         ty = self.r.pat_ty.get(pat, T.ERROR)
         if isinstance(pat, ast.IdentPat):
             if pat.sub is not None and not isinstance(pat.sub, ast.RestPat):
-                self.test_pattern(pat.sub, place, fail, span, known_variant)
+                self.test_pattern(pat.sub, place, fail, span, known_variant, known_value)
             elif pat in self.r.pat_const:
                 self.test_const(place, ty, self.r.pat_const[pat], fail, span)
         elif isinstance(pat, (ast.LitPat, ast.RangePat)) or (
                 isinstance(pat, ast.PathPat) and pat in self.r.pat_const):
             value = self.r.pat_const.get(pat)
-            if value is not None:
+            if value is not None and not _known_inside(value, known_value):
                 self.test_const(place, ty, value, fail, span)
         elif isinstance(pat, ast.OrPat):
             join = self.new_block()
@@ -206,3 +208,13 @@ def _spread_indices(elems, n: int):
     after = elems[i + 1:]
     return list(zip(elems[:i], range(i))) + list(zip(after, range(n - len(after), n)))
 
+
+
+def _known_inside(value, known: int | None) -> bool:
+    """Does the already known value satisfy the literal or range pattern `value`?"""
+    if known is None:
+        return False
+    if isinstance(value, tuple):
+        inclusive = len(value) == 2 or value[2]
+        return value[0] <= known and (known <= value[1] if inclusive else known < value[1])
+    return value == known

@@ -20,6 +20,7 @@ from ..diagnostics import DiagnosticSink
 from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
+from .transform_enums import EnumRules
 
 SYNTAX = "OX0001"
 ATTR = "OX0003"
@@ -84,7 +85,7 @@ def _rule_methods(cls) -> list[str]:
 
 
 @v_args(meta=True)
-class AstBuilder(Transformer_NonRecursive):
+class AstBuilder(EnumRules, Transformer_NonRecursive):
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):
         super().__init__(visit_tokens=False)
@@ -234,38 +235,6 @@ class AstBuilder(Transformer_NonRecursive):
         name_tok = _tokens(children, "IDENT")[0]
         return ast.FieldDef(name=self.name(name_tok), ty=children[-1], span=self.span(meta))
 
-    # ---- enums (helper `enums`) ---------------------------------------------
-
-    def enum_item(self, meta, children):
-        # enum_item: vis? "enum" IDENT "{" (variant ("," variant)* ","?)? "}"
-        name_tok = _tokens(children, "IDENT")[0]
-        variants = tuple(c for c in children if isinstance(c, ast.VariantDef))
-        return ast.EnumItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
-                            variants=variants, span=self.span(meta))
-
-    def variant(self, meta, children):
-        # variant: attribute* IDENT variant_fields? ("=" expr)?   (attributes are dropped)
-        name_tok = _tokens(children, "IDENT")[0]
-        kind, fields = "unit", ()
-        discr = None
-        for c in _nodes(children):
-            if isinstance(c, tuple):
-                kind, fields = c
-            elif isinstance(c, ast.Expr):
-                discr = c
-        return ast.VariantDef(name=self.name(name_tok), kind=kind, fields=fields, discr=discr,
-                              span=self.span(meta))
-
-    def tuple_variant_fields(self, meta, children):
-        # variant_fields: "(" (type ("," type)* ","?)? ")"
-        return "tuple", tuple(ast.FieldDef(name=str(i), ty=t, span=t.span)
-                              for i, t in enumerate(children))
-
-    def struct_variant_fields(self, meta, children):
-        # variant_fields: "{" _field_defs? "}"
-        return "struct", tuple(children)
-
-    # ---- end enums -----------------------------------------------------------
 
     def host_item(self, meta, children):
         # host_item: HOST_ITEM   (a host item the pre-scanner blanked, see prescan.py)
@@ -366,52 +335,7 @@ class AstBuilder(Transformer_NonRecursive):
         return ast.IdentPat(name=self.name(name_tok), mutable=mutable, by_ref=by_ref, sub=sub,
                             span=span)
 
-    # ---- patterns (helper `enums`) -------------------------------------------
 
-    def rest_pat(self, meta, children):
-        # rest_pat: DOTDOT
-        return ast.RestPat(span=self.span(meta))
-
-    def struct_pat(self, meta, children):
-        # struct_pat: IDENT ("::" IDENT)* "{" (_field_pat ("," _field_pat)* ","?)? "}"
-        nodes = _nodes(children)
-        fields = tuple(n for n in nodes if isinstance(n, ast.FieldPat))
-        rests = [n for n in nodes if isinstance(n, ast.RestPat)]
-        if rests and nodes[-1] is not rests[0] or len(rests) > 1:
-            self.sink.error(SYNTAX, "expected `}`, found `,`", rests[0].span,
-                            "`..` must be at the end and cannot have a trailing comma")
-        return ast.StructPat(path=self._path(_tokens(children, "IDENT"), meta), fields=fields,
-                             rest=bool(rests), span=self.span(meta))
-
-    def field_pat(self, meta, children):
-        # field_pat: IDENT ":" pattern
-        name_tok = _tokens(children, "IDENT")[0]
-        return ast.FieldPat(name=self.name(name_tok), pat=_nodes(children)[0],
-                            span=self.span(meta))
-
-    def shorthand_field_pat(self, meta, children):
-        # field_pat: REF? MUT? IDENT
-        name_tok = _tokens(children, "IDENT")[0]
-        span = self.span(meta)
-        pat = ast.IdentPat(name=self.name(name_tok), mutable=_has(children, "MUT"),
-                           by_ref=_has(children, "REF"), span=span)
-        return ast.FieldPat(name=str(name_tok), pat=pat, span=span)
-
-    def ref_pat(self, meta, children):
-        # ref_pat: AMP _pat_no_or
-        return ast.RefPat(inner=_nodes(children)[0], span=self.span(meta))
-
-    def ref_ref_pat(self, meta, children):
-        # ref_pat: ANDAND _pat_no_or   (`&&x` is two reference patterns)
-        span = self.span(meta)
-        inner = ast.RefPat(inner=_nodes(children)[0], span=span)
-        return ast.RefPat(inner=inner, span=span)
-
-    def slice_pat(self, meta, children):
-        # slice_pat: "[" (pattern ("," pattern)* ","?)? "]"
-        return ast.SlicePat(elems=tuple(_nodes(children)), span=self.span(meta))
-
-    # ---- end patterns --------------------------------------------------------
 
     def wild_pat(self, meta, children):
         # wild_pat: "_"
@@ -427,7 +351,7 @@ class AstBuilder(Transformer_NonRecursive):
                           span=self.span(meta))
 
     def range_pat(self, meta, children):
-        # range_pat: lit_pat (DOTDOTEQ | DOTDOT) lit_pat
+        # range_pat: _range_bound (DOTDOTEQ | DOTDOT) _range_bound   (a literal or `i32::MIN`)
         lo, op, hi = children
         return ast.RangePat(lo=lo, hi=hi, inclusive=op.type == "DOTDOTEQ", span=self.span(meta))
 
@@ -687,35 +611,6 @@ class AstBuilder(Transformer_NonRecursive):
         return ast.MacroCallExpr(name="::".join(path.names), args=tuple(_nodes(children)[1:]),
                                  span=self.span(meta))
 
-    # ---- closures, `?`, matches!, let chains (helper `enums`) -----------------
-
-    def try_expr(self, meta, children):
-        # postfix: postfix QUESTION
-        return ast.TryExpr(expr=children[0], span=self.span(meta))
-
-    def closure_expr(self, meta, children):
-        # assign: MOVE? closure_params assign
-        params = next(c for c in children if isinstance(c, tuple))
-        return ast.ClosureExpr(params=params, body=children[-1], is_move=_has(children, "MOVE"),
-                               span=self.span(meta))
-
-    def closure_params(self, meta, children):
-        # closure_params: PIPE (closure_param ("," closure_param)* ","?)? PIPE | OROR
-        return tuple(c for c in children if isinstance(c, ast.ClosureParam))
-
-    def closure_param(self, meta, children):
-        # closure_param: _pat_no_or (":" type)?
-        ty = children[1] if len(children) > 1 else None
-        return ast.ClosureParam(pat=children[0], ty=ty, span=self.span(meta))
-
-    def matches_expr(self, meta, children):
-        # matches_expr: MATCHES BANG "(" expr "," pattern match_guard? ","? ")"
-        nodes = _nodes(children)
-        guard = nodes[2].expr if len(nodes) > 2 else None
-        return ast.MatchesExpr(scrutinee=nodes[0], pat=nodes[1], guard=guard,
-                               span=self.span(meta))
-
-    # ---- end closures, `?`, matches!, let chains ------------------------------
 
     def paren_expr(self, meta, children):
         # paren_expr: "(" expr ")"   (no node of its own: the tree keeps the grouping)

@@ -101,6 +101,8 @@ class MatchMixin:
 
     # -- exhaustiveness ----------------------------------------------------------
     def check_exhaustive(self, e, scrut: T.Ty) -> None:
+        if self.sink.has_errors:  # as rustc: no exhaustiveness on ill-typed patterns
+            return
         if isinstance(e, ast.Pattern):
             self.check_irrefutable(e, scrut, None)
             return

@@ -108,7 +108,9 @@ class PatternMixin:
             if first is None:
                 first = alt_names
                 continue
-            for name in set(first) ^ set(alt_names):
+            unbound = [n for n in first if n not in alt_names] + \
+                [n for n in alt_names if n not in first]  # in source order, deterministically
+            for name in unbound:
                 missing_in = alt if name in first else pat.alts[0]
                 self.sink.error("E0408", f"variable `{name}` is not bound in all patterns",
                                 missing_in.span, f"pattern doesn't bind `{name}`")
@@ -134,8 +136,18 @@ class PatternMixin:
         self.r.pat_const[pat] = -lit.value if pat.negative else lit.value
 
     def pat_RangePat(self, pat: ast.RangePat, ty, mode, names, let_span):
-        self.pat_LitPat(pat.lo, ty, mode, names, let_span)
-        self.pat_LitPat(pat.hi, ty, mode, names, let_span)
+        for bound in (pat.lo, pat.hi):
+            if isinstance(bound, ast.LitPat):
+                self.pat_LitPat(bound, ty, mode, names, let_span)
+                continue
+            value = self.consts.eval_assoc(ast.PathExpr(path=bound.path, span=bound.span))
+            if value is None:
+                self.sink.error("E0425", f"cannot find constant `{'::'.join(bound.path.names)}`"
+                                " in this scope", bound.span, "not found in this scope")
+                return
+            if not self.unify(ty, value.ty):
+                self.pat_mismatch(bound, ty, value.ty)
+            self.r.pat_const[bound] = value.value
         self.r.pat_ty[pat.lo] = self.r.pat_ty[pat.hi] = ty
         t = self.shallow(ty)
         if not (isinstance(t, (T.IntTy, T.FloatTy, T.ErrorTy)) or isinstance(t, T.InferTy)):
