@@ -223,7 +223,8 @@ class Kernel:
         return result
 
     def _check_contract(self, grid: Dim3, block: Dim3, args: tuple) -> None:
-        contract = self.signature.attrs.get("launch_contract")
+        launch = self.signature.launch
+        contract = launch.contract if launch is not None else None
         if contract is None:
             return
         from .contracts import check_contract

@@ -423,6 +423,7 @@ class LetStmt(Stmt):
     pat: Pattern
     ty: TypeExpr | None
     init: Expr | None
+    else_: "Block | None" = None  # `let PAT = EXPR else { diverge };`
 
 
 @node

@@ -33,7 +33,7 @@ def print_diagnostics(diags: list[Diagnostic]) -> None:
 
 
 def compile_or_exit(path: str, options: driver.Options, stdin_text: str | None = None,
-                    exit_on_error: bool = True) -> driver.Compilation | None:
+                    exit_on_error: bool = True, warn: bool = True) -> driver.Compilation | None:
     """Compile one input (`-`: `stdin_text`); diagnostics go to stderr. On errors: exit 1,
     or return None when the caller has more inputs to compile first."""
     try:
@@ -55,7 +55,8 @@ def compile_or_exit(path: str, options: driver.Options, stdin_text: str | None =
         sys.exit(EXIT_ERRORS)
     except Exception as err:  # an internal compiler error: report it, never a traceback
         internal_error(err)
-    print_diagnostics(comp.diagnostics)
+    if warn:  # False for a second compilation of the same input (its warnings are known)
+        print_diagnostics(comp.diagnostics)
     return comp
 
 
@@ -204,7 +205,8 @@ def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file,
         for stop in stops:
             opts = driver.Options(arch=arch, opt_level=opt_level, fmad=fmad and not no_fmad,
                                   line_info=line_info, stop=stop)
-            comps[stop] = compile_or_exit(inp, opts, stdin_text, exit_on_error=False)
+            comps[stop] = compile_or_exit(inp, opts, stdin_text, exit_on_error=False,
+                                          warn=not comps)
             if comps[stop] is None:
                 failed = True
                 break
@@ -269,6 +271,9 @@ def render_output(kind: str, comp: driver.Compilation, prefix: str, ptxas: str |
             return emit_rust(comp, prefix)
         return emit_text(comp, kind)
     except Exception as err:
+        from .host.abi import HostAbiError
+        if isinstance(err, HostAbiError):
+            fail(f"cannot write a {kind} for `{comp.source.name}`: {err}")
         internal_error(err)
 
 

@@ -175,4 +175,19 @@ def render_all(diags: list[Diagnostic]) -> str:
         parts.append(f"error: aborting due to {errors} previous errors")
     if warnings and not errors:
         parts.append(f"warning: {warnings} warning{'s' if warnings > 1 else ''} emitted")
+    explained = explain_line(diags)
+    if explained:
+        parts.append(explained)
     return "\n\n".join(parts) + "\n" if parts else ""
+
+
+def explain_line(diags: list[Diagnostic]) -> str:
+    """rustc's closing pointer to the long explanations of the errors' codes."""
+    from .codes import CODES
+    codes = sorted({d.code for d in diags if d.level == "error" and d.code in CODES})
+    if not codes:
+        return ""
+    if len(codes) == 1:
+        return f"For more information about this error, try `oxidec explain {codes[0]}`."
+    return (f"Some errors have detailed explanations: {', '.join(codes)}.\n"
+            f"For more information about an error, try `oxidec explain {codes[0]}`.")

@@ -57,8 +57,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     from .resolve import resolve
     from .typeck import typeck
     from .lower import lower
-    from .unsafeck import unsafeck
-    from .borrowck import borrowck
+    from .checks import borrowck, unsafeck
     from .passes import contract_program, optimize_program
     from .ptx import emit_program
 
@@ -72,8 +71,8 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     items = resolve(comp.unit, sink); sink.check()
     typed = typeck(items, sink); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
-    unsafeck(items, typed, sink)
-    borrowck(comp.program, items, sink); sink.check()
+    unsafeck(comp.program, sink)
+    borrowck(comp.program, sink); sink.check()
     if opts.stop == "mir":
         return comp
     optimize_program(comp.program, opts.opt_level)

@@ -94,15 +94,15 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
 
 def build_arg(param: KernelParam, spec: str) -> ArgValue:
     """One parameter's value from its --arg spec."""
-    if param.kind == "scalar":
-        return ArgValue(parse_scalar(param, spec), spec)
-    if param.kind == "value":
+    if param.kind == "scalar" and values.is_aggregate(param.ty):
         value = values.parse_rust_value(spec)
         try:
             values.encode(param.ty, value, f"--arg {param.name}={spec}")
         except LaunchError as e:
             raise RunUsageError(str(e)) from None
         return ArgValue(value, spec)
+    if param.kind == "scalar":
+        return ArgValue(parse_scalar(param, spec), spec)
     maker = spec.split(":", 1)[0]
     if maker in ARRAY_MAKERS:
         return make_array(param, spec)
@@ -172,6 +172,10 @@ def make_array(param: KernelParam, spec: str) -> ArgValue:
             raise RunUsageError(f"{where}: `{param.name}: {param.ty}` needs {param.elem} "
                                 f"elements, not {rest[0]}")
         rest = rest[1:]
+    elif len(rest) >= 2 and rest[0][:1].isalpha():
+        # `rand:f33:100`: a type name oxidec does not know, not a bad length
+        raise RunUsageError(f"{where}: `{rest[0]}` is not an element type; `{param.name}: "
+                            f"{param.ty}` takes {maker}:{param.elem}:N")
     max_fields = 2 if maker == "rand" else 1
     if not rest or len(rest) > max_fields:
         form = f"{maker}:{param.elem}:N" + (":SEED" if maker == "rand" else "")
@@ -231,7 +235,7 @@ def build_args(sig: KernelSignature, specs: dict[str, str]) -> list[ArgValue]:
 
 
 def _example(p: KernelParam) -> str:
-    if p.kind == "value" and isinstance(p.ty, T.EnumTy):
+    if isinstance(p.ty, T.EnumTy):
         return f"{p.ty.name}::{p.ty.variants[0].name}" + ("(..)" if p.ty.variants[0].fields else "")
     if p.kind == "scalar":
         return "true" if isinstance(p.ty, T.BoolTy) else "1024" if isinstance(p.ty, T.IntTy) \
@@ -364,9 +368,6 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
     if reason is not None and need_gpu:
         raise NoGpuError(reason.removeprefix("no CUDA GPU available: "))
     use_gpu = not sim and reason is None
-    if not sim and reason is not None:
-        note(f"note: no CUDA GPU found ({reason.removeprefix('no CUDA GPU available: ')}); "
-             "running on the CPU simulator")
 
     from .api import native_arch, unknown_kernel_message
     try:
@@ -399,6 +400,9 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
         grid3, block3 = default_launch(sig, values, block3)
     block3 = block3 or (DEFAULT_BLOCK, 1, 1)
     k.check_args(*values)  # usage errors before running anything
+    if not sim and reason is not None:  # after the argument errors, which it has no part in
+        note(f"note: no CUDA GPU found ({reason.removeprefix('no CUDA GPU available: ')}); "
+             "running on the CPU simulator")
 
     runs: list[Run] = []
     if compare:
@@ -496,7 +500,7 @@ def print_comparison(console: Any, sig: KernelSignature, sim_values: list[Any],
         table.add_column(col)
     all_ok = True
     for p, s, g in zip(sig.params, sim_values, gpu_values):
-        if p.kind in ("scalar", "value") or not p.writable:
+        if p.kind == "scalar" or not p.writable:
             continue
         max_abs, max_rel, ok = differences(s, g)
         all_ok &= ok

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import types as T
-from .mir.syntax import Body, Program
+from .mir.syntax import Body, LaunchInfo, Program
 
 
 @dataclass(frozen=True)
 class KernelParam:
     name: str
     kind: str  # "scalar" | "slice" (&[T], read-only) | "disjoint" (DisjointSlice<T>) | "ptr"
-    #            | "value" (an enum or struct by value: runtime/values.py)
+    #            ("scalar" also for an enum or struct by value: runtime/values.py encodes it)
     ty: T.Ty  # the parameter's full type
     elem: T.Ty  # the scalar type itself for "scalar"; the element type otherwise
     writable: bool  # the kernel may write through it (copied back by the host API)
@@ -28,7 +28,7 @@ class KernelParam:
 class KernelSignature:
     name: str
     params: tuple[KernelParam, ...]
-    attrs: dict  # launch_bounds, launch_contract, ...
+    launch: LaunchInfo | None = None  # launch bounds and contract, as the MIR body has them
 
 
 def classify_param(name: str, ty: T.Ty) -> KernelParam:
@@ -38,8 +38,6 @@ def classify_param(name: str, ty: T.Ty) -> KernelParam:
         return KernelParam(name, "slice", ty, ty.inner.elem, ty.mutable)
     if isinstance(ty, (T.PtrTy, T.RefTy)):
         return KernelParam(name, "ptr", ty, ty.inner, ty.mutable)
-    if isinstance(ty, (T.EnumTy, T.StructTy)):
-        return KernelParam(name, "value", ty, ty, False)
     return KernelParam(name, "scalar", ty, ty, False)
 
 
@@ -48,7 +46,7 @@ def body_signature(body: Body) -> KernelSignature:
     for local in body.args():
         decl = body.locals[local]
         params.append(classify_param(decl.name or f"arg{local}", decl.ty))
-    return KernelSignature(body.name, tuple(params), dict(body.attrs))
+    return KernelSignature(body.name, tuple(params), body.launch)
 
 
 def kernel_signatures(program: Program) -> dict[str, KernelSignature]:

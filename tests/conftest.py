@@ -41,6 +41,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="rewrite expected outputs (tests/ui/*.stderr, ...) from the actual ones")
     group.addoption("--seed", type=int, default=None,
                     help="seed for the `rng` fixture (default: a fresh one every run)")
+    group.addoption("--oracle-seeds", type=int, default=None,
+                    help="tests/oracle: run this many random programs instead of the fixed CI set")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -179,6 +181,9 @@ def packaging_problems() -> list[str]:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    if config.option.verbose < 0:  # `-q` (as `make test` runs it) hides the header's seed line
+        seed = config.rng_seed
+        terminalreporter.write_line(f"oxidec: rng seed {seed} (reproduce with --seed {seed})")
     if config.packaging_problems:
         terminalreporter.section("packaging", red=True)
         for line in config.packaging_problems:

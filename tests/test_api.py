@@ -21,8 +21,8 @@ SLICE_F32 = T.RefTy(T.SliceTy(T.F32), False)
 OUT_F32 = T.DisjointSliceTy(T.F32)
 
 
-def sig(name, *params, attrs=None):
-    return KernelSignature(name, tuple(classify_param(n, ty) for n, ty in params), attrs or {})
+def sig(name, *params, launch=None):
+    return KernelSignature(name, tuple(classify_param(n, ty) for n, ty in params), launch)
 
 
 VECADD = sig("vecadd", ("a", SLICE_F32), ("b", SLICE_F32), ("c", OUT_F32))

@@ -20,7 +20,7 @@ from oxidec.mir import syntax as M
 from oxidec.mir.pretty import pretty_program, pretty_statement
 from oxidec.mir.verify import MirVerifyError, verify_body, verify_program
 from oxidec.passes import optimize
-from oxidec.passes.visit import reachable, successors
+from oxidec.mir.cfg import reachable, successors
 from oxidec.printf import format_c
 from oxidec.sim import SimTrap, run_kernel
 from oxidec.span import DUMMY_SPAN

@@ -13,15 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from oxidec import driver
-from oxidec.borrowck.affine import Lin, eq, feasible, le, lt
-from oxidec.borrowck.facts import FACTS_ATTR
+from oxidec.checks.borrowck.affine import Lin, eq, feasible, le, lt
 from oxidec.cli import main as cli_main
 from oxidec.codes import CODES
 from oxidec.diagnostics import CompileError, render_all
 from oxidec.explain import PAGES, explain_text
 from oxidec.mir import syntax as M
 from oxidec.mir.verify import verify_program
-from oxidec.passes.ref_elim import analyse
+from oxidec.mir.refs import analyse
 
 ROOT = Path(__file__).resolve().parents[1]
 UI = ROOT / "tests" / "ui"
@@ -114,12 +113,42 @@ def test_warnings_are_returned_when_compilation_succeeds(tmp_path):
     assert (tmp_path / "o.ptx").exists()
 
 
-def test_lowering_facts_do_not_leak():
-    comp = compile_ok(RACY, stop="mir")
-    assert all(FACTS_ATTR not in b.attrs for b in comp.program.bodies)
+def test_lowering_marks_binding_scopes_with_storage_statements():
+    from oxidec.diagnostics import DiagnosticSink
+    from oxidec.lower import lower
+    from oxidec.mir import syntax as M
+    from oxidec.mir.pretty import pretty_body
+    from oxidec.resolve import resolve
+    from oxidec.span import SourceFile
+    from oxidec.syntax import parse
+    from oxidec.typeck import typeck
+    sink = DiagnosticSink()
+    items = resolve(parse(SourceFile("racy.rs", RACY), sink), sink)
+    body = lower(items, typeck(items, sink), sink).bodies[0]
+    names = {i: d.name for i, d in enumerate(body.locals)}
+    marks = [(type(s).__name__, names[s.local]) for bb in body.blocks for s in bb.statements
+             if isinstance(s, (M.StorageLive, M.StorageDead))]
+    # `t`, `v` live from their `let`; `o` per `if let`; all dead at their closing braces
+    assert ("StorageLive", "t") in marks and ("StorageLive", "v") in marks
+    assert ("StorageLive", "o") in marks
+    assert ("StorageDead", "t") in marks and ("StorageDead", "o") in marks
+    assert marks.index(("StorageLive", "t")) < marks.index(("StorageDead", "t"))
+    assert "StorageLive(_" in pretty_body(body)
+    # operands read from a variable carry the span of the expression that read it
+    spans = [op.span.text() for bb in body.blocks for s in bb.statements
+             if isinstance(s, M.Assign) and isinstance(s.rvalue, M.Use)
+             for op in [s.rvalue.operand] if isinstance(op, (M.Copy, M.Move)) and op.span]
+    assert "v" in spans
+
+
+def test_storage_statements_are_gone_after_the_checks():
+    # lowering marks binding scopes with StorageLive/StorageDead; the checks consume them
+    from oxidec.mir import syntax as M
     from oxidec.mir.pretty import pretty_program
-    assert "borrowck_facts" not in pretty_program(comp.program)
-    assert all(FACTS_ATTR not in sig.attrs for sig in comp.kernels.values())
+    comp = compile_ok(RACY, stop="mir")
+    assert not any(isinstance(s, (M.StorageLive, M.StorageDead))
+                   for b in comp.program.bodies for bb in b.blocks for s in bb.statements)
+    assert "Storage" not in pretty_program(comp.program)
 
 
 MOVED = """
@@ -355,3 +384,36 @@ mod kernels {
     use super::*;
 """ + RACY + "\n}\n"
     assert codes_of(src) == []
+
+
+def test_unsafeck_reads_only_the_mir_source_scopes():
+    # an unsafe use is allowed when its scope or an enclosing one is unsafe
+    from oxidec.checks import unsafeck
+    from oxidec.diagnostics import DiagnosticSink
+    from oxidec.mir import syntax as M
+    from oxidec.span import SourceFile, Span
+    from oxidec.types import UNIT
+    src = SourceFile("u.rs", "fn f() { *p; unsafe { *q; } *r; }")
+    at = lambda text: Span(src, src.text.index(text), src.text.index(text) + len(text))  # noqa
+    scopes = [M.SourceScope(None, at("fn f()"), "safe"),
+              M.SourceScope(0, at("unsafe { *q; }"), "unsafe_block"),
+              M.SourceScope(1, at("*q"), "safe")]  # a safe scope inside the unsafe block
+    uses = [M.UnsafeUse("deref_raw_pointer", None, 0, at("*r")),
+            M.UnsafeUse("deref_raw_pointer", None, 2, at("*q")),
+            M.UnsafeUse("call_unsafe_fn", "store", 0, at("*p"))]
+    body = M.Body("f", "device", 0, [M.LocalDecl(UNIT, None, True, at("fn f()"))],
+                  [M.BasicBlock(list(uses), M.Return(at("}")))], at("fn f()"),
+                  source_scopes=scopes)
+    sink = DiagnosticSink()
+    unsafeck(M.Program([body]), sink)
+    assert [(d.code, d.primary.span.text(), d.message.split(" is ")[0])
+            for d in sink.diagnostics] == [
+        ("E0133", "*p", "call to unsafe function `store`"),  # in source order
+        ("E0133", "*r", "dereference of raw pointer")]
+    assert body.blocks[0].statements == []  # consumed: the passes never see them
+    fn_scope = M.SourceScope(None, at("fn f()"), "unsafe_fn")
+    body = M.Body("f", "device", 0, body.locals, [M.BasicBlock(list(uses), M.Return(at("}")))],
+                  at("fn f()"), source_scopes=[fn_scope, scopes[1], scopes[2]])
+    sink = DiagnosticSink()
+    unsafeck(M.Program([body]), sink)
+    assert sink.diagnostics == []

@@ -140,3 +140,41 @@ def test_arch_native_without_a_gpu(work: Path, monkeypatch) -> None:
     assert r.stderr.startswith("error: --arch native: cannot ask a GPU for its architecture (")
     assert r.stderr.count("\n") == 1 and "--arch sm_80 | " in r.stderr
     assert names(work) == ["saxpy.rs", "vecadd.rs"]
+
+
+def test_quiet_test_runs_still_print_the_seed() -> None:
+    """`make test` runs pytest -q, which hides the report header; the seed is repeated last."""
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "--seed", "1234", "tests/test_build_cmd.py::test_fmad_names_what_it_accepts"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "oxidec: rng seed 1234 (reproduce with --seed 1234)" in r.stdout
+
+
+def test_prefix_names_everything_in_a_header(work: Path) -> None:
+    r = oxidec("build", "vecadd.rs", "--emit", "header", "--prefix", "gpu_add", "-o", "-",
+               cwd=work)
+    assert r.returncode == 0, r.stderr
+    assert "typedef struct gpu_add_module {" in r.stdout
+    assert "static inline CUresult gpu_add_launch_vecadd(gpu_add_module* m" in r.stdout
+    assert "vecadd_module" not in r.stdout
+    r = oxidec("build", "vecadd.rs", "--emit", "header", "--prefix", "2bad", cwd=work)
+    assert r.returncode == 2 and "not a C or Rust identifier" in r.stderr
+
+
+def test_a_parameter_the_host_cannot_pass_is_one_line(work: Path) -> None:
+    (work / "fat.rs").write_text("#[kernel]\npub fn k(p: *const [f32], mut out: "
+                                 "DisjointSlice<f32>) {\n}\n")
+    r = oxidec("build", "fat.rs", "--emit", "ptx,header", cwd=work)
+    assert r.returncode == 1
+    assert r.stderr == ("error: cannot write a header for `fat.rs`: values of type `[f32]` "
+                        "cannot cross the host boundary\n")
+    assert not (work / "fat.ptx").exists() and not (work / "fat.h").exists()
+
+
+def test_warnings_are_printed_once_for_several_kinds(tmp_path: Path) -> None:
+    src = ROOT / "tests" / "ui" / "race_loop_carried.rs"
+    r = oxidec("build", str(src), "--emit", "mir,ptx", "-o", f"{tmp_path}/")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("warning[") == (ROOT / "tests/ui/race_loop_carried.stderr") \
+        .read_text().count("warning[") > 0

@@ -16,7 +16,8 @@ from oxidec.diagnostics import CompileError
 from oxidec.mir import pretty_body, verify_body
 from oxidec.mir.syntax import (
     Assert, Assign, BasicBlock, BinaryOp, Body, Cast, Constant, ConstIndex, Copy, Deref, Effect,
-    Goto, Index, Intrinsic, Len, LocalDecl, Place, Ref, Return, SwitchInt, Use,
+    Goto, Index, Intrinsic, LaunchContract, LaunchInfo, Len, LocalDecl, Place, Ref, Return,
+    SwitchInt, Use,
 )
 from oxidec.passes import PASSES, optimize_program
 from oxidec.passes.address_reduce import address_reduce
@@ -26,7 +27,8 @@ from oxidec.passes.dead_code import dead_code
 from oxidec.passes.licm import licm
 from oxidec.passes.loop_rotate import loop_rotate
 from oxidec.passes.loop_unroll import loop_unroll
-from oxidec.passes.loops import Dominators, LoopFacts, basic_ivs, find_loops
+from oxidec.mir.cfg import Dominators, find_loops
+from oxidec.passes.loops import LoopFacts, basic_ivs
 from oxidec.passes.strength_reduce import strength_reduce
 from oxidec.span import DUMMY_SPAN as S
 from oxidec.types import BOOL, F32, U32, UNIT, USIZE, DisjointSliceTy, RefTy, SliceTy
@@ -35,11 +37,12 @@ from oxidec.types import BOOL, F32, U32, UNIT, USIZE, DisjointSliceTy, RefTy, Sl
 # Builders
 
 
-def body(args, locals_, blocks, *, attrs=None) -> Body:
+def body(args, locals_, blocks, *, block_shape=None) -> Body:
     decls = [LocalDecl(UNIT, None, True, S)]
     decls += [LocalDecl(ty, nm, False, S) for ty, nm in args]
     decls += [LocalDecl(ty, nm, nm is None, S) for ty, nm in locals_]
-    return Body("k", "kernel", len(args), decls, blocks, S, attrs=attrs or {})
+    launch = LaunchInfo(contract=LaunchContract(block_shape, None, ())) if block_shape else None
+    return Body("k", "kernel", len(args), decls, blocks, S, launch=launch)
 
 
 def pl(local, *proj) -> Place:
@@ -431,19 +434,19 @@ def test_check_elim_keeps_a_check_after_its_index_changes():
 
 
 def test_check_elim_uses_the_block_shape_for_thread_indices():
-    def shared_index(attrs):
+    def shared_index(shape):
         return body([], [(U32, None), (USIZE, None), (USIZE, None), (BOOL, None)], [
             bb(let(1, Intrinsic("tid.x", ())), let(2, Use(cp(1))),
                let(2, Cast(cp(1), USIZE)),
                let(3, BinaryOp("add", cp(2), k(1))), let(4, BinaryOp("lt", cp(3), k(18))),
                term=check(cp(4), 1)),
             bb(term=Return(S)),
-        ], attrs=attrs)
-    b = shared_index({"reqntid": (16, 16, 1)})
+        ], block_shape=shape)
+    b = shared_index((16, 16, 1))
     assert check_elim(b) and isinstance(b.blocks[0].terminator, Goto)
-    b = shared_index({"reqntid": (32, 1, 1)})
+    b = shared_index((32, 1, 1))
     assert not check_elim(b)
-    b = shared_index({})  # up to 1024 threads
+    b = shared_index(None)  # up to 1024 threads
     assert not check_elim(b)
 
 
@@ -720,7 +723,7 @@ def test_check_elim_narrows_ranges_by_known_facts():
         bb(let(4, BinaryOp("add", cp(2), k(32))), let(5, BinaryOp("lt", cp(4), k(64))),
            term=check(cp(5), 2)),
         bb(term=Return(S)),
-    ], attrs={"reqntid": (256, 1, 1)})
+    ], block_shape=(256, 1, 1))
     assert check_elim(b) and isinstance(b.blocks[1].terminator, Goto)
     b.blocks[1].statements[1] = let(5, BinaryOp("lt", cp(4), k(63)))
     b.blocks[1].terminator = check(cp(5), 2)

@@ -50,6 +50,7 @@ ROUTINES = {
     "powi": ("a.powi(b)", "fi", lambda x, n: np.power(x, n.astype(LD))),
     "cbrt": ("a.cbrt()", "f", np.cbrt),
     "hypot": ("a.hypot(b)", "ff", np.hypot),
+    "fmod": ("a % b", "ff", np.fmod),  # exact; test_fmod_is_exact asserts 0 ulp
     # one-instruction methods, checked over the same kind of sweep
     "sqrt": ("a.sqrt()", "f", np.sqrt),
     "mul_add": ("a.mul_add(b, 1.5)", "ff", lambda x, y: _exact_mul_add(x, y, 1.5)),
@@ -252,7 +253,16 @@ def make_inputs(name: str, dt, rng, n: int = N_SWEEP) -> list[np.ndarray]:
         n_all[: pn.size] = pn
         return [xs, n_all]
     xa, ya = [gx], [gy]
-    if name == "powf":
+    if name == "fmod":
+        # huge quotients (the long division's every trip count), subnormal divisors,
+        # quotients near integers, and random bit patterns
+        emax, emin = (1023, -1074) if f64 else (127, -149)
+        xa += [_logu(rng, q, emin, emax), _logu(rng, q // 4, -2, 2),
+               (rng.integers(1, 2 ** 20, q // 4) * 0.1)]
+        ya += [_logu(rng, q, emin, emax), _logu(rng, q // 4, emin, emin + 60),
+               np.full(q // 4, 0.1) * rng.choice([-1.0, 1.0], q // 4)]
+        fb = (lambda r, m: _bits(r, m, dt))
+    elif name == "powf":
         xs = _logu(rng, q, -10, 10, False)
         t = rng.uniform(-745 if f64 else -103, 709 if f64 else 88, q)
         xa += [xs, -np.abs(_bits(rng, q // 4, dt)), 1 + rng.uniform(-1e-6, 1e-6, q // 4)]
@@ -361,6 +371,35 @@ def test_accuracy(program, name: str, ty: str, rng) -> None:
         sample = np.concatenate([[worst], rng.choice(N_SWEEP, 300, replace=False)])
         mp_err = mpmath_errors(name, args, got, sample)
         assert max(mp_err, default=0.0) <= BOUND_ULP
+
+
+@pytest.mark.parametrize("ty", ["f32", "f64"])
+def test_fmod_is_exact(program, ty: str, rng) -> None:
+    """Float `%` is exact fmod (Rust's), bit for bit NumPy's (np.fmod is exact), on the
+    sweep's special grid, huge quotients, subnormals and random bit patterns; NaNs are the
+    canonical quiet NaN."""
+    dt = TYPES[ty]
+    args = make_inputs("fmod", dt, rng)
+    got = run_sweep(program, "fmod", ty, args)
+    with np.errstate(all="ignore"):
+        want = np.fmod(*args)
+    view = np.uint64 if dt == np.float64 else np.uint32
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan)
+    canonical = 0x7FF8000000000000 if dt == np.float64 else 0x7FC00000
+    assert np.all(got[nan].view(view) == canonical)
+    diff = np.flatnonzero(got[~nan].view(view) != want[~nan].view(view))
+    assert diff.size == 0, (f"{diff.size} differ, e.g. {args[0][~nan][diff[0]]!r} % "
+                            f"{args[1][~nan][diff[0]]!r} = {got[~nan][diff[0]]!r}")
+    # quotients of every size occur, up to the largest
+    with np.errstate(all="ignore"):
+        q = np.abs(args[0][~nan] / args[1][~nan])
+    assert np.sum(q > 2.0 ** 200 if dt == np.float64 else q > 2.0 ** 100) > 100
+    # the issue's reproducer, and a huge dividend over a small negative divisor
+    small = _sim("fmod", np.array([1.5, 3e30], dtype=dt), np.array([-4.03e-20, -0.1], dtype=dt))
+    assert small.view(view).tolist() == np.fmod(np.array([1.5, 3e30], dtype=dt),
+                                                np.array([-4.03e-20, -0.1], dtype=dt)
+                                                ).view(view).tolist()
 
 
 def test_accuracy_table() -> None:
@@ -563,7 +602,7 @@ def test_math_kernels_assemble(arch: str, ptxas, tmp_path) -> None:
 
 
 def test_sweep_kernels_assemble(ptxas, tmp_path) -> None:
-    """All 46 sweep kernels (each routine on its own) assemble, with no stack frame."""
+    """All the sweep kernels (each routine on its own) assemble, with no stack frame."""
     ptx = driver.compile_source(kernel_source(), "math_sweep.rs").ptx
     path = tmp_path / "sweep.ptx"
     path.write_text(ptx)
@@ -685,8 +724,13 @@ class _PtxInterpreter:
         from oxidec.sim.fma import fma
         active = np.ones(self.n, dtype=bool)
         pending: list[tuple[str, np.ndarray]] = []
-        for line in self.lines:
-            line = line.strip()
+        labels = {line.strip()[:-1]: i for i, line in enumerate(self.lines)
+                  if line.strip().endswith(":")}
+        loop_entry: dict[int, np.ndarray] = {}  # backward branch -> the lanes that entered
+        pc = -1
+        while pc + 1 < len(self.lines):
+            pc += 1
+            line = self.lines[pc].strip()
             if line.endswith(":"):
                 label = line[:-1]
                 while pending and pending[-1][0] == label:
@@ -706,6 +750,14 @@ class _PtxInterpreter:
                 guard = ~p if neg else p
             op, rest = line.rstrip(";").split(None, 1) if " " in line else (line, "")
             ops = [o.strip() for o in rest.split(",")]
+            if op == "bra" and labels[ops[0]] < pc:  # a loop: again for the guarded lanes
+                loop_entry.setdefault(pc, active.copy())
+                again = active & guard
+                if again.any():
+                    active, pc = again, labels[ops[0]]
+                else:
+                    active = loop_entry.pop(pc)
+                continue
             if op == "bra":
                 pending.append((ops[0], active.copy()))
                 active = active & ~guard

@@ -10,7 +10,7 @@ from oxidec.mir import pretty_body, pretty_program, verify_body, verify_program
 from oxidec.mir.pretty import pretty_constant, pretty_place, pretty_rvalue, pretty_terminator
 from oxidec.mir.syntax import (
     Discriminant, Aggregate, Assert, Assign, BasicBlock, BinaryOp, Body, Call, Cast, ConstIndex, Constant,
-    Copy, Deref, Effect, Field, Goto, Index, Intrinsic, Len, LocalDecl, Move, Nop, Place,
+    Copy, Deref, Effect, Field, Goto, Index, Intrinsic, LaunchInfo, Len, LocalDecl, Move, Nop, Place,
     Program, Ref, Repeat, Return, StaticDecl, StaticRef, SwitchInt, UnaryOp, Unreachable, Use,
 )
 from oxidec.mir.typeof import MirTypeError, operand_ty, place_ty, rvalue_ty
@@ -221,7 +221,7 @@ def test_pretty_program_with_statics_attrs_and_device_fn():
         bb(let(1, StaticRef("k$TILE")), term=Call("lerp", (k(1.0, F32), k(2.0, F32)), pl(2), 1, S)),
         bb(let(pl(1, Deref(), ConstIndex(0)), Use(cp(2))), term=Return(S)),
     ], name="k")
-    k_.attrs["launch_bounds"] = (256, 2)
+    k_.launch = LaunchInfo(bounds=(256, 2))
     prog = Program([lerp, k_], [StaticDecl("k$TILE", tile, "shared", S)])
     verify_program(prog)
     assert pretty_program(prog) == text("""

@@ -210,3 +210,9 @@ def test_run_save_names_the_file_it_wrote(tmp_path: Path, src: Path) -> None:
     import numpy as np
     with np.load(tmp_path / "out.npz") as z:
         np.testing.assert_array_equal(z["c"], z["a"] + z["b"])
+def test_default_rust_module_name_is_not_the_input(tmp_path: Path, src: Path) -> None:
+    r = oxidec("build", str(src), "--emit", "rust")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "k_kernels.rs").exists() and src.read_bytes() == VECADD.read_bytes()
+
+

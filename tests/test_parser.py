@@ -408,6 +408,8 @@ def test_bad_literal_rendering():
           |
 
         error: aborting due to 2 previous errors
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -592,6 +594,8 @@ def test_attribute_on_let_is_reported():
           = note: attributes go on items and on `for` loops
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0003`.
     """)
 
 
@@ -992,14 +996,18 @@ def test_error_missing_semicolon():
             let i = idx.get();
         }
     """) == textwrap.dedent("""\
-        error[OX0001]: expected one of `(`, `.`, `;`, `?`, `[`, or an operator, found keyword `let`
-         --> t.rs:4:5
+        error[OX0001]: expected `;`, found keyword `let`
+         --> t.rs:3:33
           |
+        3 |     let idx = thread::index_1d()
+          |                                 ^ help: add `;` here
         4 |     let i = idx.get();
-          |     ^^^ expected one of 6 possible tokens
+          |     --- unexpected token
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1018,6 +1026,8 @@ def test_error_expected_expression():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1032,6 +1042,8 @@ def test_error_expected_expression_close_paren():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1045,6 +1057,8 @@ def test_error_two_tokens():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors("struct S { x: u32 y: u32 }") == textwrap.dedent("""\
         error[OX0001]: expected one of `,`, `::`, `<`, or `}`, found `y`
@@ -1055,6 +1069,8 @@ def test_error_two_tokens():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1068,6 +1084,8 @@ def test_error_single_token_and_identifier():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors("#[kernel] fn k() { if x { } else y }").splitlines()[0] \
         == "error[OX0001]: expected one of `if` or `{`, found `y`"
@@ -1083,6 +1101,8 @@ def test_error_keyword_as_identifier():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1096,6 +1116,8 @@ def test_error_expected_item():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1109,6 +1131,8 @@ def test_error_unexpected_end_of_file():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1126,6 +1150,8 @@ def test_error_stray_close():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1146,6 +1172,8 @@ def test_error_unclosed_delimiter_in_host_code():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors("""
         fn main() {
@@ -1160,6 +1188,8 @@ def test_error_unclosed_delimiter_in_host_code():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1178,6 +1208,8 @@ def test_error_unterminated_comment_and_string():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
     assert errors('#[kernel] fn k() { gpu_printf!("oops); }') == textwrap.dedent("""\
         error[OX0001]: unterminated double quote string
@@ -1188,6 +1220,8 @@ def test_error_unterminated_comment_and_string():
           |
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1210,6 +1244,8 @@ def test_error_unknown_characters():
           = note: character appears 2 more times
 
         error: aborting due to 2 previous errors
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 
@@ -1237,6 +1273,8 @@ def test_error_chained_comparison():
           = help: split the comparison into two, joined by `&&`
 
         error: aborting due to 1 previous error
+
+        For more information about this error, try `oxidec explain OX0001`.
     """)
 
 

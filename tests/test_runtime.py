@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from oxidec import types as T
+from oxidec.mir.syntax import LaunchInfo
 from oxidec.runtime import context, cuda
 from oxidec.runtime.args import prepare_args
 from oxidec.runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
@@ -32,8 +33,8 @@ from oxidec.signature import KernelSignature, classify_param
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def sig(name, *params, attrs=None):
-    return KernelSignature(name, tuple(classify_param(n, ty) for n, ty in params), attrs or {})
+def sig(name, *params, launch=None):
+    return KernelSignature(name, tuple(classify_param(n, ty) for n, ty in params), launch)
 
 
 SLICE_F32 = T.RefTy(T.SliceTy(T.F32), False)
@@ -286,7 +287,7 @@ def test_launch_limits():
         check_launch_config((1, 1, 1), (1, 1, 128))
     with pytest.raises(LaunchError, match=r"y extent 65536 exceeds 65535"):
         check_launch_config((1, 65536, 1), (1, 1, 1))
-    bounded = sig("k", ("a", SLICE_F32), attrs={"launch_bounds": (128, 1)})
+    bounded = sig("k", ("a", SLICE_F32), launch=LaunchInfo(bounds=(128, 1)))
     with pytest.raises(LaunchError, match=r"kernel `k` has #\[launch_bounds\(128, \.\.\)\]"):
         check_launch_config((1, 1, 1), (256, 1, 1), sig=bounded)
 
@@ -722,6 +723,10 @@ def test_array_specs_other_makers_and_errors(tmp_path):
         build_arg(c, "zeros:u32")
     with pytest.raises(RunUsageError, match=r"bad length 'ten'"):
         build_arg(c, "zeros:u32:ten")
+    with pytest.raises(RunUsageError) as e:
+        build_arg(c, "rand:u33:100")
+    assert str(e.value) == ("--arg c=rand:u33:100: `u33` is not an element type; "
+                            "`c: DisjointSlice<u32>` takes rand:u32:N")
     with pytest.raises(RunUsageError, match=r"`c: DisjointSlice<u32>` needs an array: "
                                             r"rand:u32:N, zeros:u32:N"):
         build_arg(c, "5")
@@ -889,6 +894,12 @@ def test_run_command_falls_back_to_the_simulator(cli):
     assert "float32" in out and "(1000,)" in out
     assert "[1 2 3 4 5 6 7 8 ...]" in out
     assert str(float(sum(range(1, 1001)))).rstrip("0").rstrip(".") in out  # checksum 500500
+
+
+def test_no_gpu_note_comes_after_argument_errors(cli):
+    code, out, err = cli("a=arange:f32:1000", "b=ones:f32:1000", "c=bogus")
+    assert code == 2
+    assert "no CUDA GPU" not in err and "error: --arg c=bogus" in err
 
 
 def test_run_command_prints_random_seeds_and_times(cli):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from oxidec import driver
-from oxidec.passes.visit import successors
+from oxidec.mir.cfg import successors
 from oxidec.sim import run_kernel
 
 SRC = """

@@ -25,6 +25,8 @@ from ..outputs import STDOUT
 KINDS: dict[str, tuple[str, str]] = {
     "ptx": (".ptx", "ptx"),
     "cubin": (".cubin", "ptx"),
+    "header": (".h", "ptx"),
+    "rust": ("_kernels.rs", "ptx"),
     "mir": (".mir", "mir"),
     "mir-opt": (".opt.mir", "mir-opt"),
     "ast": (".ast", "ast"),

@@ -21,23 +21,29 @@ from .control import ControlLowering
 from .loops import ForLowering
 from .calls import CallLowering
 from .macros import MacroLowering
+from .lints import lint_levels
+from .order import EvalOrder
+from .unsafe_uses import UnsafeLowering
 from .match_ import MatchLowering
 from .options import OptionLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
-                  MacroLowering):
+                  MacroLowering, UnsafeLowering, EvalOrder):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
 def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program:
     program = M.Program([], source_name=items.source.span.file.name if items.source else "")
+    levels = lint_levels(items.source)
     for name, sig in r.fn_sigs.items():
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings
-        program.bodies.append(builder.build())
+        body = builder.build()
+        body.lint_levels = levels.get(sig.item.name, {})
+        program.bodies.append(body)
     for name, st in r.statics.items():
         program.statics.append(M.StaticDecl(name, st.ty, "shared", st.span))
     return program

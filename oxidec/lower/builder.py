@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .. import ast
@@ -11,7 +12,6 @@ from ..mir import syntax as M
 from ..resolve import attr
 from ..span import Span
 from ..typeck import FnSig, TypeckResults
-from ..borrowck.facts import FACTS_ATTR, LoweringFacts
 
 BINOPS = ast.BINOPS
 
@@ -52,8 +52,10 @@ class BuilderCore:
         self.loops: list[LoopScope] = []
         self.return_block: int | None = None
         self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
-        self.facts = LoweringFacts()  # for borrowck: binding scopes, operand spans
         self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
+        safety = "unsafe_fn" if sig.is_unsafe else "safe"
+        self.source_scopes = [M.SourceScope(None, sig.item.span, safety)]
+        self.scope = 0  # the source scope being lowered
 
     # -- blocks and locals --------------------------------------------------
     def new_block(self) -> int:
@@ -111,6 +113,11 @@ class BuilderCore:
     def read(self, place: M.Place, ty: T.Ty) -> M.Operand:
         return M.Copy(place) if T.is_copy(ty) else M.Move(place)
 
+    @staticmethod
+    def spanned(op: M.Operand, span: Span) -> M.Operand:
+        """The operand, remembering where the source read it (for the checks' messages)."""
+        return dataclasses.replace(op, span=span) if isinstance(op, (M.Copy, M.Move)) else op
+
     def check(self, cond: M.Operand, message: str, span: Span) -> None:
         nxt = self.new_block()
         self.terminate(M.Assert(cond, True, message, nxt, span))
@@ -140,11 +147,12 @@ class BuilderCore:
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
         return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      attrs={**self.body_attrs(), FACTS_ATTR: self.facts})
+                      launch=self.launch_info(), source_scopes=self.source_scopes,
+                      unchecked_indexing=kind == "kernel" and not self.checked)
 
-    def body_attrs(self) -> dict:
+    def launch_info(self) -> M.LaunchInfo | None:
         fn = self.sig.item
-        attrs: dict = {}
+        bounds = None
         lb = attr(fn, "launch_bounds")
         if lb and lb.args:
             vals = [a.value for a in lb.args if isinstance(a, ast.LitExpr) and a.kind == "int"]
@@ -152,13 +160,11 @@ class BuilderCore:
                 self.sink.error("OX0003", "`#[launch_bounds]` takes one or two integer literals",
                                 lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
             else:
-                attrs["launch_bounds"] = tuple(vals)
+                bounds = tuple(vals)
         contract = self.r.contracts.get(fn.name)
-        if contract is not None:
-            attrs["launch_contract"] = contract
-            if contract.block is not None:
-                attrs["reqntid"] = contract.block
-        return attrs
+        if bounds is None and contract is None:
+            return None
+        return M.LaunchInfo(bounds, contract)
 
     def get_return_block(self) -> int:
         if self.return_block is None:

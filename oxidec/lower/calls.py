@@ -34,7 +34,7 @@ class CallLowering:
         if target == "variant":
             return self.lower_variant(e, e.args)
         if isinstance(target, FnSig):
-            args = tuple(self.lower_expr(a) for a in e.args)
+            args = tuple(self.lower_in_order(e.args))
             dest = self.temp(target.ret, e.span)
             nxt = self.new_block()
             self.terminate(M.Call(target.name, args, M.Place(dest), nxt, e.span))
@@ -60,7 +60,7 @@ class CallLowering:
     def lower_api_call(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         span = e.span
         if api.intrinsic:
-            args = tuple(self.lower_expr(a) for a in e.args)
+            args = tuple(self.lower_in_order(e.args))
             return self.to_temp(M.Intrinsic(api.intrinsic, args), self.ty(e), span)
         name = api.path.rpartition("::")[2]
         if isinstance(api.ret, T.AtomicTy):
@@ -153,7 +153,7 @@ class CallLowering:
             place = self.lower_place(e.receiver)
             if kind == "thread_index":
                 # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
-                recv = self.facts.note_operand(M.Copy(place), e.receiver.span)
+                recv = self.spanned(M.Copy(place), e.receiver.span)
                 as_usize = self.to_temp(M.Use(recv), T.USIZE, span)
                 if name == "get":
                     return as_usize
@@ -168,8 +168,7 @@ class CallLowering:
                 return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty, span)
         if kind == "array":
             return M.Constant(self.ty(e.receiver).length, T.USIZE)
-        recv = self.lower_expr(e.receiver)
-        args = [self.lower_expr(a) for a in e.args]
+        recv, *args = self.lower_in_order((e.receiver, *e.args))
         if kind == "ptr":
             return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
         if kind in ("int", "float"):
@@ -198,7 +197,7 @@ class CallLowering:
         index = self.lower_expr(e.args[0])
         idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
         length = self.to_temp(M.Len(place), T.USIZE, span)
-        moved = self.facts.note_operand(M.Move(M.Place(idx)), e.args[0].span)
+        moved = self.spanned(M.Move(M.Place(idx)), e.args[0].span)
         as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)

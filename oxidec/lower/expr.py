@@ -20,6 +20,7 @@ class ExprLowering:
 
     # -- expressions ----------------------------------------------------------
     def lower_expr(self, e: ast.Expr) -> M.Operand:
+        self.note_unsafe_use(e)
         method = getattr(self, "lower_" + snake(type(e).__name__))
         return method(e)
 
@@ -35,7 +36,7 @@ class ExprLowering:
         res = self.r.res.get(e)
         if isinstance(res, LocalRes):
             local = self.local_for(res.var)
-            return self.facts.note_operand(self.read(M.Place(local), res.var.ty), e.span)
+            return self.spanned(self.read(M.Place(local), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
         if e in self.r.variants:
@@ -55,7 +56,7 @@ class ExprLowering:
 
     def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
         if e.op == "*":
-            return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+            return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
         value = self.lower_expr(e.operand)
         op = "neg" if e.op == "-" else "not"
         return self.to_temp(M.UnaryOp(op, value), self.ty(e), e.span)
@@ -63,8 +64,7 @@ class ExprLowering:
     def lower_binary_expr(self, e: ast.BinaryExpr) -> M.Operand:
         if e.op in ("&&", "||"):
             return self.lower_short_circuit(e)
-        lhs = self.lower_expr(e.lhs)
-        rhs = self.lower_expr(e.rhs)
+        lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
         return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
 
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
@@ -133,11 +133,11 @@ class ExprLowering:
     def lower_tuple_expr(self, e: ast.TupleExpr) -> M.Operand:
         if not e.elems:
             return UNIT_CONST
-        ops = tuple(self.lower_expr(x) for x in e.elems)
+        ops = tuple(self.lower_in_order(e.elems))
         return self.to_temp(M.Aggregate(self.ty(e), ops), self.ty(e), e.span)
 
     def lower_array_expr(self, e: ast.ArrayExpr) -> M.Operand:
-        ops = tuple(self.lower_expr(x) for x in e.elems)
+        ops = tuple(self.lower_in_order(e.elems))
         return self.to_temp(M.Aggregate(self.ty(e), ops), self.ty(e), e.span)
 
     def lower_array_repeat_expr(self, e: ast.ArrayRepeatExpr) -> M.Operand:
@@ -149,7 +149,8 @@ class ExprLowering:
         if e in self.r.variants:
             return self.lower_variant_struct(e)
         ty = self.ty(e)
-        values = {name: self.lower_expr(x) for name, x in e.fields}  # source order
+        lowered = self.lower_in_order(x for _, x in e.fields)  # source order
+        values = {name: op for (name, _), op in zip(e.fields, lowered)}
         ops = tuple(values[name] for name, _ in ty.fields)
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 
@@ -160,12 +161,23 @@ class ExprLowering:
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
-        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:
-        return self.facts.note_operand(self.read(self.lower_place(e), self.ty(e)), e.span)
+        return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
+        if e.unsafe:
+            outer = self.scope
+            self.source_scopes.append(M.SourceScope(outer, e.span, "unsafe_block"))
+            self.scope = len(self.source_scopes) - 1
+            try:
+                return self.lower_plain_block_expr(e)
+            finally:
+                self.scope = outer
+        return self.lower_plain_block_expr(e)
+
+    def lower_plain_block_expr(self, e: ast.BlockExpr) -> M.Operand:
         if e.label is None:
             return self.lower_block(e.block)
         ty = self.ty(e)

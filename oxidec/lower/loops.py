@@ -14,9 +14,9 @@ class ForLowering:
 
     def lower_for_expr(self, e: ast.ForExpr) -> M.Operand:
         it = e.iter
-        step: M.Operand | None = None
+        step: ast.Expr | None = None
         if isinstance(it, ast.MethodCallExpr) and it.method == "step_by":
-            step = self.lower_expr(it.args[0])
+            step = it.args[0]
             it = it.receiver
         if isinstance(it, ast.RangeExpr):
             self.lower_range_loop(e, it, step)
@@ -27,13 +27,19 @@ class ForLowering:
         return UNIT_CONST
 
     def lower_range_loop(self, e: ast.ForExpr, rng: ast.RangeExpr,
-                         step: M.Operand | None) -> None:
+                         step_expr: ast.Expr | None) -> None:
         # for i in lo..hi: iter = lo; head: if iter < hi { i = iter; body; iter += 1 } ...
         # Inclusive ranges and step_by test before stepping, so `0..=u8::MAX` and large
         # steps terminate instead of wrapping around.
+        # The range and the step are evaluated once, in that order, before the first trip
+        # (a body that changes `hi`'s or the step's variable does not change the loop).
         ty = self.ty(rng.lo)
-        lo = self.lower_expr(rng.lo)
-        hi_op = self.lower_expr(rng.hi)
+        bounds = self.lower_in_order((rng.lo, rng.hi) + ((step_expr,) if step_expr else ()))
+        lo = bounds[0]
+        hi_op = self.freeze(bounds[1], ty, rng.hi.span, (e.body,))
+        step = None
+        if step_expr is not None:
+            step = self.freeze(bounds[2], T.USIZE, step_expr.span, (e.body,))
         trips = self.unrolled_trips(e, rng, lo, hi_op, step)
         if trips is not None:
             self.lower_unrolled_loop(e, trips, ty)
@@ -132,7 +138,9 @@ class ForLowering:
 
     def lower_array_loop(self, e: ast.ForExpr, array_expr: ast.Expr) -> None:
         aty = self.ty(array_expr)
-        arr = self.operand_local(self.lower_expr(array_expr), aty, array_expr.span)
+        # the loop walks the array as it was when the loop started (Rust moves or copies it)
+        value = self.freeze(self.lower_expr(array_expr), aty, array_expr.span, (e.body,))
+        arr = self.operand_local(value, aty, array_expr.span)
         i = self.new_local(T.USIZE, e.span)
         self.assign(M.Place(i), M.Use(M.Constant(0, T.USIZE)), e.span)
         head, body, latch, exit_bb = (self.new_block() for _ in range(4))

@@ -14,6 +14,7 @@ class PlaceLowering:
 
     # -- places ---------------------------------------------------------------
     def lower_place(self, e: ast.Expr) -> M.Place:
+        self.note_unsafe_use(e)
         if isinstance(e, ast.PathExpr):
             res = self.r.res.get(e)
             if isinstance(res, LocalRes):

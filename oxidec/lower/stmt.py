@@ -1,5 +1,5 @@
-"""Blocks and statements; binding scopes (their ends are the borrow checker's `StorageDead`
-facts).
+"""Blocks and statements; binding scopes (`StorageLive` where a binding starts, `StorageDead`
+where its block ends, for the borrow checker).
 
     block: "{" stmt* expr? "}"
     let_stmt: "let" pattern (":" type)? ("=" expr)? ";"
@@ -27,18 +27,16 @@ class StmtLowering:
         return value
 
     def note_binding(self, local: int) -> None:
-        # The binding starts (again, in a loop) here: borrowck's StorageLive.
-        b = self.ensure_block()
-        self.facts.live.append((b, len(self.blocks[b].statements), local))
+        # The binding starts (again, in a loop) here.
+        self.push(M.StorageLive(local, self.locals[local].span))
         self.scope_vars.append(local)
 
     def end_scope(self, mark: int, brace: Span, keep: int | None = None) -> None:
-        # The bindings made since `mark` go out of scope here: borrowck's StorageDead.
+        # The bindings made since `mark` go out of scope here.
         if self.cur is not None:
-            at = len(self.blocks[self.cur].statements)
             for local in self.scope_vars[mark:]:
                 if local != keep:
-                    self.facts.dead.append((self.cur, at, local, brace))
+                    self.push(M.StorageDead(local, brace))
         del self.scope_vars[mark:]
 
     def lower_stmt(self, stmt: ast.Stmt) -> None:
@@ -54,6 +52,19 @@ class StmtLowering:
             self.declare_pattern(stmt.pat)
             return
         value = self.lower_expr(stmt.init)
+        if stmt.else_ is not None:  # let-else: test, the else block on failure, then bind
+            ty = self.ty(stmt.init)
+            place = M.Place(self.operand_local(value, ty, stmt.span))
+            fail, ok = self.new_block(), self.new_block()
+            self.test_pattern(stmt.pat, place, fail, stmt.span)
+            self.goto(ok, stmt.span)
+            self.cur = fail
+            self.lower_block(stmt.else_)
+            if self.cur is not None:
+                self.terminate(M.Unreachable(stmt.else_.span))
+            self.cur = ok
+            self.bind_place(stmt.pat, place, stmt.span)
+            return
         self.bind_pattern(stmt.pat, value, self.ty(stmt.init), stmt.span)
 
     def declare_pattern(self, pat: ast.Pattern) -> None:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import algebraic, explog, trig
+from . import algebraic, explog, fmod, trig
 from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
 
 NAN = float("nan")
@@ -71,6 +71,7 @@ ROUTINES = {
     "atan2": ("ff", trig.atan2),
     "cbrt": ("f", algebraic.cbrt),
     "hypot": ("ff", algebraic.hypot),
+    "fmod": ("ff", fmod.fmod),  # float `%`: exact, see fmod.py
 }
 
 # The explicit fast variants: MIR name -> the accurate routine used for f64.

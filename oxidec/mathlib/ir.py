@@ -12,9 +12,13 @@ that both back ends implement:
            width conversions (zero/sign extension, truncation)
     any    select, bitcast (same width), a load from a constant table
     control `with If(p):` — a region run only by the lanes where p holds (a forward branch
-           on the GPU, a compressed subset of lanes in NumPy); `Var` carries values out of it
+           on the GPU, a compressed subset of lanes in NumPy); `Var` carries values out of it;
+           `with Loop() as loop: ...; loop.again(p)` — a do-while region, run again by the
+           lanes where p holds at its end (a backward branch on the GPU; in NumPy, the
+           region re-run on the shrinking subset of lanes)
 
-Loops do not exist: a routine unrolls them in Python while it is traced. Nothing is folded
+Short loops are unrolled in Python while the routine is traced; `Loop` is for the few whose
+trip count depends on the data and can be large (fmod's long division). Nothing is folded
 at trace time (an operation on constants is computed by each back end with the same exact
 semantics), so tracing needs no NumPy: a build that uses math does not pay for importing it.
 
@@ -102,7 +106,7 @@ class Program:
 
     def count(self) -> int:
         def walk(ops):
-            return sum(1 + (walk(o.attr) if o.kind == "if" else 0) for o in ops)
+            return sum(1 + (walk(o.attr) if o.kind in ("if", "loop") else 0) for o in ops)
         return walk(self.ops)
 
 
@@ -308,6 +312,42 @@ class Var:
         vid = self.b.new_id(self.ty)
         self.b.stack[-1].append(Op("get", self.ty, vid, (self.vid,)))
         return Val(self.b, vid, self.ty)
+
+
+class _LoopControl:
+    def __init__(self, b: _Builder, body: list[Op]) -> None:
+        self.b, self.body, self.closed = b, body, False
+
+    def again(self, cond: Val) -> None:
+        """End of the loop body: the lanes where `cond` holds run it once more."""
+        self.b.check(cond)
+        if cond.ty is not PRED:
+            raise TraceError("Loop.again needs a predicate")
+        if self.closed or self.b.stack[-1] is not self.body:
+            raise TraceError("Loop.again must end the loop's own body, once")
+        self.body.append(Op("again", PRED, None, (cond.id,)))
+        self.closed = True
+
+
+@contextlib.contextmanager
+def Loop():
+    """A do-while region: the body runs once for every lane that reaches it, then again for
+    the lanes where the predicate given to `loop.again(p)` (the body's last op) holds.
+    Values computed in the body stay in it; `Var`s carry state between iterations and out."""
+    b = _b()
+    body: list[Op] = []
+    b.stack[-1].append(Op("loop", PRED, None, (), body))
+    b.stack.append(body)
+    b.regions.append(b.next_region)
+    b.next_region += 1
+    ctl = _LoopControl(b, body)
+    try:
+        yield ctl
+    finally:
+        b.stack.pop()
+        b.regions.pop()
+    if not ctl.closed:
+        raise TraceError("a Loop body must end with loop.again(p)")
 
 
 @contextlib.contextmanager

@@ -4,7 +4,8 @@ Every primitive has the exact PTX meaning (see `ir.py`): float arithmetic is IEE
 round-to-nearest-even with subnormals (NumPy's, and the simulator's exact `fma`), float->int
 conversions saturate with NaN -> 0, shifts by the width or more give 0 (or the sign), and so
 on. An `If` region runs on the compressed subset of lanes where its predicate holds, and is
-skipped when there is none: the slow paths (Payne-Hanek, subnormal inputs) cost nothing
+skipped when there is none; a `Loop` region re-runs on the shrinking subset of lanes that ask
+for another iteration: the slow paths (Payne-Hanek, subnormal inputs) cost nothing
 unless some lane takes them.
 """
 from __future__ import annotations
@@ -166,6 +167,18 @@ class Runner:
             inner.vals[vid] = v
         return v
 
+    def _loop(self, body, scope: _Scope) -> None:
+        """Run the body on all of the scope's lanes, then again on those whose `again`
+        predicate holds, until none does (a fresh scope per iteration: body values do not
+        outlive it, Vars carry the state)."""
+        *ops, again = body
+        rel = np.arange(scope.n)
+        while rel.size:
+            it = _Scope(scope, rel, rel.size)
+            self._block(ops, it)
+            cond = np.broadcast_to(self._get(it, again.args[0]), (it.n,))
+            rel = rel[np.flatnonzero(cond)]
+
     def _block(self, ops, scope: _Scope) -> None:
         for op in ops:
             k = op.kind
@@ -174,6 +187,8 @@ class Runner:
                 idx = np.flatnonzero(cond)
                 if idx.size:
                     self._block(op.attr, _Scope(scope, idx, idx.size))
+            elif k == "loop":
+                self._loop(op.attr, scope)
             elif k == "set":
                 var, src = op.args
                 v = np.broadcast_to(self._get(scope, src), (scope.n,)).astype(op.ty.dtype)

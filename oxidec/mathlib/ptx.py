@@ -2,7 +2,8 @@
 
 Every SSA value gets a fresh virtual register from the function's register file (ptxas does
 the real allocation), constants become exact immediates (`0d...` bit patterns), an `If`
-region becomes a forward branch over its instructions, and a table becomes a function-scope
+region becomes a forward branch over its instructions, a `Loop` a label and a backward
+branch at its end, and a table becomes a function-scope
 `.global` array read with `ld.global.nc`. The instruction for each primitive is the one
 whose meaning `npexec.py` reproduces; float arithmetic is always written with `.rn`, so
 ptxas neither contracts nor reassociates anything.
@@ -46,6 +47,7 @@ class _Emitter:
         self.em = em
         self.prog = prog
         self.regs: dict[int, str] = {}
+        self.loops: list[str] = []  # the top labels of the open Loop regions
 
     def reg(self, vid: int) -> str:
         r = self.regs.get(vid)
@@ -101,6 +103,16 @@ class _Emitter:
         self.em.emit(_ins(f"@!{self.in_reg(op.args[0])} bra", skip))
         self.block(op.attr)
         self.em.lines.append(f"{skip}:")
+
+    def op_loop(self, op: Op) -> None:
+        top = self.label()
+        self.em.lines.append(f"{top}:")
+        self.loops.append(top)
+        self.block(op.attr)
+        self.loops.pop()
+
+    def op_again(self, op: Op) -> None:
+        self.em.emit(_ins(f"@{self.in_reg(op.args[0])} bra", self.loops[-1]))
 
     def op_set(self, op: Op) -> None:
         var, src = op.args

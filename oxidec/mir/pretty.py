@@ -53,9 +53,9 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import fields, is_dataclass
 
 from ..types import ArrayTy, BoolTy, EnumTy, FloatTy, IntTy, StructTy, TupleTy, UnitTy
+from . import syntax as M
 from .syntax import (
     Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, ConstIndex, Constant, Copy,
     Deref, Discriminant,
@@ -211,6 +211,13 @@ def pretty_statement(stmt) -> str:
         return call if stmt.dest is None else f"{pretty_place(stmt.dest)} = {call}"
     if isinstance(stmt, Nop):
         return "nop;"
+    if isinstance(stmt, M.StorageLive):
+        return f"StorageLive(_{stmt.local});"
+    if isinstance(stmt, M.StorageDead):
+        return f"StorageDead(_{stmt.local});"
+    if isinstance(stmt, M.UnsafeUse):
+        what = stmt.kind if stmt.callee is None else f"{stmt.kind} `{stmt.callee}`"
+        return f"UnsafeUse({what}) in scope{stmt.scope};"
     return f"<{stmt!r}>;"
 
 
@@ -247,33 +254,52 @@ def _with_span(line: str, span, spans: bool) -> str:
     return f"{line} // {span.line}:{span.col}"
 
 
-def _attr_value(value) -> str:
-    """An attribute's value; a contract expression prints as the text the user wrote, not as
-    its syntax tree (which is no part of the MIR and would make the golden files follow every
-    change to the AST)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        text = getattr(value, "text", None)
-        if isinstance(text, str):
-            return f"`{text}`"
-        inner = ", ".join(f"{f.name}={_attr_value(getattr(value, f.name))}"
-                          for f in fields(value))
-        return f"{type(value).__name__}({inner})"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(map(_attr_value, value)) + ("," if len(value) == 1 else "") + ")"
-    return repr(value)
+def pretty_contract_expr(e: M.ContractExpr) -> str:
+    """MIR style: `Eq(Len(_1), Mul(_2, N=4))`; `And`/`Or` short-circuit."""
+    if isinstance(e, M.ContractParam):
+        return f"_{e.local}"
+    if isinstance(e, M.ContractLen):
+        return f"Len(_{e.local})"
+    if isinstance(e, M.ContractConst):
+        return f"{e.name}={e.value!r}" if e.name is not None else repr(e.value)
+    if isinstance(e, M.ContractBinary):
+        name = {"and": "And", "or": "Or"}.get(e.op) or BINARY_NAMES.get(e.op, e.op)
+        return f"{name}({pretty_contract_expr(e.lhs)}, {pretty_contract_expr(e.rhs)})"
+    if isinstance(e, M.ContractUnary):
+        return f"{UNARY_NAMES.get(e.op, e.op)}({pretty_contract_expr(e.operand)})"
+    if isinstance(e, M.ContractCast):
+        return f"{pretty_contract_expr(e.operand)} as {e.ty}"
+    return f"<{e!r}>"
 
 
-def _attr(key: str, value) -> str:
-    if value is True:
-        return f"#[{key}]"
-    if isinstance(value, (tuple, list)):
-        return f"#[{key}({', '.join(map(str, value))})]"
-    return f"#[{key} = {_attr_value(value)}]"
+def _launch_attrs(body: Body) -> list[str]:
+    lines = []
+    launch = body.launch
+    if launch is not None and launch.bounds:
+        lines.append(f"#[launch_bounds({', '.join(map(str, launch.bounds))})]")
+    contract = launch.contract if launch is not None else None
+    if contract is not None:
+        parts = []
+        if contract.block is not None:
+            parts.append(f"block = ({', '.join(map(str, contract.block))})")
+        if contract.domain is not None:
+            parts.append(f"domain = {pretty_contract_expr(contract.domain.expr)}")
+        if contract.requires:
+            reqs = ", ".join(pretty_contract_expr(r.expr) for r in contract.requires)
+            parts.append(f"requires = ({reqs})")
+        lines.append(f"#[launch_contract({', '.join(parts)})]")
+    if body.unchecked_indexing:
+        lines.append("#[unchecked_indexing]")
+    by_level: dict[str, list[str]] = {}
+    for lint, level in sorted(body.lint_levels.items()):
+        by_level.setdefault(level, []).append(lint)
+    lines += [f"#[{level}({', '.join(lints)})]" for level, lints in sorted(by_level.items())]
+    return lines
 
 
 def pretty_body(body: Body, *, spans: bool = False) -> str:
     lines = [f"#[{body.kind}]"]
-    lines += [_attr(k, v) for k, v in sorted(body.attrs.items()) if v is not False and v is not None]
+    lines += _launch_attrs(body)
     params = []
     for a in body.args():
         decl = body.locals[a]

@@ -68,14 +68,20 @@ class Place:
         return Place(self.local, self.projection + tuple(more))
 
 
+# An operand's `span` is where the source read the value (`v` in `f(v)`), for the checks'
+# messages; it is not part of the operand's identity (equality and hashing ignore it), and
+# passes that make new operands leave it None.
+
 @value
 class Copy:
     place: Place
+    span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @value
 class Move:
     place: Place
+    span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @value
@@ -249,7 +255,39 @@ class Nop:
     span: Span
 
 
-Statement = Assign | Effect | AtomicOp | Nop
+@dataclass
+class StorageLive:
+    """The binding `local` starts here (again, on each iteration of a loop): it holds no
+    value before this point (rustc's StorageLive). Only the checks read it: they remove
+    the storage statements before the passes run (the emitter keeps locals in registers)."""
+
+    local: int
+    span: Span  # the binding
+
+
+@dataclass
+class StorageDead:
+    """The scope that declared `local` ends here: a borrow of it must not outlive this."""
+
+    local: int
+    span: Span  # the scope's closing brace
+
+
+@dataclass
+class UnsafeUse:
+    """An operation that needs an `unsafe` block or `unsafe fn`, where the source has it:
+    kind "deref_raw_pointer" (`*p`), "use_of_mutable_static" (`TILE[i]`), or
+    "call_unsafe_fn" (`callee`: `store`, `<*mut f32>::add`,
+    `DisjointSlice::get_unchecked_mut`, `DeviceAtomicU32::from_ptr`). `scope` indexes
+    `Body.source_scopes`. Only unsafeck reads it, and removes it before the passes run."""
+
+    kind: str
+    callee: str | None
+    scope: int
+    span: Span
+
+
+Statement = Assign | Effect | AtomicOp | Nop | StorageLive | StorageDead | UnsafeUse
 
 
 @dataclass
@@ -304,6 +342,19 @@ class Unreachable:
 Terminator = Goto | SwitchInt | Return | Call | Assert | Unreachable
 
 
+SAFETIES = ("safe", "unsafe_fn", "unsafe_block")
+
+
+@dataclass
+class SourceScope:
+    """A lexical scope of the source that matters to a check (rustc's SourceScopeData):
+    scope 0 is the function's body, an `unsafe { }` block opens another."""
+
+    parent: int | None
+    span: Span
+    safety: str  # one of SAFETIES: "unsafe_fn" for the body of an `unsafe fn`
+
+
 @dataclass
 class BasicBlock:
     statements: list[Statement]
@@ -318,6 +369,85 @@ class LocalDecl:
     span: Span
 
 
+# ---------------------------------------------------------------------------
+# Launch information: a kernel's `#[launch_bounds]` and `#[launch_contract]`, which the
+# emitter (.maxntid/.minnctapersm/.reqntid), the passes (ranges of thread indices, slice
+# lengths), the checks (block shape) and the host (checked before every launch) all read.
+# Contract expressions are over the kernel's parameters as the host sees them at launch.
+
+@value
+class ContractParam:
+    """The value of scalar parameter `local` (`n`)."""
+
+    local: int
+    name: str
+
+
+@value
+class ContractLen:
+    """The element count of slice parameter `local` (`a.len()`)."""
+
+    local: int
+    name: str
+
+
+@value
+class ContractConst:
+    """A literal (name None) or the value of the `const` item `name`."""
+
+    value: int | float | bool
+    name: str | None = None
+
+
+@value
+class ContractBinary:
+    op: str  # one of BINARY_OPS, or "and" / "or" (short-circuit `&&` / `||`)
+    lhs: "ContractExpr"
+    rhs: "ContractExpr"
+
+
+@value
+class ContractUnary:
+    op: str  # "neg" | "not" (`!`, logical)
+    operand: "ContractExpr"
+
+
+@value
+class ContractCast:
+    operand: "ContractExpr"
+    ty: Ty
+
+
+ContractExpr = (ContractParam | ContractLen | ContractConst | ContractBinary | ContractUnary
+                | ContractCast)
+
+
+@value
+class ContractClause:
+    text: str  # the expression as written, for the host's messages
+    expr: ContractExpr
+
+
+@value
+class LaunchContract:
+    """`#[launch_contract(block = (X, Y, Z), domain = EXPR, requires = (EXPR, ...))]`."""
+
+    block: tuple[int, int, int] | None  # the exact block shape
+    domain: ContractClause | None  # the launch starts at least this many threads
+    requires: tuple[ContractClause, ...]  # relations that hold at launch
+
+
+@value
+class LaunchInfo:
+    bounds: tuple[int, ...] | None = None  # `#[launch_bounds(MAX_THREADS[, MIN_BLOCKS])]`
+    contract: LaunchContract | None = None
+
+    @property
+    def block(self) -> tuple[int, int, int] | None:
+        """The exact block shape (`.reqntid`), when a contract fixes it."""
+        return self.contract.block if self.contract is not None else None
+
+
 @dataclass
 class Body:
     name: str
@@ -326,7 +456,12 @@ class Body:
     locals: list[LocalDecl]  # [0] is the return place
     blocks: list[BasicBlock]  # [0] is the entry
     span: Span
-    attrs: dict = field(default_factory=dict)  # "launch_bounds": (max_threads, min_blocks), ...
+    launch: LaunchInfo | None = None  # kernels with launch attributes
+    unchecked_indexing: bool = False  # `#[kernel(unchecked_indexing)]`: no bounds checks
+    # lint name -> "allow" | "warn" | "deny", from `#[allow(..)]`/`#[warn(..)]`/`#[deny(..)]`/
+    # `#[forbid(..)]` on the function or an enclosing module (only lints named there)
+    lint_levels: dict[str, str] = field(default_factory=dict)
+    source_scopes: list[SourceScope] = field(default_factory=list)  # [0]: the body's own
 
     @property
     def return_ty(self) -> Ty:

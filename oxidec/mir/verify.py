@@ -23,16 +23,16 @@ from ..types import (
 )
 from .syntax import (
     ATOMIC_OPS, ATOMIC_ORDERINGS, ATOMIC_SCOPES, BINARY_OPS, COMPARISONS, Aggregate, Assert,
-    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Discriminant, Effect,
-    Goto, Index,
-    Intrinsic, Len, Move, Nop, Place, Program, Ref, Repeat, Return, StaticRef, SwitchInt,
+    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Discriminant, Effect, Goto,
+    Index,
+    Intrinsic, Len, Move, Nop, Place, StorageDead, StorageLive, UnsafeUse, Program, Ref, Repeat, Return, StaticRef, SwitchInt,
     UnaryOp, Unreachable, Use,
 )
 from .pretty import pretty_place
 from .typeof import MirTypeError, atomic_elem_ty, intrinsic_ty, place_ty
 
 TERMINATORS = (Goto, SwitchInt, Return, Call, Assert, Unreachable)
-STATEMENTS = (Assign, Effect, AtomicOp, Nop)
+STATEMENTS = (Assign, Effect, AtomicOp, Nop, StorageLive, StorageDead, UnsafeUse)
 ATOMIC_ARITY = {"cas": 2, "load": 0}  # every other op takes one value
 ARITHMETIC = ("add", "sub", "mul", "div", "rem")
 BITWISE = ("bitand", "bitor", "bitxor")
@@ -206,6 +206,11 @@ class _Checker:
                 self.operand(op)
         elif isinstance(stmt, AtomicOp):
             self.atomic(stmt)
+        elif isinstance(stmt, (StorageLive, StorageDead)):
+            self.local_ok(stmt.local)
+        elif isinstance(stmt, UnsafeUse):
+            if not 0 <= stmt.scope < max(len(self.body.source_scopes), 1):
+                self.error(f"unsafe use in unknown scope {stmt.scope}")
         elif not isinstance(stmt, Nop):
             self.error(f"expected a statement, found {stmt!r}")
 

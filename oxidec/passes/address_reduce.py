@@ -43,7 +43,7 @@ from ..mir.typeof import place_ty
 from ..types import USIZE, DisjointSliceTy, PtrTy, RefTy, SliceTy
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
 from .loops import Site, ensure_preheader, rewrite_each_iv
-from .visit import rewrite_statement, rewrite_terminator
+from ..mir.visit import rewrite_statement, rewrite_terminator
 
 
 def address_reduce(body: Body) -> bool:

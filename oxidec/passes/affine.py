@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Move, Operand, Place, Use
+from ..mir.syntax import (
+    Assign, BinaryOp, Body, Constant, Copy, LocalDecl, Move, Operand, Place, Use,
+)
 from ..span import Span
-from ..mir.syntax import LocalDecl
 from ..types import IntTy, Ty, wrap_int
-from .loops import Dominators, InductionVar, Loop, LoopFacts, Site
+from ..mir.cfg import Dominators, Loop
+from .loops import InductionVar, LoopFacts, Site
 
 # Invariant expressions: ("k", int) a constant, ("v", Operand) an invariant operand,
 # ("add" | "sub" | "mul", Inv, Inv).
@@ -173,7 +175,7 @@ class AffineAnalysis:
 
 
 def _succ(body: Body, b: int):
-    from .visit import successors
+    from ..mir.cfg import successors
     return successors(body.blocks[b].terminator)
 
 

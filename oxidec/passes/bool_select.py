@@ -23,7 +23,8 @@ from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Goto, Move, Pla
 from ..types import BOOL
 from .affine import Builder
 from .licm import speculatable
-from .visit import predecessor_counts, rvalue_reads
+from ..mir.cfg import predecessor_counts
+from ..mir.visit import rvalue_reads
 
 
 def bool_select(body: Body) -> bool:

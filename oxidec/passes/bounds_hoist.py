@@ -59,11 +59,9 @@ from ..mir.syntax import (
 )
 from ..types import BOOL, IntTy
 from .affine import Affine, AffineAnalysis, Builder, ZERO, ONE
-from .loops import (
-    Dominators, LoopFacts, Site, basic_ivs, ensure_preheader, find_loops, iteration_locals,
-    local_defs,
-)
-from .visit import address_taken, map_targets, rewrite_statement, rewrite_terminator
+from ..mir.cfg import Dominators, find_loops, map_targets
+from .loops import LoopFacts, Site, basic_ivs, ensure_preheader, iteration_locals, local_defs
+from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator
 
 MAX_LOOP_BLOCKS = 64  # the copy doubles the loop; leave very large loops alone
 

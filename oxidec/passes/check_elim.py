@@ -40,10 +40,11 @@ from functools import lru_cache
 from ..mir.syntax import (
     Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Constant, Copy, Deref, Goto,
     Intrinsic, Len, Move, SwitchInt, Use,
+    ContractBinary, ContractConst, ContractLen, ContractParam, LaunchInfo,
 )
 from ..types import IntTy
-from .loops import Dominators, predecessors
-from .visit import never_written, successors
+from ..mir.cfg import Dominators, predecessors, successors
+from ..mir.visit import never_written
 
 class _Top:
     """The facts of a state no path reaches (yet): everything holds."""
@@ -113,10 +114,10 @@ class _Checker:
 
     def _block_limit(self) -> dict[str, int]:
         limit = dict(BLOCK_MAX)
-        req = self.body.attrs.get("reqntid")
-        if req:
-            limit = {axis: int(n) for axis, n in zip("xyz", req)}
-        bounds = self.body.attrs.get("launch_bounds")
+        launch = self.body.launch or LaunchInfo()
+        if launch.block:
+            limit = {axis: int(n) for axis, n in zip("xyz", launch.block)}
+        bounds = launch.bounds
         if bounds:
             limit = {axis: min(n, int(bounds[0])) for axis, n in limit.items()}
         return limit
@@ -154,7 +155,7 @@ class _Checker:
             if name == "tid":
                 return (0, self.block_limit[axis] - 1)
             if name == "ntid":
-                req = self.body.attrs.get("reqntid")
+                req = self.body.launch.block if self.body.launch else None
                 if req:
                     n = int(req["xyz".index(axis)])
                     return (n, n)
@@ -198,38 +199,32 @@ class _Checker:
 
     def _contract_lengths(self) -> dict[tuple, tuple]:
         """("len", s) -> the key of the expression a contract requires it to equal."""
-        from ..ast import BinaryExpr, LitExpr, MethodCallExpr, PathExpr
-        contract = self.body.attrs.get("launch_contract")
+        launch = self.body.launch
+        contract = launch.contract if launch is not None else None
         out = {}
         if contract is None:
             return out
-        names = {self.body.locals[a].name: a for a in self.body.args()}
 
         def conv(e):
-            if isinstance(e, LitExpr) and e.kind == "int":
-                return ("k", e.value)
-            if isinstance(e, PathExpr) and len(e.path.segments) == 1:
-                name = e.path.segments[0].name
-                if name in names and names[name] in self.fixed_args:
-                    return ("l", names[name])  # a parameter the body never writes
-                v = contract.consts.get(name)
+            if isinstance(e, ContractConst):
+                v = e.value
                 return ("k", v) if isinstance(v, int) and not isinstance(v, bool) else None
-            if isinstance(e, MethodCallExpr) and e.method == "len" and not e.args:
-                r = conv(e.receiver)
-                return ("len", r[1]) if r and r[0] == "l" else None
-            if isinstance(e, BinaryExpr) and e.op in ("*", "+"):
+            if isinstance(e, ContractParam):
+                return ("l", e.local) if e.local in self.fixed_args else None  # never written
+            if isinstance(e, ContractLen):
+                return ("len", e.local) if e.local in self.fixed_args else None
+            if isinstance(e, ContractBinary) and e.op in ("mul", "add"):
                 a, b = conv(e.lhs), conv(e.rhs)
                 if a is None or b is None:
                     return None
-                op = "mul" if e.op == "*" else "add"
                 if repr(b) < repr(a):
                     a, b = b, a
-                return ("bin", op, a, b)
+                return ("bin", e.op, a, b)
             return None
 
         for req in contract.requires:
             e = req.expr
-            if isinstance(e, BinaryExpr) and e.op == "==":
+            if isinstance(e, ContractBinary) and e.op == "eq":
                 a, b = conv(e.lhs), conv(e.rhs)
                 if a and a[0] == "len" and b:
                     out[a] = b

@@ -28,7 +28,8 @@ from ..types import USIZE, ArrayTy, BoolTy, IntTy, SharedArrayTy
 from .consteval import (
     eval_binary, eval_cast, eval_intrinsic, eval_unary, normalize, same_constant, wrap_int,
 )
-from .visit import reverse_postorder, rewrite_statement, rewrite_terminator, single_def_locals
+from ..mir.cfg import reverse_postorder
+from ..mir.visit import rewrite_statement, rewrite_terminator, single_def_locals
 
 
 MAX_ROUNDS = 64  # each round folds at least one more value; real bodies settle in a few

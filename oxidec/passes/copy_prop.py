@@ -35,7 +35,7 @@ from ..mir.syntax import (
 from ..mir.typeof import MirTypeError, place_ty
 from ..types import ArrayTy, EnumTy, StructTy, TupleTy
 from .dead_code import is_temporary
-from .visit import (
+from ..mir.visit import (
     has_deref, never_written, read_counts, rewrite, single_def_locals, write_once_locals,
 )
 

@@ -23,7 +23,7 @@ leave the `let` list too. Arguments and the return place keep their numbers.
 from __future__ import annotations
 
 from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Nop, Place
-from .visit import has_deref, read_counts, rewrite
+from ..mir.visit import has_deref, read_counts, rewrite
 
 
 def is_temporary(body: Body, local: int) -> bool:

@@ -23,7 +23,8 @@ from collections import Counter
 from .. import types as T
 from ..mir import syntax as M
 from ..mir.typeof import operand_ty
-from .visit import defs, predecessor_counts, read_counts
+from ..mir.visit import defs, read_counts
+from ..mir.cfg import predecessor_counts
 
 
 def fma_contract(body: M.Body) -> bool:

@@ -42,8 +42,9 @@ from ..mir.syntax import (
 )
 from ..types import IntTy
 from .dead_code import is_temporary
-from .loops import Dominators, LoopFacts, ensure_preheader, find_loops, local_defs
-from .visit import address_taken, has_deref, rvalue_operands
+from ..mir.cfg import Dominators, find_loops
+from .loops import LoopFacts, ensure_preheader, local_defs
+from ..mir.visit import address_taken, has_deref, rvalue_operands
 
 IMPURE_INTRINSICS = WARP_COLLECTIVES | {"clock64"}
 

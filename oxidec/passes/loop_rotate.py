@@ -31,7 +31,8 @@ import copy
 
 from ..mir.syntax import Assign, Body, Goto, SwitchInt
 from .licm import speculatable
-from .loops import ensure_preheader, find_loops
+from .loops import ensure_preheader
+from ..mir.cfg import find_loops
 
 MAX_HEADER = 8
 

@@ -48,8 +48,9 @@ from ..mir.syntax import (
 )
 from ..types import BOOL, IntTy
 from .affine import Builder
-from .loops import LoopFacts, basic_ivs, find_loops, iteration_locals, predecessors
-from .visit import map_targets, rewrite_statement
+from .loops import LoopFacts, basic_ivs, iteration_locals
+from ..mir.cfg import find_loops, map_targets, predecessors
+from ..mir.visit import rewrite_statement
 
 FACTORS = (16, 8, 4)  # the largest whose copies stay within BUDGET statements
 BUDGET = 128

@@ -1,6 +1,6 @@
-"""Loop analysis for the loop passes: dominators, natural loops, preheaders, basic
-induction variables, loop-invariant operands. Nothing here changes a body except
-`ensure_preheader`, which adds one block.
+"""Loop analysis for the loop passes, on top of `mir/cfg.py`'s dominators and natural
+loops: preheaders, basic induction variables, loop-invariant operands. Nothing here changes
+a body except `ensure_preheader`, which adds one block.
 
     bb0: { _2 = const 0_usize; goto -> bb1; }              dominators: bb0 > bb1 > bb2, bb3
     bb1: { _3 = Lt(copy _2, copy _1);                      back edge: bb2 -> bb1
@@ -24,117 +24,14 @@ from ..mir.syntax import (
     Operand, Place,
 )
 from ..types import IntTy
-from .visit import address_taken, has_deref, map_targets, reverse_postorder, successors
+from ..mir.visit import address_taken, has_deref
+from ..mir.cfg import (  # re-exported: the loop passes' vocabulary
+    Dominators, Loop, find_loops, map_targets, outside_predecessors, predecessors, successors,
+)
 
 
 # ---------------------------------------------------------------------------
-# Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm")
-
-
-def predecessors(body: Body) -> list[list[int]]:
-    preds: list[list[int]] = [[] for _ in body.blocks]
-    for b, block in enumerate(body.blocks):
-        for s in successors(block.terminator):
-            if b not in preds[s]:
-                preds[s].append(b)
-    return preds
-
-
-class Dominators:
-    """Immediate dominators of the reachable blocks (the entry's is itself; unreachable
-    blocks have None)."""
-
-    def __init__(self, body: Body) -> None:
-        self.order = reverse_postorder(body)
-        self.rpo_index = {b: i for i, b in enumerate(self.order)}
-        preds = predecessors(body)
-        idom: list[int | None] = [None] * len(body.blocks)
-        if self.order:
-            idom[self.order[0]] = self.order[0]
-        changed = True
-        while changed:
-            changed = False
-            for b in self.order[1:]:
-                new = None
-                for p in preds[b]:
-                    if idom[p] is None:
-                        continue
-                    new = p if new is None else self._intersect(idom, p, new)
-                if new is not None and idom[b] != new:
-                    idom[b] = new
-                    changed = True
-        self.idom = idom
-
-    def _intersect(self, idom, a: int, b: int) -> int:
-        while a != b:
-            while self.rpo_index[a] > self.rpo_index[b]:
-                a = idom[a]
-            while self.rpo_index[b] > self.rpo_index[a]:
-                b = idom[b]
-        return a
-
-    def dominates(self, a: int, b: int) -> bool:
-        """Every path from the entry to `b` passes `a` (a block dominates itself)."""
-        if self.idom[b] is None or self.idom[a] is None:
-            return False
-        while True:
-            if a == b:
-                return True
-            parent = self.idom[b]
-            if parent == b:
-                return False
-            b = parent
-
-
-# ---------------------------------------------------------------------------
-# Natural loops
-
-
-@dataclass
-class Loop:
-    header: int
-    blocks: set[int]
-    latches: list[int]  # sources of the back edges
-    exits: list[tuple[int, int]] = field(default_factory=list)  # (inside, outside) edges
-    depth: int = 1  # 1 for an outermost loop
-    parent: "Loop | None" = None
-
-    def __contains__(self, b: int) -> bool:
-        return b in self.blocks
-
-
-def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
-    """The natural loops, innermost first (deepest nesting first, then by header)."""
-    doms = doms or Dominators(body)
-    preds = predecessors(body)
-    by_header: dict[int, Loop] = {}
-    for b in doms.order:
-        for s in successors(body.blocks[b].terminator):
-            if doms.dominates(s, b):  # a back edge b -> s
-                loop = by_header.setdefault(s, Loop(s, {s}, []))
-                if b not in loop.latches:
-                    loop.latches.append(b)
-                stack = [b]
-                while stack:
-                    n = stack.pop()
-                    if n not in loop.blocks:
-                        loop.blocks.add(n)
-                        stack.extend(p for p in preds[n] if doms.idom[p] is not None)
-    loops = list(by_header.values())
-    for loop in loops:
-        loop.exits = [(b, s) for b in sorted(loop.blocks)
-                      for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
-        enclosing = [o for o in loops if o is not loop and loop.header in o.blocks
-                     and loop.blocks <= o.blocks]
-        loop.depth = 1 + len(enclosing)
-        if enclosing:
-            loop.parent = min(enclosing, key=lambda o: len(o.blocks))
-    loops.sort(key=lambda lp: (-lp.depth, lp.header))
-    return loops
-
-
-def outside_predecessors(body: Body, loop: Loop) -> list[int]:
-    return [p for p in predecessors(body)[loop.header] if p not in loop.blocks]
+# Preheaders
 
 
 def preheader(body: Body, loop: Loop) -> int | None:
@@ -270,7 +167,7 @@ def iteration_locals(body: Body, blocks: set[int]) -> set[int]:
     """Temporaries written once, inside `blocks` (a loop), address never taken, and read
     only inside them at places their write dominates: values of one iteration, which a
     copy of the blocks may give fresh locals."""
-    from .visit import statement_reads, terminator_reads
+    from ..mir.visit import statement_reads, terminator_reads
     doms = Dominators(body)
     taken = address_taken(body)
     candidates = {}
@@ -301,7 +198,7 @@ def remove_dead_ivs(body: Body) -> bool:
     variable nothing uses any more: `_9 = Add(copy _9, const 4_usize)`, or a pointer moved
     by `ptr_add`), which `dead_code` keeps because the update reads it."""
     from .dead_code import is_temporary
-    from .visit import statement_reads, terminator_reads
+    from ..mir.visit import statement_reads, terminator_reads
     own: dict[int, int] = {}
     other: set[int] = set()
     for block in body.blocks:

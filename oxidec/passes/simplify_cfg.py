@@ -26,7 +26,8 @@ duplicated or moved into different control flow.
 from __future__ import annotations
 
 from ..mir.syntax import Body, Goto, Return, SwitchInt, Unreachable
-from .visit import map_targets, predecessor_counts, reachable, renumber_blocks, successors
+from ..mir.cfg import map_targets, predecessor_counts, reachable, successors
+from ..mir.visit import renumber_blocks
 
 MAX_ROUNDS = 32
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
 from .loops import Site, ensure_preheader, rewrite_each_iv
-from .visit import statement_reads, terminator_reads
+from ..mir.visit import statement_reads, terminator_reads
 
 
 def strength_reduce(body: Body) -> bool:

@@ -13,7 +13,7 @@ from ..mir import syntax as mir
 from ..types import BOOL, U32, USIZE, PtrTy
 from . import abi
 from .atomics import emit_atomic
-from ..passes.visit import successors
+from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
 from .instrs import EFFECTS, INT_COMPARE, instr
 from .places import PlaceAccess, RegPlace, Val
@@ -109,19 +109,7 @@ class FunctionEmitter(PlaceAccess):
         comes right after it and needs no branch: the `otherwise` (true) side of a
         switch, the success side of an assert. Loop bodies follow their headers and
         loop exits come after the loop."""
-        order, seen = [], set()
-        stack = [(0, iter(self._visit_order(0)))]
-        seen.add(0)
-        while stack:
-            b, pending = stack[-1]
-            nxt = next(pending, None)
-            if nxt is None:
-                order.append(b)
-                stack.pop()
-            elif nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, iter(self._visit_order(nxt))))
-        return order[::-1]
+        return postorder(0, self._visit_order)[::-1]
 
     def _visit_order(self, b: int) -> list[int]:
         """Successors in DFS order: the one visited last lands right after b."""

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..mir import syntax as mir
-from ..passes.visit import successors
+from ..mir.cfg import blocks_on_cycles
 from ..types import IntTy
 from .regalloc import place_ty, through_pointer
 
@@ -68,18 +68,7 @@ def _plan_widened(body, defs, memory_locals, plan) -> None:
 
 
 def _blocks_outside_loops(body) -> set[int]:
-    succs = [successors(block.terminator) for block in body.blocks]
-    outside = set()
-    for b in range(len(body.blocks)):
-        seen, stack = set(), list(succs[b])
-        while stack:
-            n = stack.pop()
-            if n not in seen:
-                seen.add(n)
-                stack.extend(succs[n])
-        if b not in seen:
-            outside.add(b)
-    return outside
+    return set(range(len(body.blocks))) - blocks_on_cycles(body)
 
 
 # ---------------------------------------------------------------------------

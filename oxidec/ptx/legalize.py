@@ -6,16 +6,16 @@
   Logic ops, shr, rem and comparisons keep the extended form and need nothing.
 - Shift amounts are masked to the width (`and.b32 %r, amt, 31`) as Rust release does.
 - Bool comparisons and selects become predicate logic (setp has no `.pred` form).
-- Casts follow Rust `as`: float->int saturates with NaN -> 0 (PTX `cvt.rzi` does so for
-  32/64-bit results; narrow results are clamped explicitly), int->int truncates or
+- Casts follow Rust `as`: float->int saturates with NaN -> 0 (PTX `cvt.rzi` saturates;
+  NaN is selected to 0 where the hardware gives MIN, narrow results are clamped
+  explicitly), int->int truncates or
   extends by the source's signedness.
 - `round` rounds half away from zero: `cvt.rni` would round half to even.
-- float `rem` is Rust's fmod, `a - trunc(a/b)*b` with one fma in f64: exact for f32
-  while |a/b| < 2^29; for f64 it can be off by a multiple of b for huge quotients.
+- float `rem` is Rust's fmod, exact for every quotient: mathlib's `fmod` routine.
 """
 from __future__ import annotations
 
-from ..types import BOOL, F64, U32, BoolTy, FloatTy, IntTy, Ty
+from ..types import BOOL, U32, BoolTy, FloatTy, IntTy, Ty
 from .instrs import instr
 from .places import Val
 from .types import PtxEmitError, arith, is_narrow, is_thin_pointer, reg_class
@@ -113,33 +113,10 @@ def arith_or_bits(ty: Ty) -> str:
 # Floats
 
 def float_rem(em, a: Val, b: Val, dst: str) -> None:
-    """Rust's `%` on floats (C fmod): a - trunc(a/b)*b, with the sign of a.
-
-    f32 computes in f64, where trunc(a/b) is exact while |a/b| < 2^29 and the fma
-    then gives the exact result; f64 computes in f64 and may be off by one multiple of
-    b when a/b rounds across an integer (|a/b| near 2^53 or above). A zero quotient
-    returns a itself, which also covers an infinite b (a/inf = 0, fma would give NaN).
-    """
-    f = arith(a.ty)
-    wide_a, wide_b = a, b
-    if f == "f32":
-        wide_a, wide_b = Val(em.tmp(F64), F64), Val(em.tmp(F64), F64)
-        em.emit(instr("cvt.f64.f32", wide_a.text, a.text))
-        em.emit(instr("cvt.f64.f32", wide_b.text, b.text))
-    q, r = em.tmp(F64), em.tmp(F64)
-    em.emit(instr("div.rn.f64", q, wide_a.text, wide_b.text))
-    em.emit(instr("cvt.rzi.f64.f64", q, q))
-    em.emit(instr("neg.f64", q, q))
-    em.emit(instr("fma.rn.f64", r, q, wide_b.text, wide_a.text))
-    zero = em.tmp(BOOL)
-    em.emit(instr("setp.eq.f64", zero, q, "0d0000000000000000"))
-    if f == "f32":
-        narrow = em.tmp(a.ty)
-        em.emit(instr("cvt.rn.f32.f64", narrow, r))
-        r = narrow
-    em.emit(instr(f"abs.{f}", r, r))  # fmod has the sign of a, zero included
-    em.emit(instr(f"copysign.{f}", r, a.text, r))
-    em.emit(instr(f"selp.{f}", dst, a.text, r, zero))
+    """Rust's `%` on floats (C fmod), exact: oxidec/mathlib/fmod.py's long division, the
+    routine the simulator runs too."""
+    from ..mathlib import emit_ptx
+    emit_ptx(em, "fmod", [a, b], dst)
 
 
 def round_half_away(em, x: Val, dst: str) -> None:
@@ -216,18 +193,36 @@ def _already_canonical(src: IntTy, to: IntTy) -> bool:
 
 
 def float_to_int(em, v: Val, to: IntTy, dst: str) -> None:
+    """Rust `as`: truncate, saturate, NaN -> 0. `cvt.rzi` saturates, but the hardware's NaN
+    result is 0 only for f32 to a 32-bit integer; from f64, and from f32 to 64 bits, it is
+    the type's MIN (or 2^63 for u64), so those conversions select 0 for a NaN explicitly."""
     f = arith(v.ty)
     sign = "s" if to.signed else "u"
+    x = v.text
+    if v.imm:  # setp takes no two immediates
+        x = em.tmp(v.ty)
+        em.emit(instr(f"mov.{f}", x, v.text))
+    nan_is_min = f == "f64" or to.bits == 64
     if not is_narrow(to):
-        em.emit(instr(f"cvt.rzi.{sign}{to.bits}.{f}", dst, v.text))
+        em.emit(instr(f"cvt.rzi.{sign}{to.bits}.{f}", dst, x))
+        if nan_is_min:
+            _nan_to_zero(em, x, f, dst, f"b{to.bits}")
         return
     # Saturate to 32 bits (NaN -> 0), then clamp to the narrow range.
     low, high = NARROW_LIMITS[(to.bits, to.signed)]
     wide = em.tmp(U32)
-    em.emit(instr(f"cvt.rzi.{sign}32.{f}", wide, v.text))
+    em.emit(instr(f"cvt.rzi.{sign}32.{f}", wide, x))
+    if nan_is_min:
+        _nan_to_zero(em, x, f, wide, "b32")
     if to.signed:
         em.emit(instr("max.s32", wide, wide, str(low)))
     em.emit(instr(f"min.{sign}32", dst, wide, str(high)))
+
+
+def _nan_to_zero(em, x: str, f: str, reg: str, bits: str) -> None:
+    nan = em.tmp(BOOL)
+    em.emit(instr(f"setp.nan.{f}", nan, x, x))
+    em.emit(instr(f"selp.{bits}", reg, "0", reg, nan))
 
 
 # ---------------------------------------------------------------------------

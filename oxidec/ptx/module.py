@@ -97,10 +97,11 @@ def launch_directives(body: mir.Body) -> list[str]:
     """`.maxntid` / `.minnctapersm` from `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`, and
     `.reqntid` from a launch contract's exact `block = (X, Y, Z)`."""
     out = []
-    reqntid = body.attrs.get("reqntid")
+    launch = body.launch or mir.LaunchInfo()
+    reqntid = launch.block
     if reqntid:
         out.append(".reqntid " + ", ".join(str(int(n)) for n in reqntid))
-    bounds = body.attrs.get("launch_bounds")
+    bounds = launch.bounds
     if not bounds:
         return out
     max_threads, min_blocks = (tuple(bounds) + (None,))[:2]

@@ -55,11 +55,24 @@ class MemPlace:
     offset: int
     length: Val | None = None  # element count, when reached through a fat pointer
 
+    def __post_init__(self) -> None:
+        # Addresses are 64-bit and wrap: a folded constant index such as `(-9isize) as
+        # usize` (in a branch never taken) gives an offset past 2^64 that ptxas rejects
+        # ("Constant overflow"); the same address mod 2^64, as a signed displacement, is
+        # what the register arithmetic would have computed.
+        object.__setattr__(self, "offset", wrap_displacement(self.offset))
+
     def address(self) -> str:
         return f"[{self.base.text}+{self.offset}]" if self.offset else f"[{self.base.text}]"
 
 
 Place = RegPlace | MemPlace
+
+
+def wrap_displacement(offset: int) -> int:
+    """A byte offset as a 64-bit two's-complement displacement."""
+    offset &= (1 << 64) - 1
+    return offset - (1 << 64) if offset >= 1 << 63 else offset
 
 
 class PlaceAccess:

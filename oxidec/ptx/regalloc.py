@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
-from ..passes.visit import rvalue_operands
+from ..mir.visit import rvalue_operands
 from ..types import ArrayTy, Ty
 from .types import (REG_CLASSES, RegClass, elem_of, field_leaves, is_fat_pointer, leaf_types,
                     mem_align, mem_size, pointee, reg_class)

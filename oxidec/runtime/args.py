@@ -26,7 +26,7 @@ from .. import types as T
 from ..signature import KernelParam, KernelSignature
 from .dtypes import int_range, numpy_dtype
 from .errors import LaunchError
-from .values import encode
+from .values import encode, is_aggregate
 
 
 @dataclass
@@ -38,7 +38,7 @@ class PreparedArg:
 
     @property
     def is_array(self) -> bool:
-        return self.param.kind not in ("scalar", "value")
+        return self.param.kind != "scalar"
 
     @property
     def flat(self) -> np.ndarray:
@@ -70,10 +70,10 @@ def prepare_args(sig: KernelSignature, args: Sequence[Any]) -> list[PreparedArg]
 
 
 def _prepare_one(param: KernelParam, value: Any) -> PreparedArg:
+    if param.kind == "scalar" and is_aggregate(param.ty):  # an enum or struct: its bytes
+        return PreparedArg(param, encode(param.ty, value, f"argument `{param.name}`"))
     if param.kind == "scalar":
         return PreparedArg(param, convert_scalar(param, value))
-    if param.kind == "value":  # an enum or struct: its bytes (runtime/values.py)
-        return PreparedArg(param, encode(param.ty, value, f"argument `{param.name}`"))
     return _prepare_array(param, value)
 
 

@@ -64,7 +64,7 @@ def check_launch_config(grid: Dim3, block: Dim3, shared_bytes: int = 0,
             raise LaunchError(f"grid {grid}{who}: {'xyz'[axis]} extent {d} exceeds {limit}")
     if shared_bytes < 0:
         raise LaunchError(f"shared_bytes must be >= 0, got {shared_bytes}")
-    bounds = (sig.attrs or {}).get("launch_bounds") if sig else None
+    bounds = sig.launch.bounds if sig and sig.launch else None
     if bounds:
         max_threads = bounds[0] if isinstance(bounds, (tuple, list)) else bounds
         if max_threads and threads > int(max_threads):
@@ -89,7 +89,7 @@ def ptx_params(sig: KernelSignature) -> list[PtxParam]:
             out.append(PtxParam(f"{p.name}.len", ctypes.c_uint64, p.name, "len"))
         elif p.kind == "ptr":
             out.append(PtxParam(p.name, ctypes.c_uint64, p.name, "ptr"))
-        elif p.kind == "value":  # `.param .align A .b8 NAME[SIZE]`: the encoded bytes
+        elif host_values.is_aggregate(p.ty):  # `.param .align A .b8 NAME[SIZE]`: its bytes
             size = layout.size_of(p.ty)
             out.append(PtxParam(p.name, ctypes.c_uint8 * max(size, 1), p.name, "value"))
         else:
@@ -121,7 +121,7 @@ class KernelParams:
                 self.storage.append(ctypes.c_uint64(int(length)))
             elif p.kind == "ptr":
                 self.storage.append(ctypes.c_uint64(int(v)))
-            elif p.kind == "value":
+            elif host_values.is_aggregate(p.ty):
                 raw = bytes(v) if isinstance(v, (bytes, bytearray)) else \
                     host_values.encode(p.ty, v, f"argument `{p.name}`")
                 self.storage.append((ctypes.c_uint8 * max(len(raw), 1)).from_buffer_copy(

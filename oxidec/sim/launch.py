@@ -115,7 +115,8 @@ class Launch:
                            f"the limit of {MAX_THREADS_PER_BLOCK} threads (z at most 64)")
         if self.grid[1] > 65535 or self.grid[2] > 65535 or self.grid[0] > 2 ** 31 - 1:
             raise SimError(f"launch of `{name}`: grid {self.grid} exceeds the device limits")
-        bounds = self.kernel.body.attrs.get("launch_bounds")
+        launch = self.kernel.body.launch
+        bounds = launch.bounds if launch is not None else None
         if bounds and bounds[0] and tpb > bounds[0]:
             raise SimError(f"launch of `{name}`: {tpb} threads per block exceed its "
                            f"#[launch_bounds({bounds[0]}, ...)]")

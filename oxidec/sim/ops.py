@@ -59,8 +59,10 @@ def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _rem(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "f":
-        return np.fmod(a, b)  # Rust `%` on floats: the sign of the dividend
+    if a.dtype.kind == "f":  # Rust `%` on floats: exact fmod, the GPU's routine and NaN bits
+        from ..mathlib import simulate
+        a, b = np.broadcast_arrays(a, b)
+        return simulate("fmod", [a.ravel(), b.ravel()]).reshape(a.shape)
     b = _nonzero(b, "attempt to calculate the remainder with a divisor of zero")
     if a.dtype.kind == "u":
         return a % b

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import heapq
 
+from ..mir.cfg import reachable_from
+
 
 def weak_topological_order(succ: list[list[int]], entry: int = 0) -> list[int]:
     n = len(succ)
@@ -28,25 +30,13 @@ def weak_topological_order(succ: list[list[int]], entry: int = 0) -> list[int]:
     for u, vs in enumerate(succ):
         for v in vs:
             preds[v].append(u)
-    reach = _reachable(succ, entry)
+    reach = reachable_from((entry,), succ.__getitem__)
     out: list[int] = []
     preds[entry].append(-1)  # the launch enters there: the header if it is in a loop
     _order_region(sorted(reach), None, succ, preds, out)
     seen = set(out)
     out.extend(v for v in range(n) if v not in seen)
     return out
-
-
-def _reachable(succ: list[list[int]], entry: int) -> set[int]:
-    seen = {entry}
-    stack = [entry]
-    while stack:
-        u = stack.pop()
-        for v in succ[u]:
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return seen
 
 
 def _order_region(nodes: list[int], header: int | None, succ, preds, out: list[int]) -> None:

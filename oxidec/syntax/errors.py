@@ -37,7 +37,7 @@ _OPERATORS = frozenset("""
 """.split())
 _REGEX_NAMES = {"IDENT": "identifier", "LABEL": "label", "INT": "integer literal",
                 "FLOAT": "float literal", "STRING": "string literal", "CHAR": "char literal",
-                "HOST_ITEM": "item", "$END": "end of file"}
+                "HOST_ITEM": "item", "LET_ELSE": "`else`", "$END": "end of file"}
 
 
 class ErrorReporter:
@@ -125,6 +125,8 @@ class ErrorReporter:
                 if src is not None:
                     span = Span(self.file, src.start, src.end)
             found = self.found(tok)
+            if "SEMICOLON" in expected and self.missing_semicolon(span, found):
+                return
             message = f"expected {what}, found {found}" if what else f"unexpected token {found}"
             self.sink.error(SYNTAX, message, span, label)
             return
@@ -142,6 +144,19 @@ class ErrorReporter:
         what, label = self.expectation(expected or set(e.allowed or ()))
         message = f"expected {what}, found `{text}`" if what else f"unexpected token `{text}`"
         self.sink.error(SYNTAX, message, span, label)
+
+    def missing_semicolon(self, span: Span, found: str) -> bool:
+        """rustc's reading of a token on a later line where `;` could end the statement: the
+        `;` is missing after the previous token (reported there, with the fix)."""
+        i = bisect.bisect_left(self._tok_starts, span.start)
+        if i == 0:
+            return False
+        prev_end = self.pre.tokens[i - 1].end
+        if self.file.line_col(prev_end)[0] >= span.line:
+            return False
+        self.sink.error(SYNTAX, f"expected `;`, found {found}", Span(self.file, prev_end, prev_end),
+                        "help: add `;` here", labels=[Label(span, "unexpected token")])
+        return True
 
     def report_unsupported(self, e: UnexpectedToken, tok: Token, expected: set[str]) -> bool:
         """Rust that is valid but not kernel code, or a mistake rustc words specially."""

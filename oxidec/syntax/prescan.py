@@ -23,6 +23,10 @@ import re
 from dataclasses import dataclass, field
 
 HOST_MARK = "\x01"
+# The `else` of `let PAT = EXPR else { .. };` has its first letter replaced by this mark in
+# the text the parser sees, so the grammar can tell it from the `else` of an `if` (which
+# always follows a `}`; rustc likewise rejects a let-else initialiser that ends with `}`).
+LET_ELSE_MARK = "\x02"
 
 # kinds of Tok
 IDENT, LIFETIME, LITERAL, PUNCT = "ident", "lifetime", "literal", "punct"
@@ -537,5 +541,9 @@ def prescan(text: str) -> Prescan:
                 chars[p] = " "
     for start in scanner.skipped:
         chars[start] = HOST_MARK
+    for j, tok in enumerate(toks):
+        if tok.kind == IDENT and tok.text == "else" and chars[tok.start] == "e" and j > 0 \
+                and toks[j - 1].text != "}":
+            chars[tok.start] = LET_ELSE_MARK
     # a HOST_MARK in the source itself is an unknown character: reported and blanked
     return Prescan("".join(chars), toks, errors, False, scanner.skipped, scanner.regions)

@@ -411,11 +411,12 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         return _Empty(self.span(meta))
 
     def let_stmt(self, meta, children):
-        # let_stmt: "let" pattern (":" type)? ("=" expr)? ";"
+        # let_stmt: "let" pattern (":" type)? ("=" expr let_else?)? ";"
         pat = children[0]
         ty = next((c for c in children[1:] if isinstance(c, ast.TypeExpr)), None)
         init = next((c for c in children[1:] if isinstance(c, ast.Expr)), None)
-        return ast.LetStmt(pat=pat, ty=ty, init=init, span=self.span(meta))
+        else_ = next((c for c in children[1:] if isinstance(c, ast.Block)), None)
+        return ast.LetStmt(pat=pat, ty=ty, init=init, else_=else_, span=self.span(meta))
 
     def item_stmt(self, meta, children):
         # item_stmt: fn_item | const_item | static_item | struct_item | use_item

@@ -114,6 +114,11 @@ class EnumRules:
 
 
     @rule
+    def let_else(self, meta, children):
+        # let_else: LET_ELSE block   (`let PAT = EXPR else { .. };`)
+        return _nodes(children)[0]
+
+    @rule
     def try_expr(self, meta, children):
         # postfix: postfix QUESTION
         return ast.TryExpr(expr=children[0], span=self.span(meta))

@@ -11,6 +11,7 @@ import functools
 from .. import ast
 from .. import types as T
 from ..diagnostics import Label
+from .operators import operator_mismatch
 from .results import (ConstRes, LocalRes, Loop,
                       StaticRes, Var, describe, nearest)
 
@@ -240,7 +241,10 @@ class ExprMixin:
         lt = self.check_expr(e.lhs, None if comparison else expected)
         rt = self.check_expr(e.rhs, lt)
         if not self.unify(lt, rt):
-            self.mismatch(lt, rt, e.rhs.span)
+            if comparison:
+                self.mismatch(lt, rt, e.rhs.span)
+            else:
+                operator_mismatch(self, op, e.lhs, e.rhs, e.op_span, lt, rt)
             return T.BOOL if comparison else T.ERROR
         s = self.shallow(lt)
         if isinstance(s, T.ErrorTy):
@@ -287,7 +291,7 @@ class ExprMixin:
             return T.UNIT
         rt = self.check_expr(e.rhs, lt)
         if not self.unify(lt, rt):
-            self.mismatch(lt, rt, e.rhs.span)
+            operator_mismatch(self, e.op, e.lhs, e.rhs, e.op_span, lt, rt, compound=True)
             return T.UNIT
         s = self.shallow(lt)
         ok = isinstance(s, (T.IntTy, T.FloatTy, T.ErrorTy)) or isinstance(s, T.InferTy)
@@ -364,7 +368,8 @@ class ExprMixin:
 
     def check_index_expr(self, e: ast.IndexExpr, expected):
         base = self.shallow(self.check_expr(e.base))
-        self.coerce(self.check_expr(e.index, T.USIZE), T.USIZE, e.index.span)
+        # rustc: E0277 "cannot be indexed by `u32`", without a conversion help
+        self.coerce(self.check_expr(e.index, T.USIZE), T.USIZE, e.index.span, convert_help=False)
         if isinstance(base, T.RefTy):
             base = self.shallow(base.inner)
         if isinstance(base, (T.SliceTy, T.ArrayTy, T.SharedArrayTy)):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from .. import types as T
 from ..diagnostics import Label
 from ..span import Span
+from .operators import conversion_help
 from .results import (describe)
 
 
@@ -122,7 +123,8 @@ class InferMixin:
         self.subst[var.var] = ty
         return True
 
-    def coerce(self, actual: T.Ty, expected: T.Ty, span: Span, *, why: Label | None = None) -> T.Ty:
+    def coerce(self, actual: T.Ty, expected: T.Ty, span: Span, *, why: Label | None = None,
+               convert_help: bool = True) -> T.Ty:
         """Check that a value of type `actual` may be used where `expected` is wanted."""
         a, e = self.shallow(actual), self.shallow(expected)
         if isinstance(a, T.NeverTy):
@@ -132,15 +134,20 @@ class InferMixin:
             if self.unify(a.inner, e.inner):
                 return expected
         if not self.unify(actual, expected):
-            self.mismatch(expected, actual, span, why=why)
+            self.mismatch(expected, actual, span, why=why,
+                          value=span.text() if convert_help else None)
             return T.ERROR
         return expected
 
-    def mismatch(self, expected: T.Ty, actual: T.Ty, span: Span, *, why: Label | None = None):
+    def mismatch(self, expected: T.Ty, actual: T.Ty, span: Span, *, why: Label | None = None,
+                 value: str | None = None):
+        """E0308; `value` (the expression's text) at a coercion site, for rustc's help on
+        converting between integer types."""
         exp, act = self.deep(expected), self.deep(actual)
+        helps = conversion_help(exp, act, value) if value is not None else None
         self.sink.error("E0308", "mismatched types", span,
                         f"expected {describe(exp)}, found {describe(act)}",
-                        labels=[why] if why else None)
+                        labels=[why] if why else None, help=helps)
 
 
 def _rebuild_enum(ty: T.EnumTy, args: list[T.Ty]) -> T.EnumTy:

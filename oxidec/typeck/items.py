@@ -65,8 +65,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 self.r.kernels_unchecked.add(fn.name)
             contract = attr(fn, "launch_contract")
             if contract is not None:
-                from ..contracts import parse_contract
-                parsed = parse_contract(fn, contract, self.consts, self.sink)
+                from .contract import parse_contract
+                parsed = parse_contract(fn, contract, self.consts, self.lower_type, self.sink)
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
         return sig

@@ -67,7 +67,7 @@ class TypeckResults:
     kernels_unchecked: set[str] = field(default_factory=set)  # #[kernel(unchecked_indexing)]
     atomic_orderings: dict[ast.MethodCallExpr, tuple[str, ...]] = field(default_factory=dict)
     printf_formats: dict[ast.MacroCallExpr, str] = field(default_factory=dict)  # C format
-    contracts: dict[str, object] = field(default_factory=dict)  # kernel -> LaunchContract
+    contracts: dict[str, object] = field(default_factory=dict)  # kernel -> M.LaunchContract
     enum_tys: dict[str, T.EnumTy] = field(default_factory=dict)
     # enum values and patterns (typeck/enums.py, typeck/patterns.py)
     variants: dict[ast.Node, int] = field(default_factory=dict)  # `E::V(..)` expr / pattern

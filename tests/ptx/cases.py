@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from mirbuild import D, F0, F1, F2, P, Fn, c, cidx, cp, idx, mv, program, shared_static, slice_of
 
-from oxidec.mir.syntax import (Aggregate, Assert, BinaryOp, Call, Cast, Field, Goto, Intrinsic, Len,
+from oxidec.mir.syntax import (Aggregate, Assert, BinaryOp, Call, Cast, Field, Goto, Intrinsic, LaunchInfo, Len,
                                Program, Ref, Repeat, Return, StaticRef, SwitchInt, UnaryOp,
                                Unreachable, Use)
 from oxidec.types import (BOOL, F32, F64, I8, I16, I32, I64, ISIZE, U8, U16, U32, U64, UNIT,
@@ -666,7 +666,7 @@ def tuple_swap_through_aggregate():
 @case
 def launch_bounds_and_thread_index_type():
     f = Fn("bounded")
-    f.attrs["launch_bounds"] = (256, 2)
+    f.launch = LaunchInfo(bounds=(256, 2))
     out = f.arg("out", DisjointSliceTy(U32))
     bb0, bb1, done = f.block(), f.block(), f.block()
     t, ti = f.local(U32), f.local(ThreadIndexTy(), "idx")
@@ -706,9 +706,11 @@ def i64_arith_and_division():
     f.assign(bb, P(out, D), Cast(cp(r), I64))
     f.assign(bb, P(out, D), Cast(cp(fr), I64))
     f.term(bb, Return)
+    # float % is mathlib's exact fmod: f32 widened, quotient digits by division, remainder
+    # in u64, a loop for long quotients
     return Case(program(f), ["div.s64", ", -7;", "rem.u32", "cvt.f64.f32", "div.rn.f64",
-                             "cvt.rzi.f64.f64", "fma.rn.f64", "cvt.rn.f32.f64",
-                             "copysign.f32", "selp.f32", "cvt.u64.u32"])
+                             "cvt.rzi.u64.f64", "mul.lo.u64", "bra", "cvt.rn.f32.f64",
+                             "cvt.u64.u32"])
 
 
 @case

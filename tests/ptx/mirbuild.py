@@ -58,7 +58,7 @@ class Fn:
         self.blocks: list[list] = []
         self.terms: dict[int, object] = {}
         self.line = 2
-        self.attrs: dict = {}
+        self.launch = None  # LaunchInfo
 
     def arg(self, name: str, ty) -> int:
         assert len(self.locals) == self.arg_count + 1, "arguments come first"
@@ -92,7 +92,7 @@ class Fn:
     def build(self) -> Body:
         blocks = [BasicBlock(stmts, self.terms[i]) for i, stmts in enumerate(self.blocks)]
         return Body(self.name, self.kind, self.arg_count, self.locals, blocks, span(1),
-                    dict(self.attrs))
+                    launch=self.launch)
 
 
 def program(*bodies: Fn, statics: tuple[StaticDecl, ...] = ()) -> Program:

@@ -1,6 +1,6 @@
 // Every pattern form on values computed per thread: tuples, nested enums, arrays with `..`,
 // match ergonomics on references, `ref`, negative literals, `@` bindings, let chains,
-// `while let`, `Result` and its combinators, `matches!` with a guard.
+// `while let`, `let ... else`, `Result` and its combinators, `matches!` with a guard.
 use cuda_device::{device, kernel, thread, DisjointSlice};
 
 #[derive(Clone, Copy)]
@@ -49,6 +49,13 @@ fn chain(v: i32) -> Result<i32, i32> {
     let a = checked(v)?;
     let b = checked(a + 1)?;
     Ok(a + b)
+}
+
+#[device]
+fn first_digit(v: i32) -> i32 {
+    let Some(n) = (if v > 0 { Some(v) } else { None }) else { return -1; };
+    let 0..=99 = n else { return 100 };
+    n % 10
 }
 
 #[kernel]
@@ -105,6 +112,7 @@ pub fn patterns(x: &[f32], mut out: DisjointSlice<f32>) {
         let r2 = &opt;
         acc += match r2 { Some(n) => *n, None => 11 };
         acc += if matches!(s, Shape::Seg(n) if n > 3) { 1000 } else { 0 };
+        acc += first_digit(v) * 7;
         *o = acc as f32;
     }
 }

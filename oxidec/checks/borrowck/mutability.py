@@ -10,9 +10,9 @@ is E0384's business (moves.py), because `let x; x = 1;` is allowed.
 """
 from __future__ import annotations
 
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
 from .places import Access, Accesses, describe, local_name, place_ty, static_temps
 
 

@@ -1,8 +1,8 @@
 """Small helpers for building the checker's diagnostics."""
 from __future__ import annotations
 
-from ..diagnostics import Label
-from ..span import Span
+from ...diagnostics import Label
+from ...span import Span
 
 _TRAILING = " \t=+-*/%&|^<>!(,"
 

@@ -1,6 +1,6 @@
 """The ownership, aliasing and GPU-safety checks, on MIR, between lowering and the passes.
 
-    borrowck(program, items, sink)
+    borrowck(program, sink)
 
 runs, for every body:
 - moves.py       E0381 E0382 E0384 E0507   initialisation and moves
@@ -13,10 +13,10 @@ runs, for every body:
                                            barrier interval
 
 It runs on the MIR exactly as lowering made it: the passes may turn moves into copies or
-delete dead borrows, which would hide errors. `unsafe` is checked on the AST beforehand
-(`oxidec/unsafeck.py`), because MIR does not remember `unsafe` blocks.
+delete dead borrows, which would hide errors. `unsafe` is checked just before
+(`checks/unsafeck.py`).
 
-OXIDEC_SKIP_BORROWCK=1 in the environment skips the analyses (not the lowering facts'
+OXIDEC_SKIP_BORROWCK=1 in the environment skips the analyses (not the storage statements'
 removal, nor the escape check the emitter relies on); it exists only to measure what the
 checker costs.
 """
@@ -24,20 +24,19 @@ from __future__ import annotations
 
 import os
 
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..passes.ref_elim import analyse as analyse_refs
-from ..resolve import ItemTable
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...mir.refs import analyse as analyse_refs
 from .dataflow import Cfg
-from .facts import LoweringFacts, take_facts
+from .facts import BindingScopes, take_storage
 from .places import Accesses, local_name
 from .report import add
 
 SKIP_ENV = "OXIDEC_SKIP_BORROWCK"
 
 
-def borrowck(program: M.Program, items: ItemTable | None, sink: DiagnosticSink) -> None:
-    facts = {id(body): take_facts(body) for body in program.bodies}
+def borrowck(program: M.Program, sink: DiagnosticSink) -> None:
+    facts = {id(body): take_storage(body) for body in program.bodies}
     skip = bool(os.environ.get(SKIP_ENV))
     for body in program.bodies:
         check_escapes(body, sink)
@@ -48,10 +47,10 @@ def borrowck(program: M.Program, items: ItemTable | None, sink: DiagnosticSink) 
     from .divergence import check_divergence
     from .shared_race import check_shared_races
     summaries, taints = check_divergence(program, sink)
-    check_shared_races(program, items, summaries, taints, facts, sink)
+    check_shared_races(program, summaries, taints, facts, sink)
 
 
-def check_body(body: M.Body, facts: LoweringFacts, sink: DiagnosticSink) -> None:
+def check_body(body: M.Body, facts: BindingScopes, sink: DiagnosticSink) -> None:
     from .borrows import check_borrows
     from .moves import check_moves
     from .mutability import check_mutability

@@ -38,12 +38,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import count
 
-from ..passes.visit import rvalue_operands
-from .. import ast
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..span import Span
+from ...mir.visit import rvalue_operands
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...span import Span
 from .affine import Lin, eq, feasible, le, lt
 from .divergence import BodyTaint, Summary
 from .places import static_temps, user_static_name
@@ -255,7 +254,7 @@ class RaceCheck:
         self.cfg = self.taint.cfg
         self.def_map = self.defs()
         self.form_cache: dict[int, Lin] = {}
-        self.block_dims = self.body.attrs.get("reqntid")
+        self.block_dims = self.body.launch.block if self.body.launch else None
         used = self.used_axes()
         self.axes = [ax for ax in "xyz" if ax in used and not (
             self.block_dims and self.block_dims["xyz".index(ax)] == 1)]
@@ -536,41 +535,12 @@ def _cap(tags: set[Tag]) -> set[Tag]:
     return {Tag(t.head, None) for t in tags}
 
 
-def lint_levels(items) -> dict[str, str]:
-    """fn name -> "allow" | "warn" | "deny" for the lint, from attributes on the function
-    or on an enclosing module."""
-    out: dict[str, str] = {}
-    unit = getattr(items, "source", None)
-    if unit is None:
-        return out
-
-    def level_of(attrs, inherited: str) -> str:
-        level = inherited
-        for a in attrs:
-            if a.name in ("allow", "warn", "deny", "forbid") and a.args:
-                for arg in a.args:
-                    if isinstance(arg, ast.PathExpr) and arg.path.names[-1] == LINT:
-                        level = "deny" if a.name == "forbid" else a.name
-        return level
-
-    def walk(item_list, inherited: str) -> None:
-        for item in item_list:
-            if isinstance(item, ast.ModItem):
-                walk(item.items, level_of(item.attrs, inherited))
-            elif isinstance(item, ast.FnItem):
-                out[item.name] = level_of(item.attrs, inherited)
-
-    walk(unit.items, "warn")
-    return out
-
-
-def check_shared_races(program: M.Program, items, summaries: dict[str, Summary],
+def check_shared_races(program: M.Program, summaries: dict[str, Summary],
                        taints: dict, facts: dict, sink: DiagnosticSink) -> None:
     if not program.statics:
         return
-    levels = lint_levels(items)
     for body in program.bodies:
-        level = levels.get(body.name, "warn")
+        level = body.lint_levels.get(LINT, "warn")
         if level == "allow":
             continue
         RaceCheck(body, program, summaries, level, facts.get(id(body)), taints.get(id(body)),

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import types as T
-from ..mir import syntax as M
-from ..mir.typeof import MirTypeError, place_ty as _place_ty
-from ..span import Span
-from .facts import LoweringFacts
+from ... import types as T
+from ...mir import syntax as M
+from ...mir.typeof import MirTypeError, place_ty as _place_ty
+from ...span import Span
+from .facts import BindingScopes
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def carries_ref(ty: T.Ty) -> bool:
 class Accesses:
     """The accesses of every point of a body, computed once."""
 
-    def __init__(self, body: M.Body, facts: LoweringFacts):
+    def __init__(self, body: M.Body, facts: BindingScopes):
         self.body = body
         self.facts = facts
         self.at: dict[Point, list[Access]] = {}

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..span import Span
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...span import Span
 from .dataflow import Cfg, Worklist
-from .facts import LoweringFacts
+from .facts import BindingScopes
 from .report import add
 from .places import (Access, Accesses, Point, carries_ref, describe, is_atomic_view, local_name,
                      overlaps, place_ty, static_temps)
@@ -42,7 +42,7 @@ class Loan:
 
 
 class BorrowCheck:
-    def __init__(self, body: M.Body, cfg: Cfg, acc: Accesses, facts: LoweringFacts,
+    def __init__(self, body: M.Body, cfg: Cfg, acc: Accesses, facts: BindingScopes,
                  sink: DiagnosticSink):
         self.body, self.cfg, self.acc, self.facts, self.sink = body, cfg, acc, facts, sink
         self.statics = static_temps(body)
@@ -472,6 +472,6 @@ class BorrowCheck:
                                  "long as the reference")
 
 
-def check_borrows(body: M.Body, cfg: Cfg, acc: Accesses, facts: LoweringFacts,
+def check_borrows(body: M.Body, cfg: Cfg, acc: Accesses, facts: BindingScopes,
                   sink: DiagnosticSink) -> None:
     BorrowCheck(body, cfg, acc, facts, sink).run()

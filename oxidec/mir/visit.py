@@ -1,4 +1,5 @@
-"""Walking and rewriting MIR: the shared plumbing of the passes.
+"""Walking and rewriting MIR: the shared plumbing of the checks, the passes and the emitter
+(the control-flow graph is `cfg.py`).
 
 Vocabulary used by every pass:
 - a *def* of local `l` writes `l`'s own storage: an `Assign`, `AtomicOp` or `Call`
@@ -14,56 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from ..mir.syntax import (
+from .cfg import map_targets
+from .syntax import (
     Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Copy, Deref, Effect, Goto,
     Index,
     Discriminant, Intrinsic, Len, Move, Operand, Place, Ref, Repeat, Rvalue, StaticRef, SwitchInt,
     Terminator, UnaryOp, Use,
 )
-
-# ---------------------------------------------------------------------------
-# Control flow
-
-
-def successors(term: Terminator) -> tuple[int, ...]:
-    if isinstance(term, Goto):
-        return (term.target,)
-    if isinstance(term, SwitchInt):
-        return tuple(term.targets) + (term.otherwise,)
-    if isinstance(term, (Call, Assert)):
-        return (term.target,)
-    return ()
-
-
-def map_targets(term: Terminator, fn: Callable[[int], int]) -> None:
-    """Rewrite every block target of a terminator in place."""
-    if isinstance(term, (Goto, Call, Assert)):
-        term.target = fn(term.target)
-    elif isinstance(term, SwitchInt):
-        term.targets = tuple(fn(t) for t in term.targets)
-        term.otherwise = fn(term.otherwise)
-
-
-def reachable(body: Body) -> list[bool]:
-    seen = [False] * len(body.blocks)
-    stack = [0] if body.blocks else []
-    while stack:
-        b = stack.pop()
-        if seen[b]:
-            continue
-        seen[b] = True
-        stack.extend(s for s in successors(body.blocks[b].terminator) if not seen[s])
-    return seen
-
-
-def predecessor_counts(body: Body) -> list[int]:
-    """Incoming edges per block, counted with multiplicity (a switch may name a block twice)."""
-    counts = [0] * len(body.blocks)
-    for block in body.blocks:
-        for s in successors(block.terminator):
-            counts[s] += 1
-    return counts
-
 
 # ---------------------------------------------------------------------------
 # Reading
@@ -337,28 +295,6 @@ def rewrite(body: Body, op_fn: OperandFn = _keep_operand,
     return changed
 
 
-def reverse_postorder(body: Body) -> list[int]:
-    """Reachable blocks, each after its predecessors except along back edges."""
-    seen = [False] * len(body.blocks)
-    order: list[int] = []
-    if not body.blocks:
-        return order
-    seen[0] = True
-    stack = [(0, iter(successors(body.blocks[0].terminator)))]
-    while stack:
-        b, succs = stack[-1]
-        for s in succs:
-            if not seen[s]:
-                seen[s] = True
-                stack.append((s, iter(successors(body.blocks[s].terminator))))
-                break
-        else:
-            stack.pop()
-            order.append(b)
-    order.reverse()
-    return order
-
-
 def renumber_blocks(body: Body, keep: list[bool]) -> bool:
     """Drop the blocks not kept (never block 0), renumbering targets; True if any dropped."""
     if all(keep):
@@ -376,9 +312,9 @@ def renumber_blocks(body: Body, keep: list[bool]) -> bool:
 
 
 __all__ = [
-    "successors", "map_targets", "reachable", "predecessor_counts", "has_deref", "statement_def",
+    "has_deref", "statement_def",
     "rvalue_operands", "terminator_operands", "statement_reads", "rvalue_reads",
     "terminator_reads", "read_counts", "defs", "address_taken", "single_def_locals",
     "write_once_locals", "never_written", "map_rvalue", "rewrite", "rewrite_statement",
-    "rewrite_terminator", "reverse_postorder", "renumber_blocks",
+    "rewrite_terminator", "renumber_blocks",
 ]

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
-from ..passes.ref_elim import analyse as analyse_refs
-from ..span import Span
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
+from ...mir.refs import analyse as analyse_refs
+from ...span import Span
 from .dataflow import Cfg
 
 LANE_SOURCES = {"tid.x", "tid.y", "tid.z", "laneid", "clock", "clock64"}

@@ -15,40 +15,17 @@ from __future__ import annotations
 import heapq
 from functools import cached_property
 
-from ..mir import syntax as M
-from ..passes.visit import successors as block_successors
+from ...mir import syntax as M
+from ...mir.cfg import postorder, unique_successors
 
 EXIT = -1  # the virtual exit that every `return` reaches
 
-
-def successors(term) -> tuple[int, ...]:
-    """A terminator's successor blocks, each once (a switch may name a block twice)."""
-    return tuple(dict.fromkeys(block_successors(term)))
-
-
-
-def postorder(start: int, successors) -> list[int]:
-    """Nodes reachable from `start`, in depth-first postorder (iterative: no recursion
-    limit on long CFGs); `successors(node)` lists a node's successors."""
-    seen = {start}
-    order: list[int] = []
-    stack = [(start, iter(successors(start)))]
-    while stack:
-        b, it = stack[-1]
-        nxt = next(it, None)
-        if nxt is None:
-            stack.pop()
-            order.append(b)
-        elif nxt not in seen:
-            seen.add(nxt)
-            stack.append((nxt, iter(successors(nxt))))
-    return order
 
 class Cfg:
     def __init__(self, body: M.Body):
         self.body = body
         n = len(body.blocks)
-        self.succs: list[tuple[int, ...]] = [successors(b.terminator) for b in body.blocks]
+        self.succs: list[tuple[int, ...]] = [unique_successors(b.terminator) for b in body.blocks]
         self.preds: list[list[int]] = [[] for _ in range(n)]
         for b, ss in enumerate(self.succs):
             for s in ss:

@@ -21,11 +21,11 @@ construction.
 """
 from __future__ import annotations
 
-from .. import types as T
-from ..diagnostics import DiagnosticSink, Label
-from ..mir import syntax as M
+from ... import types as T
+from ...diagnostics import DiagnosticSink, Label
+from ...mir import syntax as M
 from .dataflow import Cfg, Worklist
-from .facts import LoweringFacts
+from .facts import BindingScopes
 from .report import add
 from .places import Access, Accesses, Point, describe, field_prefix, local_name, place_ty
 
@@ -74,7 +74,7 @@ class MovePaths:
 
 
 class MoveCheck:
-    def __init__(self, body: M.Body, cfg: Cfg, acc: Accesses, facts: LoweringFacts,
+    def __init__(self, body: M.Body, cfg: Cfg, acc: Accesses, facts: BindingScopes,
                  sink: DiagnosticSink):
         self.body, self.cfg, self.acc, self.facts, self.sink = body, cfg, acc, facts, sink
         self.paths = MovePaths(body, acc)
@@ -366,6 +366,6 @@ class MoveCheck:
                              f"{hint}")
 
 
-def check_moves(body: M.Body, cfg: Cfg, acc: Accesses, facts: LoweringFacts,
+def check_moves(body: M.Body, cfg: Cfg, acc: Accesses, facts: BindingScopes,
                 sink: DiagnosticSink) -> None:
     MoveCheck(body, cfg, acc, facts, sink).run()

@@ -1,0 +1,50 @@
+"""The operations that need `unsafe`, as lowering meets them: each becomes an `UnsafeUse`
+statement in the current source scope, which `checks/unsafeck.py` checks on the MIR.
+
+    *p                          dereference of a raw pointer (read or write)
+    TILE[i], &mut TILE[i]       use of a `static mut` (every `SharedArray` is one)
+    out.get_unchecked_mut(i)    call to an unsafe method (no bounds check, no ownership)
+    p.add(n)                    call to an unsafe method (`<*mut T>::add`)
+    f(..) with `unsafe fn f`    call to an unsafe function
+    DeviceAtomicU32::from_ptr(p)    an API function marked unsafe in device_api.py
+
+They are recorded here because most of them leave no trace of their own in MIR: API
+calls are lowered inline, and a raw pointer dereference is a projection like any other.
+"""
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+from ..device_api import ApiFn
+from ..mir import syntax as M
+from ..typeck import FnSig, StaticRes
+
+
+class UnsafeLowering:
+
+    def note_unsafe_use(self, e: ast.Expr) -> None:
+        use = self.unsafe_use(e)
+        if use is not None:
+            kind, callee = use
+            self.push(M.UnsafeUse(kind, callee, self.scope, e.span))
+
+    def unsafe_use(self, e: ast.Expr) -> tuple[str, str | None] | None:
+        r = self.r
+        if isinstance(e, ast.UnaryExpr) and e.op == "*":
+            if isinstance(r.expr_ty.get(e.operand), T.PtrTy):
+                return "deref_raw_pointer", None
+        elif isinstance(e, ast.PathExpr) and isinstance(r.res.get(e), StaticRes):
+            return "use_of_mutable_static", None
+        elif isinstance(e, ast.MethodCallExpr):
+            kind, name = r.methods.get(e, ("", ""))
+            if kind == "disjoint" and name == "get_unchecked_mut":
+                return "call_unsafe_fn", "DisjointSlice::get_unchecked_mut"
+            if kind == "ptr" and name in ("add", "offset", "sub"):
+                return "call_unsafe_fn", f"<{r.expr_ty.get(e.receiver)}>::{name}"
+        elif isinstance(e, ast.CallExpr):
+            target = r.calls.get(e)
+            if isinstance(target, FnSig) and target.is_unsafe:
+                return "call_unsafe_fn", target.name
+            if isinstance(target, ApiFn) and target.unsafe:
+                return "call_unsafe_fn", target.path
+        return None

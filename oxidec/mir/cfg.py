@@ -1,0 +1,231 @@
+"""The control-flow graph of a MIR body: successors and predecessors, orderings, reachability,
+dominators and natural loops. One implementation, used by the checks, the passes, the
+emitter and the simulator.
+
+    bb0: { _2 = const 0_usize; goto -> bb1; }              dominators: bb0 > bb1 > bb2, bb3
+    bb1: { _3 = Lt(copy _2, copy _1);                      back edge: bb2 -> bb1
+           switchInt(copy _3) -> [0: bb3, otherwise: bb2]; } loop: header bb1, blocks {bb1, bb2},
+    bb2: { _2 = Add(copy _2, const 1_usize); goto -> bb1; }       latches [bb2], exits [bb3]
+    bb3: { return; }
+
+The CFG is the one MIR has: an `assert` has one successor (its failure traps), `return` and
+`unreachable` have none, and a `call` continues at its target. Orderings are iterative
+(no recursion limit on long CFGs) and deterministic: successors are visited in the order
+the terminator names them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .syntax import Assert, Body, Call, Goto, SwitchInt, Terminator
+
+# ---------------------------------------------------------------------------
+# Edges
+
+
+def successors(term: Terminator) -> tuple[int, ...]:
+    """A terminator's successor blocks, in order; a switch may name a block twice."""
+    if isinstance(term, Goto):
+        return (term.target,)
+    if isinstance(term, SwitchInt):
+        return tuple(term.targets) + (term.otherwise,)
+    if isinstance(term, (Call, Assert)):
+        return (term.target,)
+    return ()
+
+
+def unique_successors(term: Terminator) -> tuple[int, ...]:
+    """A terminator's successor blocks, each once."""
+    return tuple(dict.fromkeys(successors(term)))
+
+
+def map_targets(term: Terminator, fn: Callable[[int], int]) -> None:
+    """Rewrite every block target of a terminator in place."""
+    if isinstance(term, (Goto, Call, Assert)):
+        term.target = fn(term.target)
+    elif isinstance(term, SwitchInt):
+        term.targets = tuple(fn(t) for t in term.targets)
+        term.otherwise = fn(term.otherwise)
+
+
+def predecessors(body: Body) -> list[list[int]]:
+    """Each block's predecessors, each once, in block order."""
+    preds: list[list[int]] = [[] for _ in body.blocks]
+    for b, block in enumerate(body.blocks):
+        for s in successors(block.terminator):
+            if b not in preds[s]:
+                preds[s].append(b)
+    return preds
+
+
+def predecessor_counts(body: Body) -> list[int]:
+    """Incoming edges per block, counted with multiplicity (a switch may name a block twice)."""
+    counts = [0] * len(body.blocks)
+    for block in body.blocks:
+        for s in successors(block.terminator):
+            counts[s] += 1
+    return counts
+
+
+# ---------------------------------------------------------------------------
+# Reachability and orderings (on any graph given by a successor function)
+
+
+def reachable_from(starts: Iterable[int], succ: Callable[[int], Iterable[int]]) -> set[int]:
+    """Every node some path from `starts` reaches, including the starts themselves."""
+    seen = set(starts)
+    stack = list(seen)
+    while stack:
+        u = stack.pop()
+        for v in succ(u):
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen
+
+
+def postorder(start: int, succ: Callable[[int], Iterable[int]]) -> list[int]:
+    """Nodes reachable from `start` in depth-first postorder, visiting each node's
+    successors in the order `succ(node)` lists them."""
+    seen = {start}
+    order: list[int] = []
+    stack = [(start, iter(succ(start)))]
+    while stack:
+        b, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            order.append(b)
+        elif nxt not in seen:
+            seen.add(nxt)
+            stack.append((nxt, iter(succ(nxt))))
+    return order
+
+
+def block_successors(body: Body) -> Callable[[int], tuple[int, ...]]:
+    return lambda b: successors(body.blocks[b].terminator)
+
+
+def reachable(body: Body) -> list[bool]:
+    """Per block: can the entry reach it?"""
+    seen = [False] * len(body.blocks)
+    if body.blocks:
+        for b in reachable_from((0,), block_successors(body)):
+            seen[b] = True
+    return seen
+
+
+def reverse_postorder(body: Body) -> list[int]:
+    """Reachable blocks, each after its predecessors except along back edges."""
+    return postorder(0, block_successors(body))[::-1] if body.blocks else []
+
+
+def blocks_on_cycles(body: Body) -> set[int]:
+    """Blocks some path leads from back to themselves (inside a loop)."""
+    succ = block_successors(body)
+    return {b for b in range(len(body.blocks)) if b in reachable_from(succ(b), succ)}
+
+
+# ---------------------------------------------------------------------------
+# Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm")
+
+
+class Dominators:
+    """Immediate dominators of the reachable blocks (the entry's is itself; unreachable
+    blocks have None)."""
+
+    def __init__(self, body: Body) -> None:
+        self.order = reverse_postorder(body)
+        self.rpo_index = {b: i for i, b in enumerate(self.order)}
+        preds = predecessors(body)
+        idom: list[int | None] = [None] * len(body.blocks)
+        if self.order:
+            idom[self.order[0]] = self.order[0]
+        changed = True
+        while changed:
+            changed = False
+            for b in self.order[1:]:
+                new = None
+                for p in preds[b]:
+                    if idom[p] is None:
+                        continue
+                    new = p if new is None else self._intersect(idom, p, new)
+                if new is not None and idom[b] != new:
+                    idom[b] = new
+                    changed = True
+        self.idom = idom
+
+    def _intersect(self, idom, a: int, b: int) -> int:
+        while a != b:
+            while self.rpo_index[a] > self.rpo_index[b]:
+                a = idom[a]
+            while self.rpo_index[b] > self.rpo_index[a]:
+                b = idom[b]
+        return a
+
+    def dominates(self, a: int, b: int) -> bool:
+        """Every path from the entry to `b` passes `a` (a block dominates itself)."""
+        if self.idom[b] is None or self.idom[a] is None:
+            return False
+        while True:
+            if a == b:
+                return True
+            parent = self.idom[b]
+            if parent == b:
+                return False
+            b = parent
+
+
+# ---------------------------------------------------------------------------
+# Natural loops: the header plus every block that reaches a back edge's source without
+# passing the header (a back edge goes to a block that dominates its source). Loops that
+# share a header are one loop; `parent` links them into the loop forest.
+
+
+@dataclass
+class Loop:
+    header: int
+    blocks: set[int]
+    latches: list[int]  # sources of the back edges
+    exits: list[tuple[int, int]] = field(default_factory=list)  # (inside, outside) edges
+    depth: int = 1  # 1 for an outermost loop
+    parent: "Loop | None" = None
+
+    def __contains__(self, b: int) -> bool:
+        return b in self.blocks
+
+
+def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
+    """The natural loops, innermost first (deepest nesting first, then by header)."""
+    doms = doms or Dominators(body)
+    preds = predecessors(body)
+    by_header: dict[int, Loop] = {}
+    for b in doms.order:
+        for s in successors(body.blocks[b].terminator):
+            if doms.dominates(s, b):  # a back edge b -> s
+                loop = by_header.setdefault(s, Loop(s, {s}, []))
+                if b not in loop.latches:
+                    loop.latches.append(b)
+                stack = [b]
+                while stack:
+                    n = stack.pop()
+                    if n not in loop.blocks:
+                        loop.blocks.add(n)
+                        stack.extend(p for p in preds[n] if doms.idom[p] is not None)
+    loops = list(by_header.values())
+    for loop in loops:
+        loop.exits = [(b, s) for b in sorted(loop.blocks)
+                      for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
+        enclosing = [o for o in loops if o is not loop and loop.header in o.blocks
+                     and loop.blocks <= o.blocks]
+        loop.depth = 1 + len(enclosing)
+        if enclosing:
+            loop.parent = min(enclosing, key=lambda o: len(o.blocks))
+    loops.sort(key=lambda lp: (-lp.depth, lp.header))
+    return loops
+
+
+def outside_predecessors(body: Body, loop: Loop) -> list[int]:
+    """The loop header's predecessors outside the loop (its ways in)."""
+    return [p for p in predecessors(body)[loop.header] if p not in loop.blocks]

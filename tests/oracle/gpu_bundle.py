@@ -1,0 +1,124 @@
+"""The oracle's programs on the GPU, in one device call.
+
+    python tests/oracle/gpu_bundle.py write DIR --seeds 0:1000 [--jobs 2]   # here (rustc)
+    python tests/oracle/gpu_bundle.py run DIR                               # on the GPU machine
+
+`write` compiles each program with oxidec (PTX, `--fmad=false`), runs it on the simulator and
+with rustc on the CPU, and writes DIR/manifest.json (seed, inputs, both expected outputs) and
+DIR/<name>.ptx + DIR/<name>.sig.pkl (the kernel signature). Programs where the simulator and
+rustc disagree are marked and left out of the comparison (the oracle reports those).
+`run` loads each PTX as it is (no compiler needed on the GPU machine beyond oxidec's runtime),
+launches it and compares with rustc's outputs, word for word: integers exactly, floats by
+their bits (the generator uses only correctly rounded float operations). It prints a summary
+and writes DIR/report.json; exit 1 on any mismatch.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+for p in (str(ROOT), str(HERE)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import gen  # noqa: E402
+import oracle  # noqa: E402
+
+
+def _compile_job(args):
+    name, source = args
+    from oxidec.api import compile_source
+    try:
+        mod = compile_source(source, f"{name}.rs", fmad=False)
+    except Exception as err:  # reported by the oracle; left out here
+        return name, None, None, f"{type(err).__name__}: {err}"
+    return name, mod.ptx, pickle.dumps(mod.signatures), ""
+
+
+def write_bundle(out: Path, seeds, jobs: int = 2) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    progs = {f"p{s}": gen.generate(s) for s in seeds}
+    outcomes = oracle.check_programs(progs, jobs=jobs)
+    pool = oracle.pool(jobs)
+    todo = [(o.name, o.program.source()) for o in outcomes if o.verdict == "agree"]
+    compiled = pool.map(_compile_job, todo, chunksize=1) if pool else map(_compile_job, todo)
+    ptx = {name: (text, sig, err) for name, text, sig, err in compiled}
+    entries = []
+    for o in outcomes:
+        entry = {"name": o.name, "seed": o.program.seed, "inputs": o.program.inputs,
+                 "verdict": o.verdict, "cause": o.cause}
+        if o.verdict == "agree" and ptx.get(o.name, (None,))[0]:
+            text, sig, _ = ptx[o.name]
+            (out / f"{o.name}.ptx").write_text(text)
+            (out / f"{o.name}.sig.pkl").write_bytes(sig)
+            (out / f"{o.name}.rs").write_text(o.program.source())
+            entry["expected"] = o.rust.outputs
+        entries.append(entry)
+    manifest = {"outputs": gen.OUTPUTS, "programs": entries}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=0))
+    return manifest
+
+
+def run_bundle(bundle: Path) -> dict:
+    import numpy as np
+    from oxidec.api import KernelModule
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    n_out = manifest["outputs"]
+    mismatches, ran = [], 0
+    for entry in manifest["programs"]:
+        if "expected" not in entry:
+            continue
+        name = entry["name"]
+        ptx = (bundle / f"{name}.ptx").read_text()
+        sigs = pickle.loads((bundle / f"{name}.sig.pkl").read_bytes())
+        mod = KernelModule.from_ptx(ptx, sigs, name=name)
+        out = np.full(n_out, 0xDEAD_BEEF_DEAD_BEEF, dtype=np.uint64)
+        try:
+            mod.k0.launch(1, n_out, np.array(entry["inputs"], dtype=np.uint64), out, device="gpu")
+        except Exception as err:
+            mismatches.append({"name": name, "seed": entry["seed"], "error": str(err)})
+            continue
+        ran += 1
+        got = [int(w) for w in out]
+        diff = [k for k, (a, b) in enumerate(zip(entry["expected"], got)) if a != b]
+        if diff:
+            mismatches.append({"name": name, "seed": entry["seed"], "slots": diff,
+                               "expected": [hex(entry["expected"][k]) for k in diff],
+                               "gpu": [hex(got[k]) for k in diff]})
+    report = {"programs": ran, "mismatches": mismatches}
+    (bundle / "report.json").write_text(json.dumps(report, indent=1))
+    return report
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    w = sub.add_parser("write")
+    w.add_argument("dir", type=Path)
+    w.add_argument("--seeds", default="0:1000")
+    w.add_argument("--jobs", type=int, default=2)
+    r = sub.add_parser("run")
+    r.add_argument("dir", type=Path)
+    args = ap.parse_args(argv)
+    if args.cmd == "write":
+        a, b = args.seeds.split(":")
+        m = write_bundle(args.dir, range(int(a), int(b)), args.jobs)
+        kept = sum("expected" in e for e in m["programs"])
+        print(f"gpu_bundle: {kept} of {len(m['programs'])} programs written to {args.dir} "
+              f"(the rest: simulator and rustc disagree, or rustc rejects: see the oracle)")
+        return 0
+    rep = run_bundle(args.dir)
+    print(f"gpu_bundle: {rep['programs']} programs run on the GPU, "
+          f"{len(rep['mismatches'])} mismatches")
+    for m in rep["mismatches"][:20]:
+        print("  ", json.dumps(m))
+    return 1 if rep["mismatches"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
