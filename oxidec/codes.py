@@ -20,6 +20,9 @@ CODES: dict[str, str] = {
     "OX0010": "possible data race on a shared array (lint `shared_race`)",
     "OX0011": "misuse of the block-level device API (shared memory, atomics, warp "
               "operations, gpu_printf!)",
+    "OX0012": "a hardware limit of the target exceeded (kernel parameter space, shared or "
+              "local memory, threads per block)",
+    "OX0013": "device API item needs a newer GPU architecture than the build targets",
     # rustc's
     "E0005": "refutable pattern in a local binding",
     "E0054": "cannot cast to `bool`",

@@ -59,7 +59,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     from .lower import lower
     from .checks import borrowck, unsafeck
     from .passes import contract_program, optimize_program
-    from .ptx import emit_program
+    from .ptx import check_limits, check_local_memory, emit_program, ptx_version
 
     opts = options or Options()
     sink = DiagnosticSink()
@@ -69,10 +69,11 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
     if opts.stop == "ast":
         return comp
     items = resolve(comp.unit, sink); sink.check()
-    typed = typeck(items, sink); sink.check()
+    typed = typeck(items, sink, opts.arch); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(comp.program, sink)
     borrowck(comp.program, sink); sink.check()
+    check_limits(comp.program, ptx_version(opts.arch), sink); sink.check()
     if opts.stop == "mir":
         return comp
     optimize_program(comp.program, opts.opt_level)
@@ -80,6 +81,7 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
         contract_program(comp.program)
     if opts.stop == "mir-opt":
         return comp
+    check_local_memory(comp.program, sink); sink.check()
     comp.ptx = emit_program(comp.program, opts.arch, line_info=opts.line_info)
     return comp
 

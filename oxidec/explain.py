@@ -147,6 +147,32 @@ type it cannot move, wrong `gpu_printf!` arguments. The message says which rule.
         static mut T: SharedArray<f32, 32> = SharedArray::UNINIT;  // ok
     }
 """,
+    "OX0012": """\
+The program asks for more than the GPU can give, so ptxas would reject the module or the
+launch would fail. oxidec checks the limits of sm_80 and sm_90 before writing PTX:
+
+- kernel parameters: at most 4352 bytes in all (PTX ISA 7.8; a `&[T]` is 16 bytes,
+  a scalar its size, a struct its C layout);
+- static shared memory: at most 48 KiB per kernel (`SharedArray`s of the kernel and of
+  the functions it calls); larger tiles need `DynamicSharedArray` and the opt-in;
+- `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`: MAX_THREADS between 1 and 1024; a
+  MIN_BLOCKS above 32 is ignored (a warning);
+- local memory: at most 512 KiB per thread (local arrays, and locals whose address is
+  taken).
+
+    static mut T: SharedArray<u32, 65535> = SharedArray::UNINIT;   // error[OX0012]
+    static mut T: SharedArray<u32, 8192> = SharedArray::UNINIT;    // ok: 32 KiB
+""",
+    "OX0013": """\
+An item of the device API needs a newer GPU than the build targets: the minimum is the
+item's (`cluster::cluster_ctaidX` needs sm_90, `barrier::nanosleep` sm_70). Build with
+`--arch` set to that architecture or a newer one. The Blackwell-only parts of the API
+(`tcgen05` tensor cores, `clc` cluster launch control) need sm_100, which oxidec does not
+target (it builds for sm_80 to sm_90; the H200 is sm_90).
+
+    let r = cluster::cluster_ctaidX();   // with --arch sm_80: error[OX0013]
+                                         // with --arch sm_90: ok
+""",
     # -- rustc's ----------------------------------------------------------------------
     "E0005": """\
 A `let` pattern must match every value; `Some(x)` does not match `None`.

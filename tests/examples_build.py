@@ -31,7 +31,10 @@ TOOLS = {"cpp-make": ("make", "g++"), "cmake": ("cmake", "make", "g++"),
 
 
 def env() -> dict:
-    return dict(os.environ, PYTHONPATH=str(ROOT), OXIDEC=OXIDEC, NO_COLOR="1")
+    # the checkout first, then whatever the caller's path already had (on the GPU machine,
+    # the carried lark)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return dict(os.environ, PYTHONPATH=path, OXIDEC=OXIDEC, NO_COLOR="1")
 
 
 def have_tools(name: str) -> bool:

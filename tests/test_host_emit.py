@@ -168,7 +168,7 @@ def python_messages() -> list[str]:
     from oxidec.api import compile_file
     from oxidec.contracts import check_contract
     k = compile_file(CONTRACT).scale
-    contract = k.signature.attrs["launch_contract"]
+    contract = k.signature.launch.contract
     a10, a12, out = np.ones(10, np.float32), np.ones(12, np.float32), np.ones(12, np.float32)
     return ["\n".join(check_contract("scale", contract, (1, 1, 1), (128, 1, 1),
                                      {"a": a10, "n": 12, "out": out})),

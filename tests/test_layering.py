@@ -21,7 +21,7 @@ FRONT_END = ("oxidec.ast", "oxidec.syntax", "oxidec.resolve", "oxidec.typeck",
              "oxidec.consteval", "oxidec.lower")
 AFTER_LOWERING = ("oxidec.mir", "oxidec.checks", "oxidec.passes", "oxidec.ptx", "oxidec.sim",
                   "oxidec.runtime", "oxidec.mathlib", "oxidec.api", "oxidec.runcmd",
-                  "oxidec.signature", "oxidec.contracts")
+                  "oxidec.signature", "oxidec.contracts", "oxidec.host")
 PHASES = ("oxidec.checks", "oxidec.passes", "oxidec.ptx", "oxidec.sim", "oxidec.runtime",
           "oxidec.driver") + FRONT_END
 

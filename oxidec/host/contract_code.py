@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ast import BINOPS
 from .. import types as T
 from ..mir import syntax as M
 from ..mir.syntax import LaunchContract
@@ -19,7 +18,9 @@ from ..signature import KernelSignature
 from .abi import c_ident, rust_ident
 
 CMP_OPS = ("==", "!=", "<", "<=", ">", ">=")
-SOURCE_OP = {name: op for op, name in BINOPS.items()}  # MIR op name -> as written
+SOURCE_OP = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "bitand": "&",
+             "bitor": "|", "bitxor": "^", "shl": "<<", "shr": ">>", "eq": "==", "ne": "!=",
+             "lt": "<", "le": "<=", "gt": ">", "ge": ">="}  # MIR op name -> C/Rust operator
 
 
 @dataclass(frozen=True)

@@ -161,6 +161,7 @@ class BuilderCore:
                                 lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
             else:
                 bounds = tuple(vals)
+                check_launch_bounds(bounds, lb.args, self.sink)
         contract = self.r.contracts.get(fn.name)
         if bounds is None and contract is None:
             return None
@@ -171,3 +172,26 @@ class BuilderCore:
             self.return_block = self.new_block()
             self.blocks[self.return_block].terminator = M.Return(self.sig.item.span)
         return self.return_block
+
+
+MAX_BLOCK_THREADS = 1024  # every architecture
+MAX_BLOCKS_PER_SM = 32  # resident blocks per multiprocessor on sm_80 and sm_90
+U32_MAX = (1 << 32) - 1
+
+
+def check_launch_bounds(bounds: tuple[int, ...], args, sink) -> None:
+    """ptxas rejects `.maxntid 0` and values past 2^32 - 1; a MAX_THREADS over 1024 could
+    never launch; a MIN_BLOCKS over 32 is ignored by ptxas (a warning here too)."""
+    max_threads, min_blocks = (tuple(bounds) + (None,))[:2]
+    if not 1 <= max_threads <= MAX_BLOCK_THREADS:
+        sink.error("OX0012", f"`#[launch_bounds]` allows {max_threads} threads per block",
+                   args[0].span, f"must be between 1 and {MAX_BLOCK_THREADS}",
+                   notes=[f"a block has at most {MAX_BLOCK_THREADS} threads"])
+    if min_blocks is not None and min_blocks > U32_MAX:
+        sink.error("OX0012", f"`#[launch_bounds]` asks for {min_blocks} blocks per "
+                   "multiprocessor", args[1].span, "must fit in 32 bits")
+    elif min_blocks is not None and min_blocks > MAX_BLOCKS_PER_SM:
+        sink.warning("OX0012", f"`#[launch_bounds]` asks for {min_blocks} blocks per "
+                     "multiprocessor, more than can be resident", args[1].span,
+                     f"at most {MAX_BLOCKS_PER_SM} on sm_80 and sm_90",
+                     notes=["ptxas ignores the minimum-blocks hint"])

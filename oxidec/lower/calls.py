@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
-from ..device_api import ATOMIC_METHODS, FLOAT_METHODS, INT_METHODS, ApiFn
+from ..device_api import OPS, ApiFn
+from ..device_api.atomic import METHODS as ATOMIC_METHODS
+from ..device_api.numbers import FLOAT_METHODS, INT_METHODS
 from ..mir import syntax as M
 from ..span import Span
 from ..typeck import FnSig
@@ -57,39 +59,76 @@ class CallLowering:
         prod = self.to_temp(M.BinaryOp("mul", parts[0], parts[1]), T.USIZE, span)
         return self.to_temp(M.BinaryOp("add", prod, parts[2]), T.USIZE, span)
 
-    def lower_api_call(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+    # -- the device API: one `Op`, or a hook `api_<name>(e, api)` (tests/test_device_api.py
+    # checks that every hook the registry names exists) ---------------------------------
+    def lower_api_call(self, e: ast.CallExpr | ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        low = api.lowering
+        if low is None:
+            return self.unsupported(e.span, f"`{api.path}` is")
+        if low.how == "hook":
+            return getattr(self, f"api_{low.name}")(e, api)
+        args = tuple(self.lower_in_order(e.args))
+        if OPS[low.name].effect:
+            self.push(M.Effect(low.name, args, e.span))
+            return UNIT_CONST
+        return self.to_temp(M.Intrinsic(low.name, args), self.ty(e), e.span)
+
+    def api_trap(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        self.terminate(M.Unreachable(e.span))
+        return UNIT_CONST
+
+    def api_prof_trigger(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        (n,) = self.r.generic_values.get(e, (0,))
+        self.push(M.Effect("pmevent", (M.Constant(n, T.U32),), e.span))
+        return UNIT_CONST
+
+    def api_index_1d(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        return self.index_1d(e.span)
+
+    def api_index_2d_col(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        return self.global_index("x", e.span)
+
+    def api_index_2d_row(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        return self.global_index("y", e.span)
+
+    def api_index_2d(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         span = e.span
-        if api.intrinsic:
-            args = tuple(self.lower_in_order(e.args))
-            return self.to_temp(M.Intrinsic(api.intrinsic, args), self.ty(e), span)
-        name = api.path.rpartition("::")[2]
-        if isinstance(api.ret, T.AtomicTy):
-            return self.atomic_view(e, api.ret, name)
-        if api.path == "thread::sync_threads":
-            self.push(M.Effect("sync_threads", (), span))
-            return UNIT_CONST
-        if api.path == "debug::trap":
-            self.terminate(M.Unreachable(span))
-            return UNIT_CONST
-        if api.path == "thread::index_1d":
-            return self.index_1d(span)
-        if api.path == "thread::index_2d_col":
-            return self.global_index("x", span)
-        if api.path == "thread::index_2d_row":
-            return self.global_index("y", span)
-        if api.path == "DynamicSharedArray::get":
-            return self.to_temp(M.Intrinsic("dynamic_shared", ()), self.ty(e), span)
-        if api.path == "thread::index_2d":
-            (stride,) = self.r.generic_values.get(e, (1,))
-            col = self.global_index("x", span)
-            row = self.global_index("y", span)
-            s = M.Constant(stride, T.USIZE)
-            valid = self.to_temp(M.BinaryOp("lt", col, s), T.BOOL, span)
-            scaled = self.to_temp(M.BinaryOp("mul", row, s), T.USIZE, span)
-            idx = self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
-            ty = self.ty(e)
-            return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
-        return self.unsupported(span, f"`{api.path}` is")
+        (stride,) = self.r.generic_values.get(e, (1,))
+        col = self.global_index("x", span)
+        row = self.global_index("y", span)
+        s = M.Constant(stride, T.USIZE)
+        valid = self.to_temp(M.BinaryOp("lt", col, s), T.BOOL, span)
+        scaled = self.to_temp(M.BinaryOp("mul", row, s), T.USIZE, span)
+        idx = self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
+        ty = self.ty(e)
+        return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
+
+    def api_atomic_view(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        return self.atomic_view(e, self.ty(e), api.name)
+
+    def api_thread_index_get(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
+        place = self.lower_place(e.receiver)
+        recv = self.spanned(M.Copy(place), e.receiver.span)
+        return self.to_temp(M.Use(recv), T.USIZE, e.span)
+
+    def api_thread_index_in_bounds(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        as_usize = self.api_thread_index_get(e, api)
+        n = self.lower_expr(e.args[0])
+        return self.to_temp(M.BinaryOp("lt", as_usize, n), T.BOOL, e.span)
+
+    def api_len(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        place = self.lower_place(e.receiver)
+        return self.to_temp(M.Len(place), T.USIZE, e.span)
+
+    def api_disjoint_get_mut(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        return self.disjoint_get_mut(e, self.lower_place(e.receiver), self.ty(e))
+
+    def api_get_unchecked_mut(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        place = self.lower_place(e.receiver)
+        i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, e.span)
+        return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), self.ty(e),
+                            e.span)
 
     def atomic_view(self, e: ast.CallExpr, view: T.AtomicTy, name: str) -> M.Operand:
         """`DeviceAtomicU32::from_ptr(p)` / `from_mut(r)` / `from_slice_elem(&s, i)`: the
@@ -142,30 +181,20 @@ class CallLowering:
         return self.to_temp(M.Use(value), T.THREAD_INDEX, span)
 
     def lower_method_call_expr(self, e: ast.MethodCallExpr) -> M.Operand:
-        kind, name = self.r.methods.get(e, ("", ""))
+        target = self.r.methods.get(e, ("", ""))
+        if isinstance(target, ApiFn):
+            return self.lower_api_call(e, target)
+        kind, name = target
         span = e.span
         ty = self.ty(e)
         if kind == "atomic":
             return self.lower_atomic_method(e, name)
         if kind in ("option", "result"):
             return self.lower_option_method(e, kind, name)
-        if kind in ("thread_index", "disjoint", "slice"):
+        if kind == "slice":
             place = self.lower_place(e.receiver)
-            if kind == "thread_index":
-                # ThreadIndex is a usize underneath; `get` takes &self and does not move it.
-                recv = self.spanned(M.Copy(place), e.receiver.span)
-                as_usize = self.to_temp(M.Use(recv), T.USIZE, span)
-                if name == "get":
-                    return as_usize
-                n = self.lower_expr(e.args[0])
-                return self.to_temp(M.BinaryOp("lt", as_usize, n), T.BOOL, span)
             if name == "len":
                 return self.to_temp(M.Len(place), T.USIZE, span)
-            if name == "get_mut":
-                return self.disjoint_get_mut(e, place, ty)
-            if name == "get_unchecked_mut":
-                i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, span)
-                return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty, span)
         if kind == "array":
             return M.Constant(self.ty(e.receiver).length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))

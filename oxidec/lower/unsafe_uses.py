@@ -6,7 +6,7 @@ statement in the current source scope, which `checks/unsafeck.py` checks on the 
     out.get_unchecked_mut(i)    call to an unsafe method (no bounds check, no ownership)
     p.add(n)                    call to an unsafe method (`<*mut T>::add`)
     f(..) with `unsafe fn f`    call to an unsafe function
-    DeviceAtomicU32::from_ptr(p)    an API function marked unsafe in device_api.py
+    DeviceAtomicU32::from_ptr(p)    an API function or method marked unsafe in the registry
 
 They are recorded here because most of them leave no trace of their own in MIR: API
 calls are lowered inline, and a raw pointer dereference is a projection like any other.
@@ -36,9 +36,10 @@ class UnsafeLowering:
         elif isinstance(e, ast.PathExpr) and isinstance(r.res.get(e), StaticRes):
             return "use_of_mutable_static", None
         elif isinstance(e, ast.MethodCallExpr):
-            kind, name = r.methods.get(e, ("", ""))
-            if kind == "disjoint" and name == "get_unchecked_mut":
-                return "call_unsafe_fn", "DisjointSlice::get_unchecked_mut"
+            target = r.methods.get(e, ("", ""))
+            if isinstance(target, ApiFn):  # a method of the device API: its row says
+                return ("call_unsafe_fn", target.path) if target.unsafe else None
+            kind, name = target
             if kind == "ptr" and name in ("add", "offset", "sub"):
                 return "call_unsafe_fn", f"<{r.expr_ty.get(e.receiver)}>::{name}"
         elif isinstance(e, ast.CallExpr):

@@ -1,5 +1,8 @@
-"""The mid-level IR: datatypes (`syntax`), their types (`typeof`), text (`pretty`) and checks
-(`verify`). Import the datatypes from `oxidec.mir.syntax`."""
+"""The mid-level IR, the only contract between lowering and everything after it: datatypes
+(`syntax`), their types (`typeof`, the one `place_ty`), text (`pretty`), checks (`verify`),
+the control-flow graph (`cfg`: orderings, predecessors, dominators, loops), walking and
+rewriting (`visit`) and references to register locals (`refs`). Import the datatypes from
+`oxidec.mir.syntax`."""
 from .pretty import pretty_body, pretty_program
 from .typeof import MirTypeError, operand_ty, place_ty, rvalue_ty
 from .verify import MirVerifyError, verify_body, verify_program

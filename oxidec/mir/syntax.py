@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..device_api.ops import CONVERGENT
 from ..span import Span
 from ..types import Ty
 
@@ -175,6 +176,7 @@ class Intrinsic:
     source is outside the warp gets its own value), "ballot" (bool) -> u32, "any" (bool)
     -> bool, "all" (bool) -> bool, "active_mask" () -> u32, "redux_sync_add", "_min",
     "_max", "_and", "_or", "_xor" (u32) -> u32 (all of WARP_COLLECTIVES).
+    oxidec/device_api/ops.py has a row for every name, with its result type and flags.
     Passes may remove an unused one but never move one into different control flow.
     """
 
@@ -182,11 +184,8 @@ class Intrinsic:
     args: tuple[Operand, ...]
 
 
-WARP_COLLECTIVES = frozenset({
-    "shuffle_xor", "shuffle_down", "shuffle_up", "shuffle", "ballot", "any", "all",
-    "active_mask", "redux_sync_add", "redux_sync_min", "redux_sync_max", "redux_sync_and",
-    "redux_sync_or", "redux_sync_xor",
-})
+# The warp collectives (and `active_mask`): the device API registry's convergent operations.
+WARP_COLLECTIVES = CONVERGENT
 
 
 @value

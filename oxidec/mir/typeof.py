@@ -14,8 +14,9 @@ so `(*_3)[_4]` with `_3: &[f32]` or `_3: DisjointSlice<f32>` has type `f32`.
 """
 from __future__ import annotations
 
+from ..device_api.ops import OPS
 from ..types import (
-    BOOL, U32, USIZE, ArrayTy, DisjointSliceTy, EnumTy, PtrTy, RefTy, SharedArrayTy, SliceTy,
+    BOOL, SCALARS, USIZE, ArrayTy, DisjointSliceTy, EnumTy, PtrTy, RefTy, SharedArrayTy, SliceTy,
     StructTy, TupleTy, Ty,
 )
 from .syntax import (
@@ -72,27 +73,17 @@ def operand_ty(body: Body, op: Operand) -> Ty:
     return place_ty(body, op.place)
 
 
-# Intrinsics whose result has the type of their first argument (or second, for select).
-SAME_AS_ARG0 = frozenset({"sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round",
-                          "trunc", "ptr_add", "shuffle_xor", "shuffle_down", "shuffle_up",
-                          "shuffle", "redux_sync_add", "redux_sync_min", "redux_sync_max",
-                          "redux_sync_and", "redux_sync_or", "redux_sync_xor"})
-U32_RESULT = frozenset({"tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z",
-                        "ctaid.x", "ctaid.y", "ctaid.z", "nctaid.x", "nctaid.y", "nctaid.z",
-                        "laneid", "warpid", "popc", "clz", "ctz", "ballot", "active_mask"})
-BOOL_RESULT = frozenset({"any", "all"})
-
-
 def intrinsic_ty(name: str, arg_tys: list[Ty]) -> Ty | None:
-    """The result type of a known intrinsic; None for names this table does not know."""
-    if name in U32_RESULT:
-        return U32
-    if name in BOOL_RESULT:
-        return BOOL
-    if name in SAME_AS_ARG0 and arg_tys:
-        return arg_tys[0]
-    if name == "select" and len(arg_tys) == 3:
-        return arg_tys[1]
+    """The result type of an intrinsic, from its row in the device API registry; None for
+    names it does not know and for results the destination decides (`bitcast`)."""
+    op = OPS.get(name)
+    if op is None or op.effect:
+        return None
+    if op.result in SCALARS:
+        return SCALARS[op.result]
+    if op.result.startswith("arg"):
+        i = int(op.result[3:])
+        return arg_tys[i] if i < len(arg_tys) else None
     return None
 
 

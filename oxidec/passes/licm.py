@@ -36,6 +36,7 @@ out of the inner one first, then out of the outer one in the same call.
 """
 from __future__ import annotations
 
+from ..device_api.ops import VOLATILE
 from ..mir.syntax import (
     WARP_COLLECTIVES, Assign, BinaryOp, Body, Cast, Constant, Deref, Intrinsic, Len, Ref,
     StaticRef, UnaryOp, Use,
@@ -46,7 +47,7 @@ from ..mir.cfg import Dominators, find_loops
 from .loops import LoopFacts, ensure_preheader, local_defs
 from ..mir.visit import address_taken, has_deref, rvalue_operands
 
-IMPURE_INTRINSICS = WARP_COLLECTIVES | {"clock64"}
+IMPURE_INTRINSICS = WARP_COLLECTIVES | VOLATILE  # the registry's convergent and volatile ops
 
 
 def licm(body: Body) -> bool:

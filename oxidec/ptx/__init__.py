@@ -13,9 +13,13 @@ Modules, one job each:
 - `places.py`   resolving places to registers or memory; loads, stores, moves;
 - `rvalues.py`  rvalues -> instructions; `intrinsics.py` the `Intrinsic` table;
 - `abi.py`      kernel params, device function params/returns, call sequences;
-- `emit.py`     one body -> one function; `module.py` the whole module.
+- `emit.py`     one body -> one function; `module.py` the whole module;
+- `bulk.py`     large array initialisers as loops;
+- `limits.py`   the target's hard limits (parameter space, shared and local memory,
+                launch bounds) as diagnostics, checked before emission.
 """
-from .module import emit_program
+from .limits import check_limits, check_local_memory
+from .module import emit_program, ptx_version
 from .types import PtxEmitError
 
-__all__ = ["emit_program", "PtxEmitError"]
+__all__ = ["emit_program", "check_limits", "check_local_memory", "ptx_version", "PtxEmitError"]

@@ -11,13 +11,15 @@ from contextlib import contextmanager
 
 from ..mir import syntax as mir
 from ..types import BOOL, U32, USIZE, PtrTy
-from . import abi
+from . import abi, bulk
 from .atomics import emit_atomic
 from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
 from .instrs import EFFECTS, INT_COMPARE, instr
+from .intrinsics import EFFECTS_WITH_OPERANDS
 from .places import PlaceAccess, RegPlace, Val
-from .regalloc import RegisterFile, memory_locals, place_ty
+from ..mir.typeof import place_ty
+from .regalloc import RegisterFile, memory_locals
 from .rvalues import emit_rvalue
 from .spaces import GENERIC, SpaceAnalysis
 from .types import PtxEmitError, arith, immediate, is_thin_pointer, leaf_types, memory
@@ -223,6 +225,11 @@ class FunctionEmitter(PlaceAccess):
             emit_atomic(self, stmt)
             return
         ty = place_ty(self.body, stmt.place)
+        if isinstance(stmt.rvalue, mir.Repeat):
+            dest = self.resolve(stmt.place)
+            if bulk.is_bulk_fill(stmt.rvalue, dest):
+                bulk.fill(self, stmt.rvalue, dest)
+                return
         if not leaf_types(ty):
             return  # unit: nothing to compute (rvalues have no side effects)
         dest = self.resolve(stmt.place)
@@ -236,6 +243,9 @@ class FunctionEmitter(PlaceAccess):
         if stmt.name == "printf":
             self.module.uses_vprintf = True
             emit_printf(self, stmt)
+            return
+        if stmt.name in EFFECTS_WITH_OPERANDS:
+            EFFECTS_WITH_OPERANDS[stmt.name](self, stmt)
             return
         if stmt.name not in EFFECTS:
             raise PtxEmitError(f"unsupported effect `{stmt.name}`")

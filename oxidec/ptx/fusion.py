@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from ..mir import syntax as mir
 from ..mir.cfg import blocks_on_cycles
 from ..types import IntTy
-from .regalloc import place_ty, through_pointer
+from ..mir.typeof import place_ty
+from .regalloc import through_pointer
 
 
 @dataclass

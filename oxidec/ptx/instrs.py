@@ -46,13 +46,6 @@ FLOAT_COMPARE = {"eq": "eq", "ne": "neu", "lt": "lt", "le": "le", "gt": "gt", "g
 INT_UNARY = {"neg": "neg.{s}", "not": "not.{b}"}
 FLOAT_UNARY = {"neg": "neg.{f}"}
 
-# Special registers read by `Intrinsic`: all are 32-bit unsigned.
-SPECIAL_REGISTERS = {
-    f"{name}.{axis}": f"%{name}.{axis}"
-    for name in ("tid", "ntid", "ctaid", "nctaid") for axis in "xyz"
-}
-SPECIAL_REGISTERS["laneid"] = "%laneid"
-
 # One-instruction math intrinsics on floats: name -> template.
 FLOAT_MATH = {
     "sqrt": "sqrt.rn.{f}",
@@ -100,13 +93,12 @@ VOTES = {
     "all": "vote.sync.all.pred",
 }
 
-# Effects: name -> the instruction (no operands).
+# Effects without operands: name -> the instruction (their rows: oxidec/device_api/ops.py).
 EFFECTS = {
     "sync_threads": "bar.sync \t0;",
-    "sync_warp": "bar.warp.sync \t-1;",
     "threadfence": "membar.gl;",
     "threadfence_block": "membar.cta;",
-    "trap": "trap;",
+    "threadfence_system": "membar.sys;",
 }
 
 # ld/st state-space qualifiers by the analysed space of the address.

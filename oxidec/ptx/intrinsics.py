@@ -1,5 +1,7 @@
 """`Intrinsic` rvalues: special registers, math, bit counts, select, pointer offsets,
-and warp operations. `INTRINSICS` maps each name to the function that emits it.
+and warp operations. `INTRINSICS` maps each name to the function that emits it; every name
+has a row in the device API registry (oxidec/device_api/ops.py), and a row with a special
+register (`sreg`) needs no entry here beyond `special`.
 
 Names beyond the MIR docstring's list (all additive): "nwarpid" (warps per block, as
 the simulator defines it), "copysign", "bitcast" (same-width reinterpretation),
@@ -16,11 +18,12 @@ Warp operations use the full-warp member mask, as cuda-oxide's `warp::` function
 """
 from __future__ import annotations
 
+from ..device_api import ops
+from ..device_api.ops import OPS
 from ..mir import syntax as mir
-from ..types import U32, U64, FloatTy, IntTy, Ty
+from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
 from . import legalize
-from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, SPECIAL_REGISTERS,
-                     VOTES, fill, instr)
+from .instrs import FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, VOTES, fill, instr
 from .places import Val
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
@@ -55,8 +58,14 @@ def _args(em, rv) -> list[Val]:
 # Special registers
 
 def special(em, rv, ty, hint) -> list[Val]:
-    """Special registers are u32; a wider destination gets a zero extension."""
+    """A special register (the registry row's `sreg`) of 32 or 64 bits; a wider destination
+    gets a zero extension."""
+    width = SCALARS[OPS[rv.name].result]
     leaf = _leaf(ty)
+    if width == U64:
+        dst = _dst(em, U64, hint)
+        em.emit(instr("mov.u64", dst, OPS[rv.name].sreg))
+        return [Val(dst, leaf)]
     wide = leaf != U32
     dst = em.tmp(U32) if wide else _dst(em, U32, hint)
     if rv.name == "warpid":
@@ -64,7 +73,7 @@ def special(em, rv, ty, hint) -> list[Val]:
     elif rv.name == "nwarpid":
         _warps_per_block(em, dst)
     else:
-        em.emit(instr("mov.u32", dst, SPECIAL_REGISTERS[rv.name]))
+        em.emit(instr("mov.u32", dst, OPS[rv.name].sreg))
     if not wide:
         return [Val(dst, U32)]
     out = _dst(em, leaf, hint)
@@ -103,12 +112,6 @@ def dynamic_shared(em, rv, ty, hint) -> list[Val]:
     dst = _dst(em, leaf, hint)
     em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))
     return [Val(dst, leaf, "shared")]
-
-
-def clock64(em, rv, ty, hint) -> list[Val]:
-    dst = _dst(em, U64, hint)
-    em.emit(instr("mov.u64", dst, "%clock64"))
-    return [Val(dst, _leaf(ty))]
 
 
 # ---------------------------------------------------------------------------
@@ -281,13 +284,22 @@ def redux(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, v.ty)]
 
 
-INTRINSICS = {name: special for name in (*SPECIAL_REGISTERS, "warpid", "nwarpid")}
-INTRINSICS.update({name: math for name in ("sqrt", "abs", "min", "max", "fma", "floor",
-                                           "ceil", "round", "trunc", "copysign", "rsqrt.approx")})
-INTRINSICS.update({name: math_routine for name in (
-    "exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2", "tanh", "powf",
-    "powi", "cbrt", "hypot", "exp.approx", "exp2.approx", "ln.approx", "log2.approx",
-    "sin.approx", "cos.approx", "tanh.approx")})
+def dot_product(em, rv, ty, hint) -> list[Val]:
+    """`dp4a_<t>` / `dp2a_lo_<t>` (sm_61): c + the dot product of a's and b's parts."""
+    a, b, c = (em.as_reg(v) for v in _args(em, rv))
+    name, _, t = rv.name.rpartition("_")
+    s = "s32" if t == "i32" else "u32"
+    opcode = f"dp4a.{s}.{s}" if name == "dp4a" else f"dp2a.lo.{s}.{s}"
+    leaf = _leaf(ty)
+    dst = _dst(em, leaf, hint)
+    em.emit(instr(opcode, dst, a.text, b.text, c.text))
+    return [Val(dst, leaf)]
+
+
+INTRINSICS = {name: special for name, op in OPS.items() if op.sreg}
+INTRINSICS.update({"warpid": special, "nwarpid": special})
+INTRINSICS.update({name: math for name in ops.MATH})
+INTRINSICS.update({name: math_routine for name in ops.MATH_ROUTINES + ops.FAST_MATH})
 INTRINSICS["bitcast"] = bitcast
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
@@ -296,7 +308,27 @@ INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
     "active_mask": active_mask,
-    **{f"redux_sync_{op}": redux for op in ("add", "min", "max", "and", "or", "xor")},
-    "clock64": clock64,
+    **{f"redux_sync_{op}": redux for op in ops.REDUX},
     "dynamic_shared": dynamic_shared,
+    **{name: dot_product for name in ops.DOT_PRODUCTS},
 })
+
+
+# ---------------------------------------------------------------------------
+# Effects with operands (those without are one line of instrs.EFFECTS; printf: vprintf.py)
+
+def nanosleep(em, stmt: mir.Effect) -> None:
+    """`barrier::nanosleep(ns)` (sm_70): suspend the thread for about ns nanoseconds."""
+    (t,) = [em.scalar(em.operand(a)) for a in stmt.args]
+    em.emit(instr("nanosleep.u32", t.text))
+
+
+def pmevent(em, stmt: mir.Effect) -> None:
+    """`debug::prof_trigger::<N>()`: `pmevent N` (N an immediate in 0..=15)."""
+    (n,) = stmt.args
+    if not (isinstance(n, mir.Constant) and isinstance(n.value, int) and 0 <= n.value <= 15):
+        raise PtxEmitError("`pmevent` needs a constant event number in 0..=15")
+    em.emit(instr("pmevent", str(n.value)))
+
+
+EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent}

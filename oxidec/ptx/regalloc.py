@@ -16,13 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
+from ..mir.typeof import project_ty
 from ..mir.visit import rvalue_operands
 from ..types import ArrayTy, Ty
-from .types import (REG_CLASSES, RegClass, elem_of, field_leaves, is_fat_pointer, leaf_types,
-                    mem_align, mem_size, pointee, reg_class)
+from .types import (REG_CLASSES, RegClass, is_fat_pointer, leaf_types, mem_align, mem_size,
+                    reg_class)
 
 # Most candidate leaf groups a dynamically indexed register array may have.
 SELECT_LIMIT = 8
+# Most leaves an array local may have in registers: a thread has at most 255, so a larger
+# array would be spilled by ptxas anyway, and `[x; 1000000]` written out leaf by leaf is
+# megabytes of PTX (in `.local` memory it is filled by a loop, see bulk.py).
+REGISTER_ARRAY_LEAVES = 256
 
 
 class RegisterFile:
@@ -64,8 +69,17 @@ def memory_locals(body: mir.Body) -> dict[int, MemoryLocal]:
             chosen.add(place.local)
         elif _selection_candidates(body.locals[place.local].ty, place) > SELECT_LIMIT:
             chosen.add(place.local)
+    for i, decl in enumerate(body.locals):
+        if isinstance(decl.ty, ArrayTy) and _leaf_count(decl.ty) > REGISTER_ARRAY_LEAVES:
+            chosen.add(i)
     return {i: MemoryLocal(f"__local_{i}", body.locals[i].ty) for i in sorted(chosen)
             if leaf_types(body.locals[i].ty)}
+
+
+def _leaf_count(ty: Ty) -> int:
+    if isinstance(ty, ArrayTy):
+        return ty.length * _leaf_count(ty.elem)
+    return len(leaf_types(ty))
 
 
 def through_pointer(body: mir.Body, place: mir.Place) -> bool:
@@ -127,21 +141,3 @@ def _operand_places(operands):
     for op in operands:
         if isinstance(op, (mir.Copy, mir.Move)):
             yield op.place, False
-
-
-def place_ty(body: mir.Body, place: mir.Place) -> Ty:
-    """The type of a place, following its projections."""
-    ty = body.locals[place.local].ty
-    for proj in place.projection:
-        ty = project_ty(ty, proj)
-    return ty
-
-
-def project_ty(ty: Ty, proj) -> Ty:
-    if isinstance(proj, mir.Deref):
-        return pointee(ty)
-    if isinstance(proj, mir.Field):
-        return field_leaves(ty, proj.index, proj.variant)[2]
-    if is_fat_pointer(ty):  # `slice[i]` indexes through the data pointer
-        ty = pointee(ty)
-    return elem_of(ty)

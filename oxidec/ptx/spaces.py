@@ -28,7 +28,8 @@ from __future__ import annotations
 from ..mir import layout
 from ..mir import syntax as mir
 from ..types import RefTy, Ty
-from .regalloc import MemoryLocal, place_ty, project_ty
+from ..mir.typeof import place_ty, project_ty
+from .regalloc import MemoryLocal
 from .types import (aggregate_fields, element_leaves, field_leaves, is_fat_pointer,
                     is_thin_pointer, leaf_types)
 

@@ -29,8 +29,9 @@ from ..mir import syntax as M
 from ..span import Span
 from . import ops
 from .errors import LaneFault, SimError, format_span
-from .intrinsics import INTRINSICS
+from ..device_api.ops import BARRIERS
 from ..mir.layout import field_slot, fields_of, flat_operands
+from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
 from .order import weak_topological_order
@@ -80,7 +81,7 @@ def compile_kernel(program: M.Program, name: str) -> FlatKernel:
 
 
 def _is_barrier(stmt) -> bool:
-    return isinstance(stmt, M.Effect) and stmt.name == "sync_threads"
+    return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
 
 
 def _raiser(message: str):
@@ -278,6 +279,13 @@ class _Compiler:
                            f"({self.where(frame, getattr(s, 'span', None))})")
 
     def effect(self, frame: Frame, s: M.Effect):
+        if sim_op(s.name) == "noop":  # a fence, nanosleep: only the operands are evaluated
+            fns = [self.operand(frame, a)[0] for a in s.args]
+
+            def noop(x):
+                for f in fns:
+                    f(x)
+            return noop
         if s.name == "printf":
             fns = [self.operand(frame, a)[0] for a in s.args]
 
@@ -516,7 +524,7 @@ class _Compiler:
                 return tree_map(rep, f(x))
             return repeat
         if isinstance(rv, M.Intrinsic):
-            impl = INTRINSICS.get(rv.name)
+            impl = INTRINSICS.get(sim_op(rv.name))
             if impl is None:
                 raise SimError(f"intrinsic `{rv.name}` is not supported by the simulator")
             compiled = [self.operand(frame, a) for a in rv.args]

@@ -11,7 +11,8 @@ An implementation is `fn(x, args, arg_tys, result_ty) -> value` where
 - `result_ty` is the type of the destination place.
 All lanes of a warp that execute the same statement are in the same call, which is what
 warp collectives (`shuffle_*`, `ballot`, ...) need. Add one with `@intrinsic("name")`. The
-names are the MIR's (see `Intrinsic` in mir/syntax.py), which the PTX emitter shares.
+names are the `sim` operations of the device API registry's rows (oxidec/device_api/ops.py;
+by default the MIR name, which the PTX emitter shares).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import types as T
+from ..device_api import ops
+from ..device_api.ops import OPS
 from .errors import SimError
 from .fma import fma
 from .layout import canon, scalar_dtype, size_of, tree_map
@@ -28,8 +31,18 @@ from .ops import unsigned_view
 Impl = Callable[..., object]
 INTRINSICS: dict[str, Impl] = {}
 
-SPECIAL_REGISTERS = tuple(f"{r}.{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz") \
-    + ("laneid", "warpid", "nwarpid")
+# The special registers: every registry row with a register the simulator reads as itself
+# (machine.Batch.special), and the two the emitter computes.
+SPECIAL_REGISTERS = tuple(o.name for o in OPS.values() if o.sreg and o.sim_op == o.name) \
+    + ("warpid", "nwarpid")
+
+
+def sim_op(name: str) -> str:
+    """The simulator operation of a MIR intrinsic or effect (its registry row's `sim`)."""
+    op = OPS.get(name)
+    if op is not None and op.sim is None:
+        raise SimError(f"`{name}` runs on the GPU only, not on the simulator")
+    return op.sim_op if op is not None else name
 
 
 def intrinsic(*names: str):
@@ -58,8 +71,9 @@ for _name in SPECIAL_REGISTERS:
     INTRINSICS[_name] = _special(_name)
 
 
-@intrinsic("clock", "clock64")
+@intrinsic("clock")
 def _clock(x, args, arg_tys, result_ty):
+    """`clock`, `clock64`, `globaltimer`: the simulator's step counter."""
     return np.full(x.n, x.steps, dtype=_result_dtype(result_ty, np.dtype(np.uint64)))
 
 
@@ -79,8 +93,6 @@ for _name, _ufunc in {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil,
 # The accurate routines run oxidec/mathlib's op list, the one the PTX emitter prints, so they
 # give the GPU's bits. The fast variants (MUFU approximations on the GPU) are NumPy's in f32:
 # close to the hardware, not bit exact; on f64 they are the accurate routines, as on the GPU.
-MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot")
 _FAST_F32 = {"exp.approx": np.exp, "exp2.approx": np.exp2, "ln.approx": np.log,
              "log2.approx": np.log2, "sin.approx": np.sin, "cos.approx": np.cos,
              "tanh.approx": np.tanh, "rsqrt.approx": lambda a: 1 / np.sqrt(a)}
@@ -104,7 +116,7 @@ def _fast(name: str, accurate: str | None) -> Impl:
     return fn
 
 
-for _name in MATH_ROUTINES:
+for _name in ops.MATH_ROUTINES:
     INTRINSICS[_name] = _math_routine(_name)
 for _name in _FAST_F32:
     INTRINSICS[_name] = _fast(_name, _name.split(".")[0] if _name != "rsqrt.approx" else None)
@@ -156,14 +168,6 @@ def _round(x, args, arg_tys, result_ty):
         return np.copysign(r, a).astype(a.dtype)
 
 
-@intrinsic("signum")
-def _signum(x, args, arg_tys, result_ty):
-    a = args[0]
-    if a.dtype.kind == "f":
-        return np.where(np.isnan(a), a, np.copysign(a.dtype.type(1), a))
-    return np.sign(a)
-
-
 # -- bits ---------------------------------------------------------------------------------
 
 _POPC8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint32)
@@ -204,6 +208,33 @@ def _ctz(x, args, arg_tys, result_ty):
         low = u & (~u + u.dtype.type(1))  # the lowest set bit
     bits = np.uint32(a.dtype.itemsize * 8)
     return np.where(u == 0, bits, _bit_length(low) - np.uint32(1)).astype(np.uint32)
+
+
+# -- integer dot products ------------------------------------------------------------------
+
+def _parts(v: np.ndarray, bits: int, count: int, signed: bool) -> list[np.ndarray]:
+    """The `count` low `bits`-bit parts of u32 values, as int64 (sign-extended if signed)."""
+    u = unsigned_view(v).astype(np.int64)
+    out = []
+    for i in range(count):
+        p = (u >> (bits * i)) & ((1 << bits) - 1)
+        out.append(np.where(p >= 1 << (bits - 1), p - (1 << bits), p) if signed else p)
+    return out
+
+
+def _dot(a_bits: int, count: int) -> Impl:
+    def fn(x, args, arg_tys, result_ty):
+        a, b, c = args
+        signed = c.dtype.kind == "i"
+        total = c.astype(np.int64)
+        for pa, pb in zip(_parts(a, a_bits, count, signed), _parts(b, 8, count, signed)):
+            total = total + pa * pb
+        return (total & 0xFFFF_FFFF).astype(np.uint32).view(c.dtype)
+    return fn
+
+
+INTRINSICS.update({name: _dot(8, 4) if name.startswith("dp4a") else _dot(16, 2)
+                   for name in ops.DOT_PRODUCTS})
 
 
 # -- select, pointers ----------------------------------------------------------------------

@@ -118,6 +118,13 @@ class Batch:
             "nctaid.z": lambda: np.full(self.L, gz),
             "laneid": lambda: t % 32, "warpid": lambda: t // 32,
             "nwarpid": lambda: np.full(self.L, (self.T + 31) // 32),
+            # the simulator is one SM; a launch without clusters is clusters of one block
+            "smid": lambda: np.zeros(self.L), "nsmid": lambda: np.ones(self.L),
+            "dynamic_smem_size": lambda: np.full(self.L, self.dynamic_shared_bytes),
+            **{f"cluster_ctaid.{a}": (lambda: np.zeros(self.L)) for a in "xyz"},
+            **{f"cluster_nctaid.{a}": (lambda: np.ones(self.L)) for a in "xyz"},
+            **{f"lanemask_{k}": (lambda k=k: _lanemask(k, t % 32))
+               for k in ("lt", "le", "eq", "ge", "gt")},
         }
         if name not in table:
             raise SimError(f"unknown special register `{name}`")
@@ -302,3 +309,12 @@ def _trap(x: Batch, f: LaneFault, span) -> SimTrap:
     lane = int(lanes.min())
     thread, block = x.coords(lane)
     return SimTrap(x.kernel.name, f.reason, span, thread, block)
+
+
+def _lanemask(kind: str, lane: np.ndarray) -> np.ndarray:
+    """`%lanemask_<kind>`: the bits of the lanes whose id compares so with this lane's."""
+    bit = np.left_shift(np.uint64(1), lane.astype(np.uint64))
+    below = bit - np.uint64(1)  # lanes < lane
+    full = np.uint64(0xFFFFFFFF)
+    return {"lt": below, "le": below | bit, "eq": bit, "ge": full & ~below,
+            "gt": full & ~(below | bit)}[kind]

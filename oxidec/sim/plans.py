@@ -17,6 +17,7 @@ import numpy as np
 from .. import types as T
 from ..mir import syntax as M
 from .errors import LaneFault, SimError
+from ..mir.typeof import MirTypeError, project_ty
 from .layout import (
     FAT, canon, field_offsets, flatten, is_fat, scalar_dtype, size_of, tree_map, zeros,
 )
@@ -27,32 +28,14 @@ from .memory import LOCAL_BASE, make_address
 # Types of projections
 
 def project(ty: T.Ty, proj) -> T.Ty:
-    if isinstance(proj, M.Deref):
-        if isinstance(ty, (T.RefTy, T.PtrTy)):
-            return ty.inner
-        if isinstance(ty, T.DisjointSliceTy):
-            return T.SliceTy(ty.elem)
-        raise SimError(f"cannot dereference a value of type `{ty}`")
-    if isinstance(proj, (M.Index, M.ConstIndex)):
-        if isinstance(ty, (T.SliceTy, T.ArrayTy, T.SharedArrayTy)):
-            return ty.elem
-        if is_fat(ty):
-            return elem_of(ty)
-        raise SimError(f"cannot index into a value of type `{ty}`")
-    if isinstance(proj, M.Field):
-        i = proj.index
-        if proj.variant is not None and not isinstance(ty, T.EnumTy):
-            raise SimError(f"no variant {proj.variant} on type `{ty}`")
-        if isinstance(ty, T.StructTy) and 0 <= i < len(ty.fields):
-            return ty.fields[i][1]
-        if isinstance(ty, T.TupleTy) and 0 <= i < len(ty.elems):
-            return ty.elems[i]
-        if isinstance(ty, T.EnumTy) and proj.variant is not None:
-            return ty.variants[proj.variant].fields[i][1]
-        if is_fat(ty) and i in (0, 1):
-            return T.PtrTy(elem_of(ty), True) if i == 0 else T.USIZE
-        raise SimError(f"no field {i} on type `{ty}`")
-    raise SimError(f"unknown projection {proj!r}")
+    """`mir.typeof.project_ty`, plus the two halves of a fat pointer as fields (0: the data
+    pointer, 1: the length), which is how the simulator addresses them."""
+    if isinstance(proj, M.Field) and is_fat(ty) and proj.index in (0, 1):
+        return T.PtrTy(elem_of(ty), True) if proj.index == 0 else T.USIZE
+    try:
+        return project_ty(ty, proj)
+    except MirTypeError as err:
+        raise SimError(str(err)) from None
 
 
 def elem_of(fat_ty: T.Ty) -> T.Ty:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
-from ..device_api import (
-    SHUFFLE_TYPES, SHUFFLES, ApiFn, api_names, lookup_api,
-)
+from ..device_api import ApiFn, api_names, lookup_api
+from ..device_api.warp import SHUFFLE_TYPES, SHUFFLES
 from ..diagnostics import Label
 from ..span import Span
 from .results import (FnSig, Var, closest_last_segment, describe, nearest)
@@ -51,6 +50,8 @@ class CallMixin:
         hint = nearest(name, list(self.items.fns) + [p.split("::")[-1] for p in api_names()])
         qual = "::".join(names)
         if len(names) > 1 and self.unsupported_shuffle(e, names):
+            return T.ERROR
+        if self.blackwell_item(names, e.func.span):
             return T.ERROR
         if len(names) > 1:
             candidates = [p for p in api_names() if p.endswith("::" + name)] or \
@@ -119,27 +120,33 @@ class CallMixin:
 
     def call_api(self, e: ast.CallExpr, api: ApiFn, expected=None) -> T.Ty:
         self.r.calls[e] = api
-        if api.path == "DynamicSharedArray::get":
+        self.check_api_arch(api, e.func.span)
+        if api.check == "dynamic_shared":
             return self.call_dynamic_shared(e, api, expected)
-        if api.path.endswith("::from_slice_elem"):
+        if api.check == "from_slice_elem":
             return self.call_from_slice_elem(e, api)
+        params, ret = self.api_sig(api)
         gargs = e.func.path.last.generic_args
         if api.const_generics:
             if len(gargs) != api.const_generics:
                 self.sink.error("E0107", f"`{api.path}` takes {api.const_generics} generic "
                                 f"argument{'s' if api.const_generics > 1 else ''}", e.func.span,
                                 f"write `{api.path}::<N>()`")
-                return api.ret
+                return ret
             values = []
             for g in gargs:
                 v = self.consts.eval_usize(self._const_arg(g))
                 values.append(v if v is not None else 1)
             self.r.generic_values[e] = tuple(values)
+            if api.check == "prof_trigger" and not 0 <= values[0] <= 15:
+                self.sink.error("OX0007", f"`{api.path}` takes an event number in 0..=15, "
+                                f"found {values[0]}", gargs[0].span, "out of range",
+                                notes=["`pmevent` has 16 performance-monitor events"])
         elif gargs:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")
-        self.check_args(e, api.params, "function")
-        return api.ret
+        self.check_args(e, params, "function")
+        return ret
 
     def call_dynamic_shared(self, e: ast.CallExpr, api: ApiFn, expected) -> T.Ty:
         """`DynamicSharedArray::<T>::get() -> *mut T`: the type argument is on the type."""
@@ -165,14 +172,14 @@ class CallMixin:
             self.sink.error("OX0011", f"`{elem}` cannot live in shared memory", e.func.span,
                             "not a plain data type")
             return T.ERROR
-        return T.PtrTy(elem, True)
+        return self.api_ty(api.ret, {"T": elem})
 
     def call_from_slice_elem(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
         """`DeviceAtomicU32::from_slice_elem(&out, i)`: a view of element i of a writable
         slice (a `DisjointSlice<u32>` of any index kind, or a `&mut [u32]`)."""
-        view = api.ret
+        params, view = self.api_sig(api)
         if len(e.args) != 2:
-            self.check_args(e, api.params, "function")
+            self.check_args(e, params, "function")
             return view
         st = self.shallow(self.check_expr(e.args[0]))
         inner = self.shallow(st.inner) if isinstance(st, T.RefTy) else None

@@ -22,13 +22,16 @@ from .calls import CallMixin
 from .methods import MethodMixin
 from .macros import MacroMixin
 from .control import ControlMixin
+from .api import ApiMixin, target_sm
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
-             MethodMixin, MacroMixin, ControlMixin, EnumMixin, MatchMixin):
-    def __init__(self, items: ItemTable, sink: DiagnosticSink):
+             MethodMixin, MacroMixin, ControlMixin, ApiMixin, EnumMixin,
+             MatchMixin):
+    def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
+        self.target_sm = target_sm(arch)
         self.r = TypeckResults()
         self.subst: dict[int, T.Ty] = {}
         self.nvars = 0
@@ -194,5 +197,6 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         return names + list(self.items.consts) + list(self.items.statics) + list(self.items.fns)
 
 
-def typeck(items: ItemTable, sink: DiagnosticSink) -> TypeckResults:
-    return Typeck(items, sink).run()
+def typeck(items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80") -> TypeckResults:
+    """`arch`: the build's target, for items of the device API that need a newer sm."""
+    return Typeck(items, sink, arch).run()

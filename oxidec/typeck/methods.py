@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
-from ..device_api import (
-    ATOMIC_METHODS, FLOAT_ATOMIC_METHODS, FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS,
-    ORDERINGS,
-)
+from ..device_api import lookup_method, methods_of
+from ..device_api.atomic import FLOAT_METHODS as FLOAT_ATOMIC_METHODS
+from ..device_api.atomic import METHODS as ATOMIC_METHODS
+from ..device_api.atomic import ORDERINGS
+from ..device_api.numbers import FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS
 from .results import (StaticRes, describe, nearest)
 
 
@@ -20,6 +21,15 @@ def _ordering_name(e: ast.Expr) -> str | None:
         names = e.path.names
         if len(names) >= 2 and names[-2] in ("AtomicOrdering", "Ordering"):
             return names[-1]
+    return None
+
+
+def api_owner(ty: T.Ty) -> str | None:
+    """The device API type whose methods `ty` has (the registry's `owner`)."""
+    if isinstance(ty, T.ThreadIndexTy):
+        return "ThreadIndex"
+    if isinstance(ty, T.DisjointSliceTy):
+        return "DisjointSlice"
     return None
 
 
@@ -41,22 +51,19 @@ class MethodMixin:
 
         if isinstance(base, T.ErrorTy):
             for a in e.args:
-                self.check_expr(a)
+                if not _ordering_name(a):  # an `AtomicOrdering::X` is no value to check
+                    self.check_expr(a)
             return T.ERROR
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
-        if isinstance(base, T.ThreadIndexTy):
-            if m == "get":
-                return done("thread_index", (), T.USIZE)
-            if m == "in_bounds":
-                return done("thread_index", (T.USIZE,), T.BOOL)
-        if isinstance(base, T.DisjointSliceTy):
-            if m == "get_mut":
-                return done("disjoint", (T.THREAD_INDEX,), T.option_ty(T.RefTy(base.elem, True)))
-            if m == "len":
-                return done("disjoint", (), T.USIZE)
-            if m == "get_unchecked_mut":
-                return done("disjoint", (T.USIZE,), T.RefTy(base.elem, True))
+        owner = api_owner(base)
+        api = lookup_method(owner, m) if owner else None
+        if api is not None:
+            self.check_api_arch(api, e.method_span)
+            params, ret = self.api_sig(api, {"T": base.elem} if api.type_params else None)
+            done("", params, ret)
+            self.r.methods[e] = api
+            return ret
         if isinstance(base, T.RefTy) and isinstance(base.inner, T.SliceTy):
             if m == "len":
                 return done("slice", (), T.USIZE)
@@ -77,7 +84,8 @@ class MethodMixin:
             ret = recv if result == "self" else T.BOOL if result == "bool" else T.U32
             params = (recv,) * arity
             if is_float:
-                params = FLOAT_METHOD_PARAMS.get(m, params)
+                if m in FLOAT_METHOD_PARAMS:
+                    params = tuple(self.api_ty(p) for p in FLOAT_METHOD_PARAMS[m])
                 if result == "bits":  # to_bits: u32 for f32, u64 for f64
                     ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
             return done("int" if is_int else "float", params, ret)
@@ -85,10 +93,7 @@ class MethodMixin:
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")
             return T.ERROR
-        candidates = list(table) if table else {
-            T.ThreadIndexTy: ["get", "in_bounds"], T.DisjointSliceTy: ["get_mut", "len",
-                                                                       "get_unchecked_mut"],
-        }.get(type(base), ["len"])
+        candidates = list(table) if table else methods_of(owner) if owner else ["len"]
         hint = nearest(m, candidates)
         for a in e.args:
             if not _ordering_name(a):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..device_api import API_TYPES
 from ..resolve import attr
 from .results import (nearest)
 
@@ -65,8 +66,8 @@ class TypeLoweringMixin:
         if name in self.items.enums and not gargs and (
                 len(names) == 1 or names[:-1] in (("self",), ("crate",), ("super",))):
             return self.enum_ty(name)
-        known = list(T.SCALARS) + list(self.items.structs) + [
-            "DisjointSlice", "SharedArray", "Option", "Result", "ThreadIndex"] + list(self.items.enums)
+        known = list(T.SCALARS) + list(self.items.structs) + ["Option", "Result"] + \
+            list(API_TYPES) + list(self.items.enums)
         hint = nearest(name, known)
         if name in ("DisjointSlice", "SharedArray", "Option", "Result"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,

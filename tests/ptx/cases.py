@@ -850,7 +850,7 @@ def kernel_without_params_and_param_in_memory():
     r, n = g.local(RefTy(DisjointSliceTy(F32), True)), g.local(USIZE)
     g.assign(gb, r, Ref(P(out), True))
     g.assign(gb, n, Len(P(r, D)))
-    g.assign(gb, P(r, D, cidx(0)), Cast(cp(n), F32))
+    g.assign(gb, P(r, D, D, cidx(0)), Cast(cp(n), F32))
     g.term(gb, Return)
     checks = [".visible .entry noparams()", "bar.sync", ".visible .entry addr_param(",
               ".local .align 8 .b8", "[16];", "cvta.global.u64", "st.local.u64",

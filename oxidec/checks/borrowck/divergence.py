@@ -1,13 +1,14 @@
 """OX0009: a barrier or a warp collective under control flow that depends on the thread.
 
 `thread::sync_threads()` must be reached by every thread of the block (or by none), and a
-warp collective (`warp::shuffle_*`, `ballot`, `any`, `all`, `redux_sync_add`, which use
-the full-warp mask) by every lane of the warp. A thread that takes the other side of a
+warp collective (`warp::shuffle_*`, `ballot`, `any`, `all`, `redux_sync_*`, which use
+the full-warp mask: the registry's `Op` rows with `sync="warp"`) by every lane of the warp. A thread that takes the other side of a
 branch never arrives, and the block hangs or computes garbage. So:
 
 1. Taint. Every local gets a level: 0 the same in every thread, 1 the same within a warp
-   but not across warps, 2 possibly different in every lane. Sources: `tid.*` and
-   `laneid` (2), `warpid` (1), atomics' results and `clock64` (2); the level flows
+   but not across warps, 2 possibly different in every lane. Sources: the special
+   registers by their row's `varies` (`tid.*`, `laneid`, `lanemask_*`, the clocks: 2;
+   `warpid`, `active_mask`: 1), atomics' results (2); the level flows
    through arithmetic, casts, aggregates, loads (the address's level: `x[tid]` is 2,
    `x[0]` is 0), calls (the arguments', or what the callee computes from the thread
    index), and implicitly: an assignment executed under a tainted branch gets at least
@@ -29,19 +30,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...device_api.ops import OPS
 from ...diagnostics import DiagnosticSink, Label
 from ...mir import syntax as M
 from ...mir.refs import analyse as analyse_refs
 from ...span import Span
 from .dataflow import Cfg
 
-LANE_SOURCES = {"tid.x", "tid.y", "tid.z", "laneid", "clock", "clock64"}
-WARP_SOURCES = {"warpid"}
-COLLECTIVES = {"shuffle_xor", "shuffle_down", "shuffle_up", "shuffle", "ballot", "any", "all",
-               "redux_sync_add", "shfl.xor", "shfl.down", "shfl.up", "shfl.idx",
-               "vote.ballot", "vote.any", "vote.all", "redux.add"}
-WARP_UNIFORM_RESULT = {"ballot", "any", "all", "redux_sync_add", "vote.ballot", "vote.any",
-                       "vote.all", "redux.add"}
+# How an intrinsic varies across threads, and which operations every lane / thread must
+# reach, are flags of its row in the device API registry (oxidec/device_api/ops.py).
+COLLECTIVES = frozenset(o.name for o in OPS.values() if o.sync == "warp")
+BARRIERS = frozenset(o.name for o in OPS.values() if o.sync == "block")
+WARP_UNIFORM_RESULT = frozenset(o.name for o in OPS.values() if o.warp_uniform_result)
 
 BLOCK, WARP = 1, 2  # the level that makes a barrier / a warp collective divergent
 
@@ -150,10 +150,9 @@ class BodyTaint:
         if isinstance(rv, M.Aggregate):
             return self.join(rv.operands)
         if isinstance(rv, M.Intrinsic):
-            if rv.name in LANE_SOURCES:
-                return 2, span
-            if rv.name in WARP_SOURCES or rv.name == "active_mask":
-                return 1, span
+            op = OPS.get(rv.name)
+            if op is not None and op.varies:  # a special register: the thread's own value
+                return op.varies, span
             lv = self.join(rv.args)
             if rv.name in WARP_UNIFORM_RESULT and lv[0] > 1:
                 return 1, lv[1]
@@ -261,7 +260,7 @@ class BodyTaint:
         for b in self.cfg.rpo:
             block = self.body.blocks[b]
             for i, stmt in enumerate(block.statements):
-                if isinstance(stmt, M.Effect) and stmt.name == "sync_threads":
+                if isinstance(stmt, M.Effect) and stmt.name in BARRIERS:
                     out.append(SyncPoint((b, i), stmt.span, BLOCK, "barrier"))
                 elif isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Intrinsic) \
                         and stmt.rvalue.name in COLLECTIVES:
@@ -357,7 +356,7 @@ def _has_sync(program: M.Program) -> bool:
     for body in program.bodies:
         for block in body.blocks:
             for stmt in block.statements:
-                if isinstance(stmt, M.Effect) and stmt.name == "sync_threads" or \
+                if isinstance(stmt, M.Effect) and stmt.name in BARRIERS or \
                         isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Intrinsic) \
                         and stmt.rvalue.name in COLLECTIVES:
                     return True

@@ -44,7 +44,7 @@ from ...diagnostics import DiagnosticSink, Label
 from ...mir import syntax as M
 from ...span import Span
 from .affine import Lin, eq, feasible, le, lt
-from .divergence import BodyTaint, Summary
+from .divergence import BARRIERS, BodyTaint, Summary
 from .places import static_temps, user_static_name
 
 LINT = "shared_race"
@@ -125,7 +125,7 @@ class RaceCheck:
         block = self.body.blocks[b]
         if i < len(block.statements):
             st = block.statements[i]
-            return isinstance(st, M.Effect) and st.name == "sync_threads"
+            return isinstance(st, M.Effect) and st.name in BARRIERS
         term = block.terminator
         if isinstance(term, M.Call):
             s = self.summaries.get(term.func)

@@ -1,0 +1,28 @@
+"""`cuda_device::disjoint` and `cuda_device::shared`: the writable output slice and block
+shared memory."""
+from __future__ import annotations
+
+from .model import ApiFn, ApiType, hook, op
+
+TYPES = [
+    ApiType("DisjointSlice", "disjoint", "<T, S = Index1D>",
+            doc="writable global slice; a thread writes only the element of its ThreadIndex"),
+    ApiType("SharedArray", "shared", "<T, const N: usize>",
+            doc="a block-shared array, declared `static mut` in a kernel"),
+    ApiType("DynamicSharedArray", "shared", "<T>",
+            doc="the block's dynamic shared memory, sized at launch"),
+]
+
+FNS = [
+    ApiFn("DisjointSlice::get_mut", ("ThreadIndex",), "Option<&mut T>",
+          hook("disjoint_get_mut"), kind="method", owner="DisjointSlice", type_params=("T",)),
+    ApiFn("DisjointSlice::len", (), "usize", hook("len"), kind="method", owner="DisjointSlice"),
+    ApiFn("DisjointSlice::get_unchecked_mut", ("usize",), "&mut T",
+          hook("get_unchecked_mut"), kind="method", owner="DisjointSlice",
+          type_params=("T",), unsafe=True),
+    ApiFn("shared::dynamic_smem_size", (), "u32", op("dynamic_smem_size")),
+    # `DynamicSharedArray::<T>::get()`: the type argument is on the type's segment, or
+    # inferred from the expected `*mut T` (typeck hook `dynamic_shared`)
+    ApiFn("DynamicSharedArray::get", (), "*mut T", op("dynamic_shared"), kind="assoc_fn",
+          owner="DynamicSharedArray", type_params=("T",), check="dynamic_shared"),
+]

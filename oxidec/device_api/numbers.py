@@ -1,0 +1,41 @@
+"""Methods of the number types (`x.sqrt()`, `n.count_ones()`) and `f32::from_bits`: Rust's
+core methods as the device runs them. A row: name -> (arity, result rule, MIR `Intrinsic`
+or None for methods lowering expands: `clamp`, `is_nan`; `wrapping_*` are `BinaryOp`s).
+Result rules: "self" (the receiver's type), "bool", "u32", "bits" (u32 for f32, u64 for f64).
+"""
+from __future__ import annotations
+
+from .model import ApiFn, op
+
+FLOAT_METHODS = {
+    "sqrt": (0, "self", "sqrt"), "abs": (0, "self", "abs"), "floor": (0, "self", "floor"),
+    "ceil": (0, "self", "ceil"), "round": (0, "self", "round"), "trunc": (0, "self", "trunc"),
+    "min": (1, "self", "min"), "max": (1, "self", "max"), "mul_add": (2, "self", "fma"),
+    "clamp": (2, "self", None), "is_nan": (0, "bool", None),
+    # device math (oxidec/mathlib: within 2 ulp on f32 and f64, the same bits on the simulator)
+    "exp": (0, "self", "exp"), "exp2": (0, "self", "exp2"), "ln": (0, "self", "ln"),
+    "log2": (0, "self", "log2"), "log10": (0, "self", "log10"), "sin": (0, "self", "sin"),
+    "cos": (0, "self", "cos"), "tan": (0, "self", "tan"), "atan": (0, "self", "atan"),
+    "atan2": (1, "self", "atan2"), "tanh": (0, "self", "tanh"), "powf": (1, "self", "powf"),
+    "powi": (1, "self", "powi"), "cbrt": (0, "self", "cbrt"), "hypot": (1, "self", "hypot"),
+    "copysign": (1, "self", "copysign"), "to_bits": (0, "bits", "bitcast"),
+    # the hardware approximations (MUFU, f32); on f64 these are the accurate routines
+    "exp_fast": (0, "self", "exp.approx"), "exp2_fast": (0, "self", "exp2.approx"),
+    "ln_fast": (0, "self", "ln.approx"), "log2_fast": (0, "self", "log2.approx"),
+    "sin_fast": (0, "self", "sin.approx"), "cos_fast": (0, "self", "cos.approx"),
+    "tanh_fast": (0, "self", "tanh.approx"),
+}
+# Float methods whose parameters are not all of the receiver's type.
+FLOAT_METHOD_PARAMS = {"powi": ("i32",)}
+INT_METHODS = {
+    "min": (1, "self", "min"), "max": (1, "self", "max"), "abs": (0, "self", "abs"),
+    "count_ones": (0, "u32", "popc"), "leading_zeros": (0, "u32", "clz"),
+    "trailing_zeros": (0, "u32", "ctz"), "clamp": (2, "self", None),
+    "wrapping_add": (1, "self", "add"), "wrapping_sub": (1, "self", "sub"),
+    "wrapping_mul": (1, "self", "mul"),
+}
+
+FNS = [
+    ApiFn("f32::from_bits", ("u32",), "f32", op("bitcast")),
+    ApiFn("f64::from_bits", ("u64",), "f64", op("bitcast")),
+]

@@ -1,0 +1,117 @@
+"""The MIR operations of the device: every `Intrinsic` and `Effect` name, one row each.
+
+Phases after lowering read these rows instead of lists of their own: mir/typeof (result
+types), borrowck/divergence (how results vary across threads, which operations every lane
+or thread must reach), the passes (which operations stay where they are), the PTX emitter
+(special registers print from `sreg`; everything else has an entry in ptx/intrinsics.py or
+ptx/instrs.EFFECTS) and the simulator (`sim`: its operation in sim/intrinsics.py; None
+means the simulator reports "GPU only"). tests/test_device_api.py checks that every row has
+its emitter and simulator entries.
+"""
+from __future__ import annotations
+
+from .model import PER_LANE, PER_WARP, UNIFORM, Op
+
+
+def _sregs() -> list[Op]:
+    rows = []
+    for reg, varies, what in (("tid", PER_LANE, "thread index in the block"),
+                              ("ntid", UNIFORM, "block size"),
+                              ("ctaid", UNIFORM, "block index in the grid"),
+                              ("nctaid", UNIFORM, "grid size in blocks")):
+        rows += [Op(f"{reg}.{a}", "u32", sreg=f"%{reg}.{a}", varies=varies, doc=f"{what}, {a}")
+                 for a in "xyz"]
+    # Clusters (sm_90): a launch without a cluster shape runs every block as a cluster of
+    # one, which is what the simulator models.
+    for reg, what in (("cluster_ctaid", "block index in its cluster"),
+                      ("cluster_nctaid", "cluster size in blocks")):
+        rows += [Op(f"{reg}.{a}", "u32", sreg=f"%{reg}.{a}", min_sm=90, doc=f"{what}, {a}")
+                 for a in "xyz"]
+    rows += [
+        Op("laneid", "u32", sreg="%laneid", varies=PER_LANE, doc="lane in the warp"),
+        # the warp of the thread in its block (linear thread index / 32, not `%warpid`,
+        # a hardware slot), and the warps per block: emitted as arithmetic
+        Op("warpid", "u32", varies=PER_WARP),
+        Op("nwarpid", "u32"),
+        Op("smid", "u32", sreg="%smid", doc="the SM running the block (the simulator is one "
+           "SM: 0)"),
+        Op("nsmid", "u32", sreg="%nsmid", doc="an upper bound of `smid` (simulator: 1)"),
+        Op("dynamic_smem_size", "u32", sreg="%dynamic_smem_size",
+           doc="bytes of dynamic shared memory the launch gave the block"),
+        # counters: different in every thread and every time, so never moved by a pass
+        # the simulator's clocks all count its steps (monotonic, as the GPU's)
+        Op("clock", "u32", sreg="%clock", varies=PER_LANE, volatile=True, sim="clock"),
+        Op("clock64", "u64", sreg="%clock64", varies=PER_LANE, volatile=True, sim="clock"),
+        Op("globaltimer", "u64", sreg="%globaltimer", varies=PER_LANE, volatile=True,
+           sim="clock", doc="nanoseconds"),
+    ]
+    rows += [Op(f"lanemask_{k}", "u32", sreg=f"%lanemask_{k}", varies=PER_LANE,
+                doc=f"the lanes whose id is {cmp} this lane's")
+             for k, cmp in (("lt", "<"), ("le", "<="), ("eq", "=="), ("ge", ">="), ("gt", ">"))]
+    return rows
+
+
+# Math on the operand's type: one instruction, or an inline routine of oxidec/mathlib.
+MATH = ("sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round", "trunc", "copysign",
+        "rsqrt.approx")
+MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
+                 "tanh", "powf", "powi", "cbrt", "hypot")
+FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
+             "cos.approx", "tanh.approx")
+REDUX = ("add", "min", "max", "and", "or", "xor")
+DOT_PRODUCTS = tuple(f"{n}_{t}" for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32"))
+
+
+def _compute() -> list[Op]:
+    return [
+        *(Op(n, "arg0") for n in MATH + MATH_ROUTINES + FAST_MATH),
+        Op("bitcast", "dest", doc="the same bits in the destination's type"),
+        *(Op(n, "u32") for n in ("popc", "clz", "ctz")),
+        Op("select", "arg1", doc="(cond, a, b)"),
+        Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
+        Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),
+        # integer dot products (sm_61): (a: u32, b: u32, c) -> c + the sum of the products of
+        # a's 4 bytes and b's (dp4a), or of a's 2 halves and b's low 2 bytes (dp2a.lo); s32:
+        # the parts are signed. Wrapping, as the hardware's.
+        *(Op(n, n.rpartition("_")[2], min_sm=61) for n in DOT_PRODUCTS),
+    ]
+
+
+def _warp() -> list[Op]:
+    # Full-warp collectives: every lane of the warp reaches them together.
+    coll = dict(sync="warp", convergent=True)
+    return [
+        *(Op(n, "arg0", **coll) for n in ("shuffle_xor", "shuffle_down", "shuffle_up",
+                                          "shuffle")),
+        Op("ballot", "u32", warp_uniform_result=True, **coll),
+        Op("any", "bool", warp_uniform_result=True, **coll),
+        Op("all", "bool", warp_uniform_result=True, **coll),
+        *(Op(f"redux_sync_{k}", "arg0", warp_uniform_result=True, **coll) for k in REDUX),
+        # the lanes that reach it: legal anywhere, but its value depends on where it is
+        Op("active_mask", "u32", varies=PER_WARP, convergent=True),
+    ]
+
+
+def _effects() -> list[Op]:
+    return [
+        Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
+           doc="`bar.sync 0`: every thread of the block"),
+        Op("printf", "unit", effect=True,
+           doc="(format string index, values) -> vprintf"),
+        Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
+           doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        Op("pmevent", "unit", effect=True, sim="noop",
+           doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
+        # memory fences: the simulator runs one statement for all lanes at a time, so every
+        # write is visible to every thread at once, which any fence allows
+        *(Op(f"threadfence{k}", "unit", effect=True, sim="noop", doc=f"`membar.{lvl}`")
+          for k, lvl in (("", "gl"), ("_block", "cta"), ("_system", "sys"))),
+    ]
+
+
+OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()}
+
+# The sets passes ask for (Effects stay where they are anyway).
+CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)
+VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile)
+BARRIERS = frozenset(o.name for o in OPS.values() if o.effect and o.sync == "block")

@@ -1,0 +1,81 @@
+"""The device API's signatures as types, and the architecture its items need.
+
+The registry (oxidec/device_api) writes signatures as Rust type text; `api_ty` resolves
+that text here, with the same meaning as a type the user wrote, and the generic
+parameters bound by the call (`T` of `DisjointSlice<T>::get_mut`).
+"""
+from __future__ import annotations
+
+from .. import types as T
+from ..device_api import ApiFn, arch_name, blackwell_family, parse_type, sm_number
+from ..device_api import arch as A
+from ..device_api.typetext import Named, Never, Ptr, Ref, Slice, Tuple
+from ..span import Span
+
+
+class ApiMixin:
+    target_sm: int = 80
+
+    def api_ty(self, text: str, subst: dict[str, T.Ty] | None = None) -> T.Ty:
+        return self._api_ty(parse_type(text), subst or {})
+
+    def _api_ty(self, t, subst: dict[str, T.Ty]) -> T.Ty:
+        if isinstance(t, Never):
+            return T.NEVER
+        if isinstance(t, Tuple):
+            return T.TupleTy(tuple(self._api_ty(e, subst) for e in t.elems)) if t.elems \
+                else T.UNIT
+        if isinstance(t, Ref):
+            return T.RefTy(self._api_ty(t.inner, subst), t.mutable)
+        if isinstance(t, Ptr):
+            return T.PtrTy(self._api_ty(t.inner, subst), t.mutable)
+        if isinstance(t, Slice):
+            return T.SliceTy(self._api_ty(t.elem, subst))
+        assert isinstance(t, Named), t
+        args = [self._api_ty(a, subst) for a in t.args]
+        name = t.name
+        if name in subst:
+            return subst[name]
+        if name == "_":  # checked by the item's typeck hook
+            return T.ERROR
+        if name in T.SCALARS:
+            return T.SCALARS[name]
+        if name == "Option":
+            return T.option_ty(args[0])
+        if name == "ThreadIndex":
+            return T.THREAD_INDEX
+        if name == "DisjointSlice":
+            return T.DisjointSliceTy(args[0])
+        atomic = T.atomic_type_name(name)
+        if atomic is not None:
+            return atomic
+        raise AssertionError(f"device API type text names unknown type `{name}`")
+
+    def api_sig(self, api: ApiFn, subst: dict[str, T.Ty] | None = None
+                ) -> tuple[tuple[T.Ty, ...], T.Ty]:
+        return (tuple(self.api_ty(p, subst) for p in api.params), self.api_ty(api.ret, subst))
+
+    def check_api_arch(self, api: ApiFn, span: Span) -> None:
+        """OX0013: an item that needs a newer sm than the build's target."""
+        if api.min_sm <= self.target_sm:
+            return
+        need, have = arch_name(api.min_sm), arch_name(self.target_sm)
+        self.sink.error("OX0013", f"`{api.path}` needs {need}, but this build targets {have}",
+                        span, f"needs {need} or newer",
+                        help=f"build with `--arch {need}` (or a newer one)")
+
+    def blackwell_item(self, names: tuple[str, ...], span: Span) -> bool:
+        """OX0013 for the Blackwell-only parts of the API (`tcgen05`, `clc`)."""
+        family = blackwell_family(names)
+        if family is None:
+            return False
+        path = "::".join(n for n in names if n not in ("cuda_device", "cuda_core"))
+        self.sink.error("OX0013", f"`{path}` needs a Blackwell GPU (sm_100)", span,
+                        "Blackwell only",
+                        notes=[f"{A.BLACKWELL_WHAT[family]} is Blackwell hardware, sm_100 and "
+                               "newer; oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
+        return True
+
+
+def target_sm(arch: str) -> int:
+    return sm_number(arch)
