@@ -35,7 +35,7 @@ from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
 from .order import weak_topological_order
-from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project
+from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project, tag_plan
 
 EXIT = -1
 WAIT = -2
@@ -505,13 +505,8 @@ class _Compiler:
             return address
         if isinstance(rv, M.Len):
             return self.length(frame, rv.place)
-        if isinstance(rv, M.Discriminant):  # the tag: flat field 0 (mir/layout.py)
-            plan = self.place(frame, rv.place)
-            if not isinstance(plan.ty, T.EnumTy):
-                raise SimError(f"discriminant of a value of type `{plan.ty}`")
-            tag = plan.ty.tag
-            sub = plan.offset(0, tag) if isinstance(plan, MemPlan) else plan.field(0, tag)
-            return sub.read
+        if isinstance(rv, M.Discriminant):
+            return tag_plan(self.place(frame, rv.place)).read
         if isinstance(rv, M.Aggregate):
             return self.aggregate(frame, rv)
         if isinstance(rv, M.Repeat):
@@ -559,17 +554,14 @@ class _Compiler:
         fns = [self.operand(frame, o)[0] for o in rv.operands]
         ty = rv.ty
         cty = canon(ty)
-        if isinstance(ty, T.EnumTy):
-            ops = flat_operands(rv)
-            parts = [self.operand(frame, o)[0] if o is not None else None for o in ops]
-            ctys = [canon(f) for f in fields_of(ty)]
-            return lambda x: tuple(p(x) if p is not None else zeros(c, x.n)
-                                   for p, c in zip(parts, ctys))
+        if isinstance(ty, T.EnumTy):  # tag and every variant's fields; undefined ones are 0
+            parts = [(self.operand(frame, o)[0] if o is not None else None, canon(f))
+                     for o, f in zip(flat_operands(rv), fields_of(ty))]
+            return lambda x: tuple(p(x) if p else zeros(c, x.n) for p, c in parts)
         if isinstance(cty, T.ArrayTy):
             if not fns:
                 return lambda x: zeros(cty, x.n)
-
-            def array(x):
+            def array(x):  # noqa: E306
                 parts = [f(x) for f in fns]
                 return tree_map(lambda *leaves: np.stack(leaves, axis=1), *parts)
             return array

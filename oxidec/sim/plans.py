@@ -286,3 +286,11 @@ def constant_fn(value, ty: T.Ty):
     else:
         v = dt.type(value)
     return lambda x: np.full(x.n, v, dtype=dt)
+
+
+def tag_plan(plan):
+    """The tag of an enum place: its flat field 0 (mir/layout.py), for `Discriminant`."""
+    if not isinstance(plan.ty, T.EnumTy):
+        raise SimError(f"discriminant of a value of type `{plan.ty}`")
+    tag = plan.ty.tag
+    return plan.offset(0, tag) if isinstance(plan, MemPlan) else plan.field(0, tag)
