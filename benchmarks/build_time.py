@@ -1,13 +1,22 @@
 """Cold-process build time: `oxidec build` of each sample against `nvcc -ptx` of its CUDA C
-twin, measured the same way (a fresh process per run, wall clock, median of N runs).
+twin, measured the same way (a fresh process per run, paired: oxidec and nvcc alternate, so
+both see the same machine load; median of N runs of wall time and of user+system CPU time,
+which is what to compare on a loaded machine). oxidec runs with --no-cache (a cold build).
 
     python3 benchmarks/build_time.py [--runs 7] [--oxidec "python3 -m oxidec.cli"]
+    python3 benchmarks/build_time.py --scaling [--series statements,kernels,loops,depth]
+
+`--scaling` builds generated inputs at 4+ sizes per series (N straight-line statements in
+one kernel, N kernels in one file, N nested loops, an N-deep expression) and prints time,
+peak memory and the log-log slope from each size to the next and from the second size to
+the largest (linear: 1.0).
 
 Prints a table; pass --markdown for a table to paste into RESULTS.md.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 import shutil
@@ -22,16 +31,143 @@ ROOT = Path(__file__).resolve().parents[1]
 CUDA = ROOT / "benchmarks" / "cuda"
 
 
-def time_command(argv: list[str], runs: int) -> float:
-    """Median wall time in seconds of `runs` fresh processes (after one warm-up for the disk
-    cache, which is also what a developer's second build sees)."""
-    subprocess.run(argv, check=True, capture_output=True)
-    times = []
+def run_once(argv: list[str]) -> tuple[float, float, int]:
+    """(wall seconds, user+system CPU seconds, peak resident KiB) of one fresh process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {shlex.join(argv)}\n{err}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def time_paired(commands: list[list[str]], runs: int) -> list[tuple[float, float]]:
+    """Per command, the median (wall, CPU) seconds of `runs` fresh processes, the commands
+    run in turn each round (after one warm-up round for the disk cache)."""
+    for argv in commands:
+        run_once(argv)
+    samples: list[list[tuple[float, float]]] = [[] for _ in commands]
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for i, argv in enumerate(commands):
+            wall, cpu, _ = run_once(argv)
+            samples[i].append((wall, cpu))
+    return [(statistics.median(w for w, _ in s), statistics.median(c for _, c in s))
+            for s in samples]
+
+
+# ---------------------------------------------------------------------------
+# Generated inputs for --scaling
+
+HEAD = ("use cuda_device::{cuda_module, kernel, thread, DisjointSlice};\n#[cuda_module]\n"
+        "mod kernels {\n    use super::*;\n")
+
+
+def gen_statements(n: int) -> str:
+    body = "".join(f"        v = v * 0.5 + a[(i + {k}) % a.len()];\n" for k in range(n))
+    return HEAD + f"""    #[kernel]
+    pub fn big(a: &[f32], mut out: DisjointSlice<f32>) {{
+        let idx = thread::index_1d();
+        let i = idx.get();
+        let mut v = 0.0f32;
+{body}        if let Some(o) = out.get_mut(idx) {{ *o = v; }}
+    }}
+}}
+"""
+
+
+def gen_kernels(n: int) -> str:
+    kernels = "".join(f"""    #[kernel]
+    pub fn k{k}(a: &[f32], mut out: DisjointSlice<f32>, n: usize) {{
+        let idx = thread::index_1d();
+        let i = idx.get();
+        let mut acc = 0.0f32;
+        let mut j = 0usize;
+        while j < 4 {{
+            if i + j < n {{
+                acc += a[(i + j) % a.len()] * {k + 1}.0;
+            }}
+            j += 1;
+        }}
+        if let Some(o) = out.get_mut(idx) {{ *o = acc; }}
+    }}
+""" for k in range(n))
+    return HEAD + kernels + "}\n"
+
+
+def gen_loops(n: int) -> str:
+    pad = "    "
+    opens = "".join(f"{pad * (2 + d)}let mut j{d} = 0usize;\n{pad * (2 + d)}while j{d} < 2 {{\n"
+                    for d in range(n))
+    inner = f"{pad * (2 + n)}s += a[i % a.len()];\n"
+    closes = "".join(f"{pad * (3 + d)}j{d} += 1;\n{pad * (2 + d)}}}\n" for d in reversed(range(n)))
+    return HEAD + f"""    #[kernel]
+    pub fn nest(a: &[f32], mut out: DisjointSlice<f32>) {{
+        let idx = thread::index_1d();
+        let i = idx.get();
+        let mut s = 0.0f32;
+{opens}{inner}{closes}        if let Some(o) = out.get_mut(idx) {{ *o = s; }}
+    }}
+}}
+"""
+
+
+def gen_depth(n: int) -> str:
+    e = "x"
+    for k in range(n):
+        e = f"({e} * 0.5 + {k}.0)"
+    return HEAD + f"""    #[kernel]
+    pub fn deep(a: &[f32], mut out: DisjointSlice<f32>) {{
+        let idx = thread::index_1d();
+        let x = a[idx.get() % a.len()];
+        let v = {e};
+        if let Some(o) = out.get_mut(idx) {{ *o = v; }}
+    }}
+}}
+"""
+
+
+SERIES = {
+    "statements": (gen_statements, (250, 500, 1000, 2000, 5000)),
+    "kernels": (gen_kernels, (25, 50, 100, 200, 500)),
+    "loops": (gen_loops, (5, 10, 25, 50)),
+    "depth": (gen_depth, (50, 100, 200, 400)),
+}
+
+
+def slope(a: tuple[int, float], b: tuple[int, float]) -> float:
+    (n1, t1), (n2, t2) = a, b
+    return math.log(max(t2, 1e-3) / max(t1, 1e-3)) / math.log(n2 / n1)
+
+
+def scaling(args, oxidec: list[str]) -> int:
+    names = args.series.split(",")
+    print(f"{'series':12} {'N':>6} {'lines':>7} {'wall (s)':>9} {'cpu (s)':>8} "
+          f"{'peak MiB':>9} {'slope':>6}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            gen, sizes = SERIES[name]
+            if args.sizes:
+                sizes = tuple(int(n) for n in args.sizes.split(","))
+            points = []
+            for n in sizes:
+                src = Path(tmp) / f"{name}_{n}.rs"
+                src.write_text(gen(n))
+                wall, cpu, rss = run_once(oxidec + ["build", str(src), "-o",
+                                                   str(Path(tmp) / "out.ptx")]
+                                        + shlex.split(args.build_flags))
+                points.append((n, cpu))
+                s = f"{slope(points[-2], points[-1]):6.2f}" if len(points) > 1 else "     -"
+                lines = src.read_text().count("\n")
+                print(f"{name:12} {n:6} {lines:7} {wall:9.2f} {cpu:8.2f} {rss / 1024:9.1f} {s}",
+                      flush=True)
+            if len(points) > 2:
+                print(f"{name:12} slope from N={points[1][0]} to N={points[-1][0]}: "
+                      f"{slope(points[1], points[-1]):.2f} (CPU time)")
+    return 0
 
 
 def main() -> int:
@@ -40,35 +176,46 @@ def main() -> int:
     ap.add_argument("--oxidec", default=f"{shlex.quote(sys.executable)} -m oxidec.cli",
                     help="command that runs oxidec (default: this Python's module)")
     ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--build-flags", default="--no-cache",
+                    help="extra flags of every oxidec build (default: --no-cache, a cold build)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--scaling", action="store_true", help="the generated scaling series")
+    ap.add_argument("--series", default=",".join(SERIES))
+    ap.add_argument("--sizes", help="comma-separated sizes (default: each series' own)")
+    ap.add_argument("--samples", help="comma-separated sample names (default: all)")
     args = ap.parse_args()
+    oxidec = shlex.split(args.oxidec)
+    if args.scaling:
+        return scaling(args, oxidec)
     nvcc = shutil.which("nvcc") or "/usr/local/bin/nvcc"
     have_nvcc = os.path.exists(nvcc)
-    oxidec = shlex.split(args.oxidec)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for sample in sorted((ROOT / "samples").glob("*.rs")):
-            out = Path(tmp) / f"{sample.stem}.ptx"
-            ox = time_command(oxidec + ["build", str(sample), "-o", str(out),
-                                        "--arch", args.arch], args.runs)
+            if args.samples and sample.stem not in args.samples.split(","):
+                continue
+            commands = [oxidec + ["build", str(sample), "-o", str(Path(tmp) / "o.ptx"),
+                                  "--arch", args.arch] + shlex.split(args.build_flags)]
             twin = CUDA / f"{sample.stem}.cu"
-            nv = None
             if have_nvcc and twin.exists():
-                nv = time_command([nvcc, "-ptx", "-O3", f"-arch={args.arch}", str(twin), "-o",
-                                   str(Path(tmp) / f"{sample.stem}.nvcc.ptx")], args.runs)
-            rows.append((sample.stem, ox, nv))
+                commands.append([nvcc, "-ptx", "-O3", f"-arch={args.arch}", str(twin), "-o",
+                                 str(Path(tmp) / "n.ptx")])
+            times = time_paired(commands, args.runs)
+            rows.append((sample.stem, times[0], times[1] if len(times) > 1 else None))
+    head = ("sample", "oxidec wall", "oxidec cpu", "nvcc wall", "nvcc cpu", "nvcc/oxidec cpu")
     if args.markdown:
-        print("| sample | oxidec build (s) | nvcc -ptx (s) | nvcc / oxidec |")
-        print("|---|---|---|---|")
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
     else:
-        print(f"{'sample':16} {'oxidec build':>13} {'nvcc -ptx':>10} {'nvcc/oxidec':>12}")
+        print(f"{head[0]:16}" + "".join(f"{h:>16}" for h in head[1:]))
     for name, ox, nv in rows:
-        nv_s = f"{nv:.3f}" if nv is not None else "-"
-        ratio = f"{nv / ox:.1f}x" if nv is not None else "-"
+        cells = [f"{ox[0]:.3f}", f"{ox[1]:.3f}",
+                 f"{nv[0]:.3f}" if nv else "-", f"{nv[1]:.3f}" if nv else "-",
+                 f"{nv[1] / ox[1]:.2f}x" if nv else "-"]
         if args.markdown:
-            print(f"| {name} | {ox:.3f} | {nv_s} | {ratio} |")
+            print(f"| {name} | " + " | ".join(cells) + " |")
         else:
-            print(f"{name:16} {ox:13.3f} {nv_s:>10} {ratio:>12}")
+            print(f"{name:16}" + "".join(f"{c:>16}" for c in cells))
     print(f"(median of {args.runs} cold processes each, {args.arch}; "
           f"python {sys.version.split()[0]})")
     return 0

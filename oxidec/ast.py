@@ -402,6 +402,7 @@ class ArrayRepeatExpr(Expr):
 class StructExpr(Expr):
     path: Path
     fields: tuple[tuple[str, Expr], ...]  # shorthand `Foo { x }` becomes ("x", PathExpr x)
+    base: Expr | None = None  # struct update syntax: `S { x: 1, ..base }`
 
 
 @node
@@ -460,12 +461,23 @@ class Param(Node):
 
 
 @node
+class SelfParam(Node):
+    """`self`, `mut self`, `&self`, `&mut self` or `self: T` (T may be `Self`, `&Self`, ...)."""
+
+    by_ref: bool
+    mutable: bool  # `&mut self`, or `mut self` (a mutable binding) when not by_ref
+    ty: TypeExpr | None = None  # the explicit type of `self: T`
+
+
+@node
 class FnItem(Item):
     is_pub: bool
     is_unsafe: bool
     params: tuple[Param, ...]
     ret: TypeExpr | None
     body: Block
+    self_param: SelfParam | None = None  # a method's receiver (inside an `impl`)
+    is_const: bool = False  # `const fn`
 
 
 @node
@@ -481,7 +493,8 @@ class FieldDef(Node):
 
 @node
 class StructItem(Item):
-    fields: tuple[FieldDef, ...]
+    fields: tuple[FieldDef, ...]  # a tuple struct's fields are named "0", "1", ...
+    shape: str = "named"  # "named" `S { a: T }` | "tuple" `S(T, U);` | "unit" `S;`
 
 
 @node
@@ -511,8 +524,27 @@ class StaticItem(Item):
 
 
 @node
+class UseImport(Node):
+    """One leaf of a `use` tree: `a::b::c as d` is path ("a", "b", "c"), alias "d";
+    `a::b::*` is path ("a", "b") with glob; `a::{self}` is path ("a",)."""
+
+    path: tuple[str, ...]
+    alias: str | None = None
+    glob: bool = False
+
+
+@node
 class UseItem(Item):
     path_text: str  # "cuda_device::{thread, DisjointSlice}", "super::*"; name is ""
+    imports: tuple[UseImport, ...] = ()
+
+
+@node
+class ImplItem(Item):
+    """An inherent `impl Type { fn ..; const ..; }` (name is the written type's text)."""
+
+    self_ty: TypeExpr
+    items: tuple[Item, ...]
 
 
 @node

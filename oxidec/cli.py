@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import os
 import sys
+
+if __name__ == "__main__":  # a plain build whose outputs are cached: done before the imports
+    from oxidec.host.cache import fast_build
+    fast_build(sys.argv[1:])
 import tempfile
 from pathlib import Path
 
@@ -24,7 +28,12 @@ EXIT_ICE = 101
 def print_diagnostics(diags: list[Diagnostic]) -> None:
     if not diags:
         return
-    text = render_all(diags)
+    print_rendered(render_all(diags))
+
+
+def print_rendered(text: str) -> None:
+    if not text:
+        return
     if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
         from .render_color import print_colored
         print_colored(text)
@@ -170,9 +179,12 @@ def common_options(f):
 @click.option("-MT", "dep_targets", multiple=True, metavar="TARGET",
               help="The rule's target (default: the outputs); repeatable.")
 @click.option("--depfile", metavar="FILE", help="Same as -MD -MF FILE.")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Compile even when the compile cache ($OXIDEC_CACHE_DIR, else "
+                   "$XDG_CACHE_HOME/oxidec) has this build's outputs; store nothing.")
 @common_options
 def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file, dep_targets,
-          depfile, arch, opt_level, fmad, no_fmad) -> None:
+          depfile, no_cache, arch, opt_level, fmad, no_fmad) -> None:
     """Compile FILE.rs to PTX (one .entry per #[kernel]), a header or a Rust module."""
     from .host import build as plan
     from .outputs import OutputError, OutputSet, check_not_inputs
@@ -199,7 +211,19 @@ def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file,
     arch = resolve_arch(arch)
     outputs, failed = OutputSet(), False
     stdin_text = sys.stdin.read() if "-" in files else None
+    use_cache = not no_cache and not deps.only and "cubin" not in kinds
     for inp in files:
+        key = None
+        if use_cache:
+            from .host import cache
+            key = cache_key(cache, inp, stdin_text, arch, opt_level, fmad and not no_fmad,
+                            line_info, kinds, prefix)
+            hit = cache.load(key) if key is not None else None
+            if hit is not None and all(k in hit[0] for k in kinds):
+                print_rendered(hit[1])  # the warnings, as the build that stored it printed them
+                for kind in kinds:
+                    outputs.add(todo.outputs[inp, kind], hit[0][kind])
+                continue
         stops = ["ast"] if deps.only else todo.stops()
         comps = {}
         for stop in stops:
@@ -212,10 +236,16 @@ def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file,
                 break
         if failed or deps.only:
             continue
+        rendered = {}
         for kind in kinds:
             comp = comps[plan.KINDS[kind][1]]
             data = render_output(kind, comp, prefix or module_prefix(inp), ptxas, arch)
             outputs.add(todo.outputs[inp, kind], data)
+            rendered[kind] = data
+        if key is not None:
+            first = comps[stops[0]]
+            cache.store(key, rendered, render_all(first.diagnostics) if first.diagnostics
+                        else "")
     if failed:
         sys.exit(EXIT_ERRORS)
     for path, inputs in todo.depfiles.items():
@@ -225,6 +255,22 @@ def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file,
         outputs.write()
     except OutputError as err:
         fail(str(err))
+
+
+def cache_key(cache, inp: str, stdin_text: str | None, arch: str, opt_level: int, fmad: bool,
+              line_info: bool, kinds: list[str], prefix: str | None) -> str | None:
+    """The compile cache's key of one input's build; None when the source cannot be read
+    (the compilation then reports it)."""
+    try:
+        if inp == "-":
+            source = (stdin_text or "").encode()
+        else:
+            with open(inp, "rb") as f:
+                source = f.read()
+    except OSError:
+        return None
+    return cache.build_key(cache.build_options(arch, opt_level, fmad, line_info, kinds, prefix),
+                           inp, source)
 
 
 def usage_error(message: str):
@@ -327,5 +373,30 @@ def run(file, kernel, grid, block, args, sim, gpu, time_it, save, compare) -> No
     sys.exit(code)
 
 
+def process_main(prog_name: str | None = None) -> None:
+    """The `oxidec` process: the collector stays out of the compiler's allocation bursts
+    (the AST, side tables and MIR live until the end anyway) and the process ends without
+    tearing its heap down (os._exit after flushing: no exit-time collection)."""
+    import gc
+    gc.freeze()  # the imported modules: never scanned again
+    gc.set_threshold(100_000, 50, 1000)
+    try:
+        main(prog_name=prog_name)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        code = code or 1
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    main()
+    process_main()

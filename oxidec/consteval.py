@@ -13,7 +13,9 @@ from . import ast
 from . import types as T
 from .diagnostics import DiagnosticSink
 from .mir.syntax import Constant
-from .passes.consteval import eval_binary, eval_cast, eval_unary, round_float
+from .passes.consteval import eval_binary, eval_cast, eval_unary
+from .const_fn import ConstFnMixin
+from .syntax.literals import Decimal, float_literal
 
 
 @dataclass(frozen=True)
@@ -28,11 +30,13 @@ def cast_value(value, src: T.Ty, dst: T.Ty):
     return c.value if c is not None else value
 
 
-class ConstEvaluator:
-    def __init__(self, items, sink: DiagnosticSink, lower_type):
+class ConstEvaluator(ConstFnMixin):
+    def __init__(self, items, sink: DiagnosticSink, lower_type, tc=None):
         self.items = items
         self.sink = sink
         self.lower_type = lower_type
+        self.tc = tc  # the type checker: its resolver and scopes name the consts
+        self.module = items.root
         self.memo: dict[str, ConstValue | None] = {}
         self.active: set[str] = set()
 
@@ -45,14 +49,38 @@ class ConstEvaluator:
                             item.name_span, "the constant refers to itself")
             return None
         self.active.add(key)
-        ty = self.lower_type(item.ty)
-        value = self.eval(item.value, ty)
+        if self.tc is not None:
+            with self.tc.in_scope_of(item):
+                ty = self.lower_type(item.ty)
+                value = self.eval(item.value, ty)
+        else:
+            ty = self.lower_type(item.ty)
+            value = self.eval(item.value, ty)
         self.active.discard(key)
         if value is not None and value.ty != ty and not isinstance(ty, T.ErrorTy):
             self.sink.error("E0308", "mismatched types", item.value.span,
                             f"expected `{ty}`, found `{value.ty}`")
             value = None
         self.memo[key] = value
+        return value
+
+    def try_eval_item(self, item: ast.ConstItem) -> ConstValue | None:
+        """`eval_item` without diagnostics: None when the folder cannot evaluate it (the
+        caller then computes the value at run time)."""
+        from .diagnostics import DiagnosticSink
+        key = f"{id(item)}"
+        if key in self.memo:
+            return self.memo[key]
+        saved = self.sink
+        self.sink = DiagnosticSink()
+        try:
+            value = self.eval_item(item)
+        finally:
+            failed = self.sink.has_errors
+            self.sink = saved
+        if failed or value is None:
+            self.memo.pop(key, None)
+            return None
         return value
 
     def eval_usize(self, e: ast.Expr) -> int | None:
@@ -69,6 +97,9 @@ class ConstEvaluator:
         names = list(e.path.names)
         while names and names[0] in ("core", "std"):
             names = names[1:]
+        if len(names) == 2 and names[0] in ("f32", "f64") and names[1] in T.FLOAT_INT_CONSTS:
+            ty_name, v32, v64 = T.FLOAT_INT_CONSTS[names[1]]
+            return ConstValue(v32 if names[0] == "f32" else v64, T.SCALARS[ty_name])
         if len(names) == 2 and names[0] in T.SCALARS and names[1] in T.SCALAR_ASSOC_CONSTS:
             ty = T.SCALARS[names[0]]
             if ty == T.BOOL:
@@ -84,8 +115,24 @@ class ConstEvaluator:
         if len(names) == 3 and names[0] in ("f32", "f64") and names[1] == "consts" \
                 and names[2] in T.FLOAT_CONSTS:
             ty = T.SCALARS[names[0]]
-            return ConstValue(round_float(T.FLOAT_CONSTS[names[2]], ty), ty)
+            return ConstValue(float_literal(Decimal.parse(T.FLOAT_CONSTS[names[2]]), ty.bits),
+                              ty)
         return None
+
+    def const_item(self, path: ast.Path) -> ast.ConstItem | None:
+        """The const item a path names (`N`, `m::N`, `S::N`, `Self::N`), if any."""
+        if self.tc is None:
+            item = self.items.consts.get(path.names[0]) if len(path.names) == 1 else None
+            return item
+        res = self.tc.resolve_value_path(path)
+        if res is None or res.def_ is None:
+            return None
+        d = res.def_
+        if res.assoc is not None:
+            d = self.items.assoc.get((d.key, res.assoc))
+            if d is None:
+                return None
+        return d.item if d.kind == "const" else None
 
     def fail(self, e: ast.Expr, what: str = "this expression") -> None:
         self.sink.error("E0080", "evaluation of constant value failed", e.span,
@@ -96,8 +143,12 @@ class ConstEvaluator:
             return self.eval_lit(e, expected)
         if isinstance(e, ast.PathExpr):
             names = e.path.names
-            if len(names) == 1 and names[0] in self.items.consts:
-                return self.eval_item(self.items.consts[names[0]])
+            scope = self.lookup_local(names[0]) if len(names) == 1 else None
+            if scope is not None:  # a local of a const fn being interpreted (const_fn.py)
+                return scope[names[0]]
+            item = self.const_item(e.path)
+            if item is not None:
+                return self.eval_item(item)
             v = self.eval_assoc(e)
             if v is None:
                 if len(names) == 1:
@@ -125,6 +176,32 @@ class ConstEvaluator:
             return ConstValue(cast_value(v.value, v.ty, dst), dst)
         if isinstance(e, ast.BlockExpr) and not e.block.stmts and e.block.tail is not None:
             return self.eval(e.block.tail, expected)
+        if isinstance(e, ast.CallExpr):
+            return self.eval_call(e, expected)
+        if isinstance(e, ast.MethodCallExpr) and e.method in ("to_bits", "wrapping_add",
+                                                             "wrapping_sub", "wrapping_mul"):
+            return self.eval_method(e, expected)
+        if getattr(self, "env", None) and isinstance(e, (ast.IfExpr, ast.BlockExpr,
+                                                         ast.LoopExpr)):
+            return self.exec_expr(e, expected)
+        self.fail(e)
+        return None
+
+    def eval_method(self, e: ast.MethodCallExpr, expected) -> ConstValue | None:
+        v = self.eval(e.receiver, expected)
+        if v is None:
+            return None
+        if e.method == "to_bits" and isinstance(v.ty, T.FloatTy) and not e.args:
+            import struct
+            fmt = ("<f", "<I", T.U32) if v.ty == T.F32 else ("<d", "<Q", T.U64)
+            return ConstValue(struct.unpack(fmt[1], struct.pack(fmt[0], v.value))[0], fmt[2])
+        if isinstance(v.ty, T.IntTy) and len(e.args) == 1:
+            w = self.eval(e.args[0], v.ty)
+            if w is None:
+                return None
+            op = {"wrapping_add": "add", "wrapping_sub": "sub", "wrapping_mul": "mul"}[e.method]
+            r = eval_binary(op, Constant(v.value, v.ty), Constant(w.value, v.ty))
+            return ConstValue(r.value, r.ty) if r is not None else None
         self.fail(e)
         return None
 
@@ -152,7 +229,7 @@ class ConstEvaluator:
                                 f"does not fit in `{ty}`")
                 return None
             return ConstValue(int(e.value), ty)
-        return ConstValue(round_float(float(e.value), ty), ty)
+        return ConstValue(float_literal(e.value, ty.bits), ty)
 
     def eval_binary(self, e: ast.BinaryExpr, expected) -> ConstValue | None:
         comparison = e.op in ("==", "!=", "<", "<=", ">", ">=")

@@ -52,9 +52,23 @@ class Compilation:
 
 def compile_source(text: str, filename: str = "<input>", options: Options | None = None
                    ) -> Compilation:
-    """Compile kernel source text; raises CompileError carrying the diagnostics on failure."""
+    """Compile kernel source text; raises CompileError carrying the diagnostics on failure.
+
+    The phases run on a thread with a large stack (deep.py), so that deeply nested input
+    compiles; nesting past even that limit is a diagnostic at the innermost construct.
+    """
+    from .deep import run_deep, too_deep_diagnostic
+    source = SourceFile(filename, text)
+    try:
+        return run_deep(_compile, source, options)
+    except RecursionError as err:
+        raise too_deep_diagnostic(err, source) from None
+
+
+def _compile(source: SourceFile, options: Options | None) -> Compilation:
     from .syntax import parse
     from .resolve import resolve
+    from .resolve.reach import parse_reached
     from .typeck import typeck
     from .lower import lower
     from .checks import borrowck, unsafeck
@@ -63,12 +77,12 @@ def compile_source(text: str, filename: str = "<input>", options: Options | None
 
     opts = options or Options()
     sink = DiagnosticSink()
-    comp = Compilation(SourceFile(filename, text), opts, sink.diagnostics)
+    comp = Compilation(source, opts, sink.diagnostics)
 
-    comp.unit = parse(comp.source, sink); sink.check()
+    comp.unit, unparsed = parse_reached(comp.source, sink); sink.check()
     if opts.stop == "ast":
         return comp
-    items = resolve(comp.unit, sink); sink.check()
+    items = resolve(comp.unit, sink, unparsed); sink.check()
     typed = typeck(items, sink, opts.arch); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
     unsafeck(comp.program, sink)

@@ -64,14 +64,44 @@ write the same element. oxidec rejects it unless the kernel is an `unsafe fn`:
 A `*mut T` parameter is accepted, but every use of it needs `unsafe` (see E0133).
 """,
     "OX0005": """\
-Only `#[device]` functions are compiled for the GPU; any other `fn` in the file is host
-code and is skipped. Calling one from a kernel or a device function is an error:
+oxidec compiles every function a kernel reaches, `#[device]` or not; the rest of the file
+is host code and is never checked. Code a kernel reaches cannot use what exists only on the
+host: heap types (`Vec`, `String`, `Box`), host handles (`DeviceBuffer`, `CudaContext`),
+or host I/O (`println!`, `format!`):
 
-    fn square(x: f32) -> f32 { x * x }          // host code
-    #[kernel] pub fn k(..) { .. square(v) .. }  // error[OX0005]
+    fn total(v: &[f32]) -> f32 { println!("{}", v[0]); v[0] }   // host I/O
+    #[kernel] pub fn k(..) { .. total(x) .. }  // error[OX0005] in `total`
 
-Add `#[device]` above the function to compile it for the GPU. A kernel cannot be called
-from device code either: it is launched by the host.
+The note gives the chain of calls from the kernel. Keep that code on the host, or pass the
+device code plain data; print from device code with `gpu_printf!`. A kernel cannot be
+called from device code either: it is launched by the host.
+""",
+    "E0015": """\
+A constant (an array length, a `const` item evaluated at compile time) calls a function
+that is not a `const fn`.
+
+    fn side() -> usize { 16 }
+    let a = [0.0f32; side()];          // error[E0015]
+
+Declare it `const fn side()`; oxidec then evaluates the call at compile time.
+""",
+    "E0118": """\
+An inherent `impl` block names a type that is not a struct or enum of this file.
+
+    impl f32 { fn twice(self) -> f32 { self * 2.0 } }   // error[E0118]
+
+Put the function in a struct's `impl`, or make it a plain `fn`.
+""",
+    "E0411": """\
+`Self` names the type of the enclosing `impl`; outside one there is none.
+
+    fn f() -> Self { .. }        // error[E0411]
+""",
+    "E0592": """\
+Two associated items of one type have the same name.
+
+    impl P { fn new() -> P { .. } }
+    impl P { fn new() -> P { .. } }   // error[E0592]: duplicate definitions with name `new`
 """,
     "OX0006": """\
 A path that looks like the device API (`thread::...`, `warp::...`) names no function or
@@ -162,6 +192,16 @@ launch would fail. oxidec checks the limits of sm_80 and sm_90 before writing PT
 
     static mut T: SharedArray<u32, 65535> = SharedArray::UNINIT;   // error[OX0012]
     static mut T: SharedArray<u32, 8192> = SharedArray::UNINIT;    // ok: 32 KiB
+""",
+    "OX0013": """\
+An item of the device API needs a newer GPU than the build targets: the minimum is the
+item's (`cluster::cluster_ctaidX` needs sm_90, `barrier::nanosleep` sm_70). Build with
+`--arch` set to that architecture or a newer one. The Blackwell-only parts of the API
+(`tcgen05` tensor cores, `clc` cluster launch control) need sm_100, which oxidec does not
+target (it builds for sm_80 to sm_90; the H200 is sm_90).
+
+    let r = cluster::cluster_ctaidX();   // with --arch sm_80: error[OX0013]
+                                         // with --arch sm_90: ok
 """,
     "OX0013": """\
 An item of the device API needs a newer GPU than the build targets: the minimum is the
@@ -350,9 +390,15 @@ Two items in one file have the same name.
     const N: usize = 512;          // error[E0428]
 """,
     "E0433": """\
-In rustc: a path whose module or type part does not resolve
-(`cuda_devise::thread::index_1d()`). oxidec reports a path into the device API that
-names nothing as OX0006, with the nearest API name.
+A path's module or type part names nothing: the first segment is no module, type or crate
+in scope, or a later one is not in the module before it.
+
+    mod geo { pub fn area(w: f32, h: f32) -> f32 { w * h } }
+    let a = gemo::area(w, h);      // error[E0433]: use of undeclared crate or module `gemo`
+    let b = geo::shape::area(w, h);  // error[E0433]: could not find `shape` in `geo`
+
+A path into the device API that names nothing (`thread::index1d()`) is OX0006, with the
+nearest API name.
 """,
     "E0435": """\
 A constant (or an array length) uses a value only known at run time.

@@ -41,19 +41,22 @@ def _why(err: OSError) -> str:
 
 def _target(path: str) -> tuple[str, str]:
     """("regular" | "direct" | "stdout", the path to open): symlinks resolved, directories and
-    unreachable paths reported."""
+    unreachable paths reported. /dev/stdout and the like (links through /proc/*/fd, which
+    realpath cannot follow into a pipe) are opened as named."""
     if path == STDOUT:
         return "stdout", path
-    real = os.path.realpath(path)
     try:
-        st = os.stat(real)
+        st = os.stat(path)  # through every link, /proc's magic ones included
     except FileNotFoundError:
-        return "regular", real
+        return "regular", os.path.realpath(path)  # new, or a dangling symlink's target
     except OSError as err:
         raise OutputError(f"cannot write `{path}`: {_why(err)}") from None
     if stat.S_ISDIR(st.st_mode):
         raise OutputError(f"cannot write `{path}`: it is a directory")
-    return ("regular" if stat.S_ISREG(st.st_mode) else "direct"), real
+    real = os.path.realpath(path)
+    if not stat.S_ISREG(st.st_mode) or real.startswith("/proc/"):
+        return "direct", path
+    return "regular", real
 
 
 def same_file(a: str, b: str) -> bool:

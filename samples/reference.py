@@ -193,7 +193,7 @@ class KernelCase:
 
     def fresh_outputs(self, inputs: Inputs) -> dict[str, np.ndarray]:
         """New sentinel-filled output buffers, the same shapes as those in `inputs`."""
-        return {p.name: np.full(inputs[p.name].shape, SENTINELS[p.dtype], p.dtype) for p in self.outputs}
+        return {p.name: np.full(inputs[p.name].shape, sentinel(p.dtype), p.dtype) for p in self.outputs}
 
     def args(self, inputs: Inputs, outputs: Mapping[str, np.ndarray] | None = None) -> list[Any]:
         """The launch arguments in ABI order; outputs from `outputs` if given, else those in `inputs`."""
@@ -289,7 +289,21 @@ def _uniform_f32(rng: np.random.Generator, n: int, lo: float = -1.0, hi: float =
 
 def _out(dtype, n: int) -> np.ndarray:
     dtype = np.dtype(dtype)
-    return np.full(n, SENTINELS[dtype], dtype)
+    return np.full(n, sentinel(dtype), dtype)
+
+
+def sentinel(dtype: np.dtype):
+    """The sentinel of a scalar dtype; for a struct dtype, a record of its fields' sentinels."""
+    dtype = np.dtype(dtype)
+    if dtype.fields is None:
+        return SENTINELS[dtype]
+    fields = []
+    for name in dtype.names:
+        ft = dtype.fields[name][0]
+        base = ft.base if ft.subdtype else ft
+        one = sentinel(base)
+        fields.append(np.full(ft.shape, one, base) if ft.subdtype else one)
+    return np.array(tuple(fields), dtype)[()]
 
 
 def _grid_1d(n: int, block: int = BLOCK_1D) -> tuple[Dim3, Dim3]:
@@ -1176,6 +1190,58 @@ SOFTMAX = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# particles.rs
+
+#: `kernels::Particle` in C layout: pos: Vec2, vel: Vec2, inv_mass: f32, bounces: u32
+VEC2 = np.dtype([("x", np.float32), ("y", np.float32)], align=True)
+PARTICLE = np.dtype([("pos", VEC2), ("vel", VEC2), ("inv_mass", np.float32), ("bounces", np.uint32)],
+                    align=True)
+
+
+def _particles_make(rng, small):
+    n = _n1d(rng, small)
+    p = np.zeros(n, PARTICLE)
+    p["pos"]["x"] = _uniform_f32(rng, n, -10.0, 10.0)
+    p["pos"]["y"] = _uniform_f32(rng, n, 0.0, 2.0)  # some end below the floor and bounce
+    p["vel"]["x"] = _uniform_f32(rng, n, -3.0, 3.0)
+    p["vel"]["y"] = _uniform_f32(rng, n, -8.0, 4.0)
+    p["inv_mass"] = _uniform_f32(rng, n, 0.25, 2.0)
+    p["bounces"] = rng.integers(0, 5, n, dtype=np.uint32)
+    return {"particles": p, "fx": np.float32(rng.uniform(-1.0, 1.0)),
+            "fy": np.float32(rng.uniform(-12.0, -8.0)), "dt": np.float32(rng.uniform(0.05, 0.3)),
+            "out": _out(PARTICLE, n)}
+
+
+def _particles_ref(inp):
+    """Particle::step, one float32 operation (or one fma32 for a mul_add) at a time."""
+    f32 = np.float32
+    p = inp["particles"].copy()
+    fx, fy, dt = f32(inp["fx"]), f32(inp["fy"]), f32(inp["dt"])
+    k = (dt * p["inv_mass"]).astype(f32)                     # accelerate
+    vx = fma32(k, fx, p["vel"]["x"]).astype(f32)
+    vy = fma32(k, fy, p["vel"]["y"]).astype(f32)
+    x = fma32(dt, vx, p["pos"]["x"]).astype(f32)              # drift
+    y = fma32(dt, vy, p["pos"]["y"]).astype(f32)
+    below = y < f32(0.0)                                      # bounce
+    y = np.where(below, f32(0.0) - y, y).astype(f32)
+    vy = np.where(below, (-vy * f32(0.75)).astype(f32), vy).astype(f32)
+    p["pos"]["x"], p["pos"]["y"], p["vel"]["x"], p["vel"]["y"] = x, y, vx, vy
+    p["bounces"] = p["bounces"] + below.astype(np.uint32)
+    return {"out": p}
+
+
+PARTICLES = KernelCase(
+    "particles",
+    "step_particles",
+    (slice_("particles", PARTICLE), scalar("fx", np.float32), scalar("fy", np.float32),
+     scalar("dt", np.float32), disjoint("out", PARTICLE)),
+    _particles_make,
+    _launch_1d_over("out"),
+    _particles_ref,
+    notes="an array of structs stepped through `impl` methods; exact (explicit mul_add).",
+)
+
+# --------------------------------------------------------------------------------------------
 # The table
 
 SAMPLES: dict[str, list[KernelCase]] = {
@@ -1199,6 +1265,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "transpose": [TRANSPOSE],
     "stencil": [STENCIL5],
     "softmax": [SOFTMAX],
+    "particles": [PARTICLES],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]

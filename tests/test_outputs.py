@@ -216,3 +216,13 @@ def test_default_rust_module_name_is_not_the_input(tmp_path: Path, src: Path) ->
     assert (tmp_path / "k_kernels.rs").exists() and src.read_bytes() == VECADD.read_bytes()
 
 
+
+
+def test_dev_stdout_is_written_directly(tmp_path: Path, src: Path) -> None:
+    r = oxidec("build", str(src), "-o", "/dev/stdout")  # a pipe here
+    assert r.returncode == 0, r.stderr
+    assert b".entry vecadd(" in r.stdout
+    with open(tmp_path / "redirected.ptx", "wb") as f:  # a regular file behind the fd
+        r = oxidec("build", str(src), "-o", "/dev/stdout", stdout=f)
+    assert r.returncode == 0, r.stderr
+    assert b".entry vecadd(" in (tmp_path / "redirected.ptx").read_bytes()

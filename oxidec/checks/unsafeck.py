@@ -20,6 +20,8 @@ DEREF_NOTE = ("raw pointers may be null, dangling or unaligned; they can violate
 STATIC_NOTE = ("a `SharedArray` is shared by all threads of the block: accesses that "
                "`thread::sync_threads()` does not order are data races, which are undefined "
                "behavior")
+GLOBAL_NOTE = ("mutable statics can be mutated by multiple threads: aliasing violations or data "
+               "races will cause undefined behavior")
 UNCHECKED_NOTE = ("`get_unchecked_mut` skips the bounds check and the one-element-per-thread "
                   "guarantee: an index out of range, or two threads with the same index, is "
                   "undefined behavior")
@@ -71,7 +73,8 @@ def report(use: M.UnsafeUse, sink: DiagnosticSink) -> None:
     if use.kind == "deref_raw_pointer":
         error("dereference of raw pointer", "dereference of raw pointer", DEREF_NOTE)
     elif use.kind == "use_of_mutable_static":
-        error("use of mutable static", "use of mutable static", STATIC_NOTE)
+        error("use of mutable static", "use of mutable static",
+              GLOBAL_NOTE if use.callee == "global" else STATIC_NOTE)
     elif use.callee == UNCHECKED:
         error(f"call to unsafe function `{UNCHECKED}`", "call to unsafe function",
               UNCHECKED_NOTE, help=["use `get_mut(thread_index)`, which checks both, or write "

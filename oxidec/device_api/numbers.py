@@ -18,6 +18,8 @@ FLOAT_METHODS = {
     "cos": (0, "self", "cos"), "tan": (0, "self", "tan"), "atan": (0, "self", "atan"),
     "atan2": (1, "self", "atan2"), "tanh": (0, "self", "tanh"), "powf": (1, "self", "powf"),
     "powi": (1, "self", "powi"), "cbrt": (0, "self", "cbrt"), "hypot": (1, "self", "hypot"),
+    # f32 exp/exp2 are computed in f32 (< 1 ulp); the f64-based correctly rounded ones:
+    "exp_exact": (0, "self", "exp.exact"), "exp2_exact": (0, "self", "exp2.exact"),
     "copysign": (1, "self", "copysign"), "to_bits": (0, "bits", "bitcast"),
     # the hardware approximations (MUFU, f32); on f64 these are the accurate routines
     "exp_fast": (0, "self", "exp.approx"), "exp2_fast": (0, "self", "exp2.approx"),

@@ -55,7 +55,7 @@ def _sregs() -> list[Op]:
 MATH = ("sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round", "trunc", "copysign",
         "rsqrt.approx")
 MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot")
+                 "tanh", "powf", "powi", "cbrt", "hypot", "exp.exact", "exp2.exact")
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
              "cos.approx", "tanh.approx")
 REDUX = ("add", "min", "max", "and", "or", "xor")

@@ -129,7 +129,7 @@ def check_scalar(ty: T.Ty) -> None:
 
 
 def launch_bounds_threads(sig: KernelSignature) -> int | None:
-    bounds = sig.launch.bounds if sig.launch else None
+    bounds = sig.launch.bounds if sig.launch is not None else None
     if not bounds:
         return None
     return int(bounds[0] if isinstance(bounds, (tuple, list)) else bounds)

@@ -1,6 +1,6 @@
-"""Launch contracts (`oxidec.contracts`) as checks in C and Rust launchers, with the messages
-the Python API gives (`contracts.check_contract`): the violated relation as written, then the
-values it saw, e.g.
+"""Launch contracts (the MIR's typed `LaunchContract`, `Body.launch`) as checks in C and Rust
+launchers, with the messages the Python API gives (`contracts.check_contract`): the violated
+relation as written, then the values it saw, e.g.
 
     launch contract of `scale` violated: `requires a.len() == n` is false (a.len() = 10, n = 12)
 
@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 from .. import types as T
 from ..mir import syntax as M
-from ..mir.syntax import LaunchContract
 from ..signature import KernelSignature
 from .abi import c_ident, rust_ident
 
+# MIR operator -> the C and Rust spelling (the same in both)
+OPS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "bitand": "&",
+       "bitor": "|", "bitxor": "^", "shl": "<<", "shr": ">>", "eq": "==", "ne": "!=",
+       "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "and": "&&", "or": "||"}
 CMP_OPS = ("==", "!=", "<", "<=", ">", ">=")
-SOURCE_OP = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%", "bitand": "&",
-             "bitor": "|", "bitxor": "^", "shl": "<<", "shr": ">>", "eq": "==", "ne": "!=",
-             "lt": "<", "le": "<=", "gt": ">", "ge": ">="}  # MIR op name -> C/Rust operator
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Leaf:
 
 @dataclass
 class Check:
-    """`cond` must hold; else the message is `head` + the leaves' values (+ `tail`)."""
+    """`cond` must hold; else the message, with the leaves' values appended."""
 
     cond: str
     message: str  # with `{need}`/`{have}`/`{block}` placeholders filled by the emitter
@@ -41,7 +41,9 @@ class Check:
 
 
 class _Translator:
-    def __init__(self, sig: KernelSignature, contract: LaunchContract, lang: str):
+    """A MIR `ContractExpr` as a C or Rust expression, collecting the leaves it reads."""
+
+    def __init__(self, sig: KernelSignature, lang: str):
         self.params = {p.name: p for p in sig.params}
         self.lang = lang
         self.leaves: list[Leaf] = []
@@ -75,39 +77,36 @@ class _Translator:
         if isinstance(e, M.ContractParam):
             code, kind = self.wide(self.ident(e.name), self.params[e.name].ty)
             return self.leaf(e.name, code, kind)
-        if isinstance(e, M.ContractLen):  # `x.len()`
+        if isinstance(e, M.ContractLen):
             p = self.params[e.name]
-            if self.lang == "c":
-                length = f"{self.ident(e.name)}_len" if p.kind == "slice" else \
-                    f"{self.ident(e.name)}.len"
-            else:
-                length = f"{self.ident(e.name)}.len"
+            name = self.ident(e.name)
+            length = f"{name}_len" if self.lang == "c" and p.kind == "slice" else f"{name}.len"
             code, kind = self.wide(length, T.USIZE)
             return self.leaf(f"{e.name}.len()", code, kind)
         if isinstance(e, M.ContractCast):
-            return self(e.operand)
+            return self(e.operand)  # as the Python API: values keep their wide form
         if isinstance(e, M.ContractUnary):
             code, kind = self(e.operand)
             return (f"(!{code})", "bool") if e.op == "not" else (f"(-{code})", kind)
+        op = OPS[e.op]
         a, ak = self(e.lhs)
         b, bk = self(e.rhs)
-        if e.op in ("and", "or"):
-            return f"({a} {'&&' if e.op == 'and' else '||'} {b})", "bool"
-        op = SOURCE_OP[e.op]
+        if op in ("&&", "||"):
+            return f"({a} {op} {b})", "bool"
         if "float" in (ak, bk) and ak != bk and self.lang == "rust":
-            a, b = (f"({a} as f64)" if ak != "float" else a), (f"({b} as f64)" if bk != "float"
-                                                               else b)
+            a = a if ak == "float" else f"({a} as f64)"
+            b = b if bk == "float" else f"({b} as f64)"
         kind = "bool" if op in CMP_OPS else ("float" if "float" in (ak, bk) else ak)
         if op in ("/", "%") and kind == "int":  # never a division by zero in the launcher
-            zero = "0LL" if self.lang == "c" else "0i128"
-            return f"({b} != {zero} ? {a} {op} {b} : {zero})" if self.lang == "c" else \
-                f"(if {b} != {zero} {{ {a} {op} {b} }} else {{ {zero} }})", kind
+            if self.lang == "c":
+                return f"({b} != 0LL ? {a} {op} {b} : 0LL)", kind
+            return f"(if {b} != 0i128 {{ {a} {op} {b} }} else {{ 0i128 }})", kind
         return f"({a} {op} {b})", kind
 
 
 def contract_checks(sig: KernelSignature, lang: str) -> list[Check]:
     """The checks of `sig`'s launch contract, in the order the Python API reports them."""
-    contract: LaunchContract | None = sig.launch.contract if sig.launch else None
+    contract = sig.launch.contract if sig.launch is not None else None
     if contract is None:
         return []
     head = f"launch contract of `{sig.name}` violated:"
@@ -119,13 +118,13 @@ def contract_checks(sig: KernelSignature, lang: str) -> list[Check]:
         checks.append(Check(cond, f"{head} `block = ({x}, {y}, {z})` but the launch uses "
                                   "block {block}"))
     if contract.domain is not None:
-        tr = _Translator(sig, contract, lang)
+        tr = _Translator(sig, lang)
         need, _ = tr(contract.domain.expr)
         checks.append(Check("", f"{head} `domain = {contract.domain.text}` needs at least "
                                 "{need} threads but the launch starts {have}", tr.leaves,
                             need=need))
     for req in contract.requires:
-        tr = _Translator(sig, contract, lang)
+        tr = _Translator(sig, lang)
         cond, _ = tr(req.expr)
         checks.append(Check(cond, f"{head} `requires {req.text}` is false", tr.leaves))
     return checks

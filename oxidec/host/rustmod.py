@@ -25,7 +25,8 @@ from .. import __version__
 from .. import types as T
 from ..driver import Compilation
 from ..signature import KernelParam, KernelSignature
-from .abi import (Aggregate, collect_aggregates, elem_scalar, launch_bounds_threads, rust_ident, type_tag)
+from .abi import (Aggregate, collect_aggregates, elem_scalar, is_aggregate,
+                  launch_bounds_threads, rust_ident, type_tag)
 from .contract_code import Check, contract_checks
 
 PRELUDE = '''
@@ -278,7 +279,8 @@ def emit_rust(comp: Compilation, prefix: str) -> str:
     for agg in collect_aggregates(sigs, prefix):
         if not isinstance(agg.ty, T.ArrayTy):
             out.append(declare_aggregate(agg))
-    out.append(f"/// The PTX of {comp.source.name}.\npub const PTX: &str = {raw_string(comp.ptx)};\n")
+    out.append(f"/// The PTX of {comp.source.name}.\n"
+               f"pub const PTX: &str = {raw_string(comp.ptx)};\n")
     fields = "".join(f"    fn_{s.name}: CUfunction,\n" for s in sigs)
     out.append(f"/// The kernels of {comp.source.name}, loaded into the current CUDA context; "
                f"unloaded on drop.\npub struct Module {{\n    module: CUmodule,\n{fields}}}\n")

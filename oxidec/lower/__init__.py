@@ -26,11 +26,13 @@ from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
 from .match_ import MatchLowering
 from .options import OptionLowering
+from .user_calls import UserCallLowering
+from .aggregates import AggregateLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
-                  MacroLowering, UnsafeLowering, EvalOrder):
+                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
@@ -45,7 +47,7 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
         body.lint_levels = levels.get(sig.item.name, {})
         program.bodies.append(body)
     for name, st in r.statics.items():
-        program.statics.append(M.StaticDecl(name, st.ty, "shared", st.span))
+        program.statics.append(M.StaticDecl(name, st.ty, st.space, st.span, st.init, st.mutable))
     return program
 
 

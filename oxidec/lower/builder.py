@@ -53,6 +53,7 @@ class BuilderCore:
         self.return_block: int | None = None
         self.strings: list[str] = []  # the program's printf formats (shared by all bodies)
         self.scope_vars: list[int] = []  # user locals of the enclosing blocks, innermost last
+        self.user_ret = 0  # where the function's result goes (user_calls.py: copy-out)
         safety = "unsafe_fn" if sig.is_unsafe else "safe"
         self.source_scopes = [M.SourceScope(None, sig.item.span, safety)]
         self.scope = 0  # the source scope being lowered
@@ -129,26 +130,36 @@ class BuilderCore:
 
     # -- the body ---------------------------------------------------------
     def build(self) -> M.Body:
+        from .user_calls import out_types
         fn = self.sig.item
+        outs, body_ret = out_types(self.sig)
+        self.locals[0] = M.LocalDecl(body_ret, None, True, fn.name_span)
         for p, ty in zip(fn.params, self.sig.params):
             var = self.r.param_var.get(p)
             name = var.name if var else "_"
-            local = self.new_local(ty, p.span, name, var.mutable if var else False)
+            local_ty = self.param_local_ty(ty)
+            # a `&mut` aggregate passed by value is written through: its local is mutable
+            by_value_mut = local_ty is not ty and ty.mutable
+            local = self.new_local(local_ty, p.span, name,
+                                   (var.mutable if var else False) or by_value_mut)
             if var:
                 self.var_local[id(var)] = local
+        if body_ret is not self.sig.ret:  # `&mut` aggregates are copied out (user_calls.py)
+            self.user_ret = self.new_local(self.sig.ret, fn.name_span)
         result = self.lower_block(fn.body)
         if self.cur is not None:
             if self.sig.ret != T.UNIT:
-                self.assign(M.Place(0), M.Use(result), fn.body.span)
+                self.assign(M.Place(self.user_ret), M.Use(result), fn.body.span)
             self.goto(self.get_return_block(), fn.body.span)
         blocks = []
         for b in self.blocks:
             term = b.terminator or M.Unreachable(fn.body.span)
             blocks.append(M.BasicBlock(b.statements, term))
         kind = "kernel" if attr(fn, "kernel") else "device"
-        return M.Body(fn.name, kind, len(fn.params), self.locals, blocks, fn.span,
-                      launch=self.launch_info(), source_scopes=self.source_scopes,
-                      unchecked_indexing=kind == "kernel" and not self.checked)
+        return self.elide_derefs(M.Body(self.sig.name, kind, len(fn.params), self.locals,
+                                        blocks, fn.span, launch=self.launch_info(),
+                                        source_scopes=self.source_scopes,
+                                        unchecked_indexing=kind == "kernel" and not self.checked))
 
     def launch_info(self) -> M.LaunchInfo | None:
         fn = self.sig.item
@@ -170,6 +181,10 @@ class BuilderCore:
     def get_return_block(self) -> int:
         if self.return_block is None:
             self.return_block = self.new_block()
+            if self.user_ret != 0:
+                saved, self.cur = self.cur, self.return_block
+                self.copy_out(self.sig.item.span)
+                self.cur = saved
             self.blocks[self.return_block].terminator = M.Return(self.sig.item.span)
         return self.return_block
 

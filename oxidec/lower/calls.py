@@ -36,15 +36,9 @@ class CallLowering:
         if target == "variant":
             return self.lower_variant(e, e.args)
         if isinstance(target, FnSig):
-            args = tuple(self.lower_in_order(e.args))
-            dest = self.temp(target.ret, e.span)
-            nxt = self.new_block()
-            self.terminate(M.Call(target.name, args, M.Place(dest), nxt, e.span))
-            self.cur = nxt
-            if isinstance(target.ret, T.NeverTy):
-                self.terminate(M.Unreachable(e.span))
-                return UNIT_CONST
-            return self.read(M.Place(dest), target.ret)
+            return self.call_user_fn(target, list(e.args), e.span)
+        if isinstance(target, tuple) and target[0] == "ctor":
+            return self.lower_ctor(e, target[1])
         if isinstance(target, ApiFn):
             return self.lower_api_call(e, target)
         return UNIT_CONST
@@ -191,6 +185,8 @@ class CallLowering:
             return self.lower_atomic_method(e, name)
         if kind in ("option", "result"):
             return self.lower_option_method(e, kind, name)
+        if kind == "user":
+            return self.lower_user_method(e, name)
         if kind == "slice":
             place = self.lower_place(e.receiver)
             if name == "len":

@@ -93,7 +93,7 @@ class ControlLowering:
         if e.value is not None:
             value = self.lower_expr(e.value)
             if self.cur is not None:
-                self.assign(M.Place(0), M.Use(value), e.span)
+                self.assign(M.Place(self.user_ret), M.Use(value), e.span)
         self.goto(self.get_return_block(), e.span)
         return UNIT_CONST
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..mir import syntax as M
-from ..passes.consteval import round_float
+from ..syntax.literals import float_literal
 from ..span import Span
 from ..typeck import ConstRes, LocalRes, StaticRes
 from .builder import BINOPS, UNIT_CONST, LoopScope, snake
@@ -26,8 +26,8 @@ class ExprLowering:
 
     def lower_lit_expr(self, e: ast.LitExpr) -> M.Operand:
         ty = self.ty(e)
-        if isinstance(ty, T.FloatTy):
-            return M.Constant(round_float(float(e.value), ty), ty)
+        if isinstance(ty, T.FloatTy):  # rounded once, from the exact decimal
+            return M.Constant(float_literal(e.value, ty.bits), ty)
         if isinstance(ty, T.IntTy):
             return M.Constant(T.wrap_int(int(e.value), ty), ty)
         return M.Constant(e.value, ty)
@@ -41,8 +41,14 @@ class ExprLowering:
             return M.Constant(res.value.value, res.value.ty)
         if e in self.r.variants:
             return self.lower_variant(e, ())
+        if isinstance(res, StaticRes) and res.space == "global":  # a device global: read it
+            return self.spanned(self.read(self.lower_place(e), res.ty), e.span)
         if isinstance(res, StaticRes):
             return self.unsupported(e.span, "a shared array used as a value is")
+        if type(res).__name__ == "InlineConst":  # an aggregate const: its value, here
+            return self.lower_expr(res.item.value)
+        if isinstance(res, tuple) and res[0] == "unit_struct":
+            return self.to_temp(M.Aggregate(res[1], ()), res[1], e.span)
         return UNIT_CONST
 
     def zero_of(self, ty: T.Ty) -> M.Operand:
@@ -65,6 +71,8 @@ class ExprLowering:
         if e.op in ("&&", "||"):
             return self.lower_short_circuit(e)
         lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
+        if isinstance(self.ty(e.lhs), T.TupleTy):
+            return self.tuple_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
         return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
 
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
@@ -151,6 +159,8 @@ class ExprLowering:
         ty = self.ty(e)
         lowered = self.lower_in_order(x for _, x in e.fields)  # source order
         values = {name: op for (name, _), op in zip(e.fields, lowered)}
+        if e.base is not None:
+            return self.lower_struct_update(e, ty, values)
         ops = tuple(values[name] for name, _ in ty.fields)
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 

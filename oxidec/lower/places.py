@@ -20,7 +20,7 @@ class PlaceLowering:
             if isinstance(res, LocalRes):
                 return M.Place(self.local_for(res.var))
             if isinstance(res, StaticRes):
-                ref_ty = T.RefTy(res.ty, True)
+                ref_ty = T.RefTy(res.ty, res.mutable)
                 t = self.temp(ref_ty, e.span)
                 self.assign(M.Place(t), M.StaticRef(res.name), e.span)
                 return M.Place(t, (M.Deref(),))

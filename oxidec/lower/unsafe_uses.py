@@ -34,7 +34,9 @@ class UnsafeLowering:
             if isinstance(r.expr_ty.get(e.operand), T.PtrTy):
                 return "deref_raw_pointer", None
         elif isinstance(e, ast.PathExpr) and isinstance(r.res.get(e), StaticRes):
-            return "use_of_mutable_static", None
+            res = r.res[e]
+            if res.mutable:  # a plain `static` device global is read-only: no unsafe
+                return "use_of_mutable_static", "global" if res.space == "global" else None
         elif isinstance(e, ast.MethodCallExpr):
             target = r.methods.get(e, ("", ""))
             if isinstance(target, ApiFn):  # a method of the device API: its row says
@@ -42,6 +44,8 @@ class UnsafeLowering:
             kind, name = target
             if kind == "ptr" and name in ("add", "offset", "sub"):
                 return "call_unsafe_fn", f"<{r.expr_ty.get(e.receiver)}>::{name}"
+            if kind == "user" and r.fn_sigs[name].is_unsafe:  # `unsafe fn` method
+                return "call_unsafe_fn", name.replace("$", "::")
         elif isinstance(e, ast.CallExpr):
             target = r.calls.get(e)
             if isinstance(target, FnSig) and target.is_unsafe:

@@ -21,19 +21,27 @@ vector operations over all lanes at once.
 
 Precision: f64 routines use double-double arithmetic where the error analysis needs it
 (reduced arguments, the log of pow, the tails of sin/cos/atan, the quotients of tan and
-tanh); f32 routines convert to f64, run the `lite` f64 variant (shorter polynomials, no
-double-double: about 2^-40 relative) and round once to f32, so they are correctly rounded
-except in rare double-rounding cases (f64 is fast on the H200 this project targets; on
-consumer GPUs an f32-only variant would be faster). Max error in ulp measured by
-tests/test_math.py (10^5 inputs per routine and type, edge and hard cases included, worst
-over 6 seeds; the bound asserted is 2):
+tanh). f32 `exp` and `exp2` are computed in f32 (`explog32.py`: Cody-Waite reduction with a
+two-constant ln2, a degree-5 tail polynomial, 2^k by exponent arithmetic; no f64 op, which
+matters because the H200's f64 rate is a fraction of its f32 rate); their stated bound is
+1 ulp. The other f32 routines convert to f64, run the `lite` f64 variant (shorter
+polynomials, no double-double: about 2^-40 relative) and round once to f32, so they are
+correctly rounded except in rare double-rounding cases. The f64-based f32 exp/exp2 stay
+available as the methods `exp_exact()`/`exp2_exact()` (MIR "exp.exact"/"exp2.exact"; on f64
+they are the same routines as `exp`/`exp2`). Max error in ulp measured by tests/test_math.py
+(10^5 inputs per routine and type, edge and hard cases included, worst over 6 seeds; the
+bound asserted is 2, and 1 for the f32-native exp/exp2):
 
     routine  exp   exp2  ln    log2  log10 sin   cos   tan   atan  atan2 tanh  powf  powi  cbrt  hypot
-    f32      0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50
+    f32      0.75  0.75  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50
     f64      0.74  0.73  0.50  0.50  0.50  0.71  0.72  0.82  0.50  0.75  0.55  0.75  0.70  0.50  0.50
 
+    exp_exact/exp2_exact f32: 0.50 (f64: as exp/exp2)
+
 (The f64 exp/exp2/pow maxima are subnormal results, rounded twice: once to 53 bits, once to
-the subnormal grid.)
+the subnormal grid. The same holds for the f32-native exp/exp2: 0.63 ulp for normal results,
+0.75 for results just below the smallest normal, where the rounding of 2^k's factor to 24
+bits and then to the subnormal grid adds up.)
 Algorithms: fdlibm/musl-style range reduction plus minimax polynomials fitted by
 `fit.py` (Remez, mpmath); Cody-Waite and Payne-Hanek for sin/cos/tan; details in the
 docstrings of `explog.py`, `trig.py`, `algebraic.py`.
@@ -49,7 +57,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import algebraic, explog, fmod, trig
+from . import algebraic, explog, explog32, fmod, trig
 from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
 
 NAN = float("nan")
@@ -72,7 +80,13 @@ ROUTINES = {
     "cbrt": ("f", algebraic.cbrt),
     "hypot": ("ff", algebraic.hypot),
     "fmod": ("ff", fmod.fmod),  # float `%`: exact, see fmod.py
+    # the f64-based, correctly rounded f32 versions of the routines NATIVE_F32 replaces
+    "exp.exact": ("f", explog.exp),
+    "exp2.exact": ("f", explog.exp2),
 }
+
+# f32 routines computed in f32 (no f64 op on the GPU): MIR name -> the routine.
+NATIVE_F32 = {"exp": explog32.exp, "exp2": explog32.exp2}
 
 # The explicit fast variants: MIR name -> the accurate routine used for f64.
 FAST = {"exp.approx": "exp", "exp2.approx": "exp2", "ln.approx": "ln", "log2.approx": "log2",
@@ -86,7 +100,9 @@ def program(name: str, ty: str) -> Program:
     input_tys = [fty if k == "f" else S32 for k in kinds]
 
     def body(*args):
-        if fty is F32:
+        if fty is F32 and name in NATIVE_F32:
+            out = NATIVE_F32[name](*args)
+        elif fty is F32:
             wide = [a.cvt(F64) if a.ty is F32 else a for a in args]
             out = fn(*wide, lite=True).cvt(F32)
         else:

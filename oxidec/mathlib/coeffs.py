@@ -33,6 +33,9 @@ ATAN_TAIL_LITE = (float.fromhex('-0x1.55555551943cfp-2'), float.fromhex('0x1.999
 # m^(1/3) on [1, 2], degree 4: max rel error 9.21e-06
 CBRT_SEED = (float.fromhex('0x1.0392cd0ace60dp-1'), float.fromhex('0x1.6fb1df88939a7p-1'), float.fromhex('-0x1.33d3844e3e76fp-2'), float.fromhex('0x1.60a152203837dp-4'), float.fromhex('-0x1.5b77eec4da442p-7'))
 
+# (e^r - 1 - r) / r^2 on [-0.346747, 0.346747], degree 5: max rel error 1.02e-08
+EXP_TAIL_F32 = (float.fromhex('0x1.0000000000000p-1'), float.fromhex('0x1.5555560000000p-3'), float.fromhex('0x1.5554ea0000000p-5'), float.fromhex('0x1.11114c0000000p-7'), float.fromhex('0x1.6d43180000000p-10'), float.fromhex('0x1.a072d60000000p-13'))
+
 # constants (double-double pairs are (hi, lo))
 LN2_HI42 = (float.fromhex('0x1.62e42fefa3800p-1'), float.fromhex('0x1.ef35793c76730p-45'))
 LN2 = (float.fromhex('0x1.62e42fefa39efp-1'), float.fromhex('0x1.abc9e3b39803fp-56'))
@@ -48,6 +51,8 @@ PIO4 = (float.fromhex('0x1.921fb54442d18p-1'), float.fromhex('0x1.1a62633145c07p
 TWO_OVER_PI_D = float.fromhex('0x1.45f306dc9c883p-1')
 CBRT2 = float.fromhex('0x1.428a2f98d728bp+0')
 CBRT4 = float.fromhex('0x1.965fea53d6e3dp+0')
+LN2_F32 = (float.fromhex('0x1.62e4300000000p-1'), float.fromhex('-0x1.05c6100000000p-29'))
+LOG2E_F32 = float.fromhex('0x1.7154760000000p+0')
 
 # 2/pi: 1280 bits after the binary point, 32 per word, most significant first
 TWO_OVER_PI = (

@@ -122,9 +122,54 @@ def reverse_postorder(body: Body) -> list[int]:
 
 
 def blocks_on_cycles(body: Body) -> set[int]:
-    """Blocks some path leads from back to themselves (inside a loop)."""
+    """Blocks some path leads from back to themselves (inside a loop): the blocks of the
+    strongly connected components with more than one block, and blocks that jump to
+    themselves (Tarjan's algorithm, iterative: linear in the CFG)."""
     succ = block_successors(body)
-    return {b for b in range(len(body.blocks)) if b in reachable_from(succ(b), succ)}
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: set[int] = set()
+    counter = 0
+    for root in range(len(body.blocks)):
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(succ(root)))]
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w == v:
+                    out.add(v)
+                elif w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(succ(w))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1:
+                    out.update(component)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -165,16 +210,39 @@ class Dominators:
         return a
 
     def dominates(self, a: int, b: int) -> bool:
-        """Every path from the entry to `b` passes `a` (a block dominates itself)."""
+        """Every path from the entry to `b` passes `a` (a block dominates itself): `b` lies
+        in `a`'s subtree of the dominator tree, an interval test on its depth-first
+        numbering (built on the first question; O(1) per question after that)."""
         if self.idom[b] is None or self.idom[a] is None:
             return False
-        while True:
-            if a == b:
-                return True
-            parent = self.idom[b]
-            if parent == b:
-                return False
-            b = parent
+        if self._enter is None:
+            self._number_tree()
+        return self._enter[a] <= self._enter[b] and self._leave[b] <= self._leave[a]
+
+    _enter: list[int] | None = None
+    _leave: list[int] = []
+
+    def _number_tree(self) -> None:
+        children: list[list[int]] = [[] for _ in self.idom]
+        for b in self.order[1:]:
+            children[self.idom[b]].append(b)
+        enter = [0] * len(self.idom)
+        leave = [0] * len(self.idom)
+        clock = 0
+        if self.order:
+            work = [(self.order[0], iter(children[self.order[0]]))]
+            enter[self.order[0]] = clock
+            while work:
+                v, it = work[-1]
+                w = next(it, None)
+                clock += 1
+                if w is None:
+                    work.pop()
+                    leave[v] = clock
+                else:
+                    enter[w] = clock
+                    work.append((w, iter(children[w])))
+        self._enter, self._leave = enter, leave
 
 
 # ---------------------------------------------------------------------------
@@ -201,9 +269,11 @@ def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
     doms = doms or Dominators(body)
     preds = predecessors(body)
     by_header: dict[int, Loop] = {}
+    rpo = doms.rpo_index
     for b in doms.order:
         for s in successors(body.blocks[b].terminator):
-            if doms.dominates(s, b):  # a back edge b -> s
+            # a back edge b -> s (a dominator comes first in reverse postorder)
+            if rpo[s] <= rpo[b] and doms.dominates(s, b):
                 loop = by_header.setdefault(s, Loop(s, {s}, []))
                 if b not in loop.latches:
                     loop.latches.append(b)

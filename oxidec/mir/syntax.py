@@ -277,7 +277,8 @@ class UnsafeUse:
     """An operation that needs an `unsafe` block or `unsafe fn`, where the source has it:
     kind "deref_raw_pointer" (`*p`), "use_of_mutable_static" (`TILE[i]`), or
     "call_unsafe_fn" (`callee`: `store`, `<*mut f32>::add`,
-    `DisjointSlice::get_unchecked_mut`, `DeviceAtomicU32::from_ptr`). `scope` indexes
+    `DisjointSlice::get_unchecked_mut`, `DeviceAtomicU32::from_ptr`; for a mutable static,
+    "global" when it is a module-level device global). `scope` indexes
     `Body.source_scopes`. Only unsafeck reads it, and removes it before the passes run."""
 
     kind: str
@@ -474,8 +475,10 @@ class Body:
 class StaticDecl:
     name: str  # unique in the program (kernel-local statics are mangled: "kernel$TILE")
     ty: Ty  # SharedArrayTy for shared memory
-    space: str  # "shared"
+    space: str  # "shared" | "global" (a module-level `static`)
     span: Span
+    init: bytes | None = None  # a global's initial value, C layout (None: zeroed)
+    mutable: bool = True  # `static mut` (a plain `static` is read-only)
 
 
 @dataclass

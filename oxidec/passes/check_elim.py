@@ -35,25 +35,15 @@ Writing a local forgets every fact, key and condition that mentions it.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..mir.syntax import (
     Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Constant, Copy, Deref, Goto,
     Intrinsic, Len, Move, SwitchInt, Use,
     ContractBinary, ContractConst, ContractLen, ContractParam, LaunchInfo,
 )
 from ..types import IntTy
-from ..mir.cfg import Dominators, predecessors, successors
+from ..mir.cfg import predecessors, reverse_postorder, successors
+from .check_facts import TOP, FactState, meet, mentions
 from ..mir.visit import never_written
-
-class _Top:
-    """The facts of a state no path reaches (yet): everything holds."""
-
-    def __repr__(self) -> str:
-        return "TOP"
-
-
-TOP = _Top()
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
 MAX_KEY = 24  # nodes of an expression key; larger expressions are just their local
@@ -122,10 +112,12 @@ class _Checker:
             limit = {axis: min(n, int(bounds[0])) for axis, n in limit.items()}
         return limit
 
-    def range(self, key, depth: int = 0, facts=frozenset()) -> tuple[int, int] | None:
-        """Bounds of a key's value, narrowed by known facts `key < constant`."""
+    def range(self, key, depth: int = 0, facts=None) -> tuple[int, int] | None:
+        """Bounds of a key's value, narrowed by known facts `key < constant` (`facts`: a
+        FactState, or None)."""
         r = self._range(key, depth, facts)
-        bound = min((f[2][1] - 1 for f in facts if f[1] == key and f[2][0] == "k"), default=None)
+        known = facts.by_lhs.get(key, ()) if facts is not None else ()
+        bound = min((f[2][1] - 1 for f in known if f[2][0] == "k"), default=None)
         if bound is None:
             return r
         if r is None:
@@ -234,8 +226,8 @@ class _Checker:
 
     # -- proofs ---------------------------------------------------------------------
 
-    def proven(self, fact: tuple, facts) -> bool:
-        if facts is TOP or fact in facts:
+    def proven(self, fact: tuple, facts: FactState) -> bool:
+        if facts.top or fact in facts.facts:
             return True
         _, x, y = fact
         rx, ry = self.range(x, facts=facts), self.range(y, facts=facts)
@@ -256,7 +248,8 @@ class _Checker:
                 continue
             for row, stride in ((prod[2], prod[3]), (prod[3], prod[2])):
                 for a, b in ((area[2], area[3]), (area[3], area[2])):
-                    if stride == b and ("lt", row, a) in facts and ("lt", col, b) in facts:
+                    if stride == b and ("lt", row, a) in facts.facts \
+                            and ("lt", col, b) in facts.facts:
                         return True
         return False
 
@@ -270,49 +263,80 @@ class _Checker:
             return ("lt", a, b) if rv.op == "lt" else ("lt", b, a)
         return None
 
+
+    def chains(self, order: list[int], preds: list[list[int]]) -> dict[int, list[int]]:
+        """The reachable blocks as straight-line chains, by head: a block continues its
+        predecessor's chain when it is that block's only successor (`goto`, `assert`, `call`)
+        and has no other predecessor. A chain's state is updated in place."""
+        blocks = self.body.blocks
+        heads = [b for i, b in enumerate(order)
+                 if i == 0 or len(preds[b]) != 1
+                 or not isinstance(blocks[preds[b][0]].terminator, (Goto, Assert, Call))]
+        is_head = set(heads)
+        out = {}
+        for h in heads:
+            chain = [h]
+            while True:
+                term = blocks[chain[-1]].terminator
+                if not isinstance(term, (Goto, Assert, Call)) or term.target in is_head:
+                    break
+                chain.append(term.target)
+            out[h] = chain
+        return out
+
     def run(self) -> bool:
         body = self.body
-        order = Dominators(body).order
+        order = reverse_postorder(body)
         if not order:
             return False
-        start = (frozenset(), {}, {}, {})
-        edges: dict[tuple[int, int], tuple] = {}  # (from, to) -> the state along the edge
-        entry: dict[int, tuple] = {}
         preds = predecessors(body)
+        chains = self.chains(order, preds)
+        edges: dict[tuple[int, int], FactState] = {}  # (from, to) -> the state along the edge
+        entry: dict[int, FactState] = {}
         for _ in range(64):
             changed = False
-            for b in order:
-                incoming = [edges[(p, b)] for p in preds[b] if (p, b) in edges]
-                state = start if b == order[0] else None
+            for h, chain in chains.items():
+                incoming = [edges[(p, h)] for p in preds[h] if (p, h) in edges]
+                state = FactState() if h == order[0] else None
                 for st in incoming:
-                    state = st if state is None else _meet(state, st)
+                    state = st if state is None else meet(state, st)
                 if state is None:
                     continue
-                if entry.get(b) != state:
-                    entry[b] = state
+                if entry.get(h) != state:
+                    entry[h] = state
                     changed = True
-                outs: dict[int, tuple] = {}
-                for s, out in self.transfer(b, state, rewrite=False):
-                    outs[s] = out if s not in outs else _meet(outs[s], out)  # two arms, one block
+                state = state.copy()
+                for b in chain[:-1]:
+                    state = self.transfer(b, state)
+                    state = self._follow(body.blocks[b].terminator, state)
+                last = chain[-1]
+                outs: dict[int, FactState] = {}
+                for s, out in self._edges(body.blocks[last].terminator,
+                                          self.transfer(last, state)):
+                    outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
                 for s, out in outs.items():
-                    if edges.get((b, s)) != out:
-                        edges[(b, s)] = out
+                    if edges.get((last, s)) != out:
+                        edges[(last, s)] = out
                         changed = True
             if not changed:
                 break
         else:
             return False  # no fixpoint (not expected): change nothing
         changed = False
-        for b in order:
-            if b in entry:
-                changed |= self.transfer(b, entry[b], rewrite=True) is True
+        for h, chain in chains.items():
+            if h not in entry:
+                continue
+            state = entry[h].copy()
+            for b in chain:
+                state = self.transfer(b, state)
+                term = body.blocks[b].terminator
+                changed |= self._rewrite_terminator(b, term, state)
+                if b != chain[-1]:
+                    state = self._follow(term, state)
         return changed
 
-    def transfer(self, b: int, state, rewrite: bool):
-        """The block's effect on the state (facts, implies, cond, vals): `facts` hold
-        here; `implies[c]` hold where the bool `c` is true (TOP: `c` is never true);
-        `cond[c]` is the comparison `c` holds; `vals[l]` the expression `l` holds."""
-        facts, implies, cond, vals = state
+    def transfer(self, b: int, state: FactState) -> FactState:
+        """The block's statements' effect on the state, in place."""
         block = self.body.blocks[b]
         for stmt in block.statements:
             place = stmt.place if isinstance(stmt, Assign) else \
@@ -320,76 +344,64 @@ class _Checker:
             if place is None or any(isinstance(p, Deref) for p in place.projection):
                 continue  # stores to memory: no fact is about memory
             local = place.local
+            vals = state.vals
             rv = stmt.rvalue if isinstance(stmt, Assign) and not place.projection else None
             c = self.comparison(rv, vals)
             value = self.rvalue_key(rv, vals) if rv is not None else None
             src = _plain(rv.operand) if isinstance(rv, Use) else None
             when = None
             if isinstance(rv, BinaryOp) and rv.op == "bitand":
-                parts = [self._when_true(o, facts, implies, cond) for o in (rv.lhs, rv.rhs)]
+                parts = [state.when_true(_plain(o)) for o in (rv.lhs, rv.rhs)]
                 when = TOP if TOP in parts else parts[0] | parts[1]
-            facts, implies, cond, vals = _kill(local, facts, implies, cond, vals)
-            if value is not None and not _mentions(value, local):
-                vals[local] = value
-            if c is not None and not _mentions(c, local):
-                cond[local] = c
-                implies[local] = TOP if facts is TOP else facts | {c}
+            state.kill(local)
+            if value is not None and not mentions(value, local):
+                state.set_val(local, value)
+            if c is not None and not mentions(c, local):
+                state.set_cond(local, c)
+                state.set_implies(local, TOP if state.top else frozenset((c,)))
             elif isinstance(rv, Use) and isinstance(rv.operand, Constant) \
                     and rv.operand.value is False:
-                implies[local] = TOP
+                state.set_implies(local, TOP)
             elif src is not None and src != local:
-                if src in implies:
-                    implies[local] = implies[src]
-                if src in cond:
-                    cond[local] = cond[src]
+                if src in state.implies:
+                    state.set_implies(local, state.implies[src])
+                if src in state.cond:
+                    state.set_cond(local, state.cond[src])
             elif when is not None:
-                implies[local] = when
+                state.set_implies(local, when if when is TOP else
+                                  frozenset(f for f in when if not mentions(f, local)))
         term = block.terminator
         if isinstance(term, Call) and not any(isinstance(p, Deref)
                                                for p in term.destination.projection):
-            facts, implies, cond, vals = _kill(term.destination.local, facts, implies, cond,
-                                               vals)
-        if rewrite:
-            return self._rewrite_terminator(b, term, facts, cond)
-        return self._edges(term, (facts, implies, cond, vals))
+            state.kill(term.destination.local)
+        return state
 
-    def _when_true(self, op, facts, implies, cond):
-        """The facts that hold where the bool operand is true."""
-        if facts is TOP:
-            return TOP
-        local = _plain(op)
-        if local is None:
-            return facts
-        if local in implies:
-            imp = implies[local]
-            return TOP if imp is TOP else facts | imp
-        if local in cond:
-            return facts | {cond[local]}
-        return facts
+    def _follow(self, term, state: FactState) -> FactState:
+        """The state along the only edge of a `goto`, `assert` or `call`, in place."""
+        if isinstance(term, Assert) and term.expected:
+            delta = state.when_true(_plain(term.cond))
+            if delta is TOP:
+                return FactState(top=True)
+            state.add_facts(delta)
+        return state
 
-    def _edges(self, term, state):
-        facts, implies, cond, vals = state
-        out = []
+    def _edges(self, term, state: FactState) -> list[tuple[int, FactState]]:
         if isinstance(term, Assert):
-            after = self._when_true(term.cond, facts, implies, cond) if term.expected else facts
-            out.append((term.target, (after, implies, cond, vals)))
-        elif isinstance(term, SwitchInt) and term.values in ((0,), (1,)):
-            true_facts = self._when_true(term.discr, facts, implies, cond)
+            return [(term.target, self._follow(term, state))]
+        if isinstance(term, SwitchInt) and term.values in ((0,), (1,)):
             false_t, true_t = (term.targets[0], term.otherwise) if term.values == (0,) \
                 else (term.otherwise, term.targets[0])
-            # an edge that cannot be taken carries TOP (the meet ignores it)
-            out.append((true_t, (true_facts, implies, cond, vals)))
-            out.append((false_t, state))
-        else:
-            out.extend((s, state) for s in successors(term))
-        return out
+            # an edge that cannot be taken carries a TOP state (the meet ignores it)
+            true_state = state.with_facts(state.when_true(_plain(term.discr)))
+            return [(true_t, true_state), (false_t, state)]
+        return [(s, state) for s in successors(term)]
 
-    def _rewrite_terminator(self, b, term, facts, cond) -> bool:
+    def _rewrite_terminator(self, b, term, state: FactState) -> bool:
         op = term.cond if isinstance(term, Assert) else \
             term.discr if isinstance(term, SwitchInt) else None
         local = _plain(op) if op is not None else None
-        c = cond.get(local) if local is not None else None
-        if c is None or facts is TOP or not self.proven(c, facts):
+        c = state.cond.get(local) if local is not None else None
+        if c is None or state.top or not self.proven(c, state):
             return False
         if isinstance(term, Assert):
             if not term.expected:
@@ -416,50 +428,6 @@ def _size(key) -> int:
     if key[0] == "bin":
         return 1 + _size(key[2]) + _size(key[3])
     return 1
-
-
-@lru_cache(maxsize=65536)
-def _locals_of(key) -> frozenset:
-    """The locals a key (or fact) names as themselves (`("l", n)`)."""
-    if len(key) == 2 and key[0] == "l":
-        return frozenset((key[1],))
-    out = frozenset()
-    for k in key[1:]:
-        if isinstance(k, tuple):
-            out |= _locals_of(k)
-    return out
-
-
-def _mentions(key, local: int) -> bool:
-    return local in _locals_of(key)
-
-
-def _kill(local: int, facts, implies, cond, vals):
-    """Forget what the state said about `local`, which is written again."""
-    if facts is not TOP:
-        facts = frozenset(f for f in facts if not _mentions(f, local))
-    implies = {k: (v if v is TOP else frozenset(f for f in v if not _mentions(f, local)))
-               for k, v in implies.items() if k != local}
-    cond = {k: v for k, v in cond.items() if k != local and not _mentions(v, local)}
-    vals = {k: v for k, v in vals.items() if k != local and not _mentions(v, local)}
-    return facts, implies, cond, vals
-
-
-def _meet(a, b):
-    """What holds on both incoming paths."""
-    fa, ia, ca, va = a
-    fb, ib, cb, vb = b
-    if fa is TOP:
-        return b
-    if fb is TOP:
-        return a
-    implies = {}
-    for local in set(ia) | set(ib):
-        x, y = ia.get(local, fa), ib.get(local, fb)  # no entry: only the path's facts
-        implies[local] = y if x is TOP else x if y is TOP else x & y
-    cond = {k: v for k, v in ca.items() if cb.get(k) == v}
-    vals = {k: v for k, v in va.items() if vb.get(k) == v}
-    return fa & fb, implies, cond, vals
 
 
 __all__ = ["check_elim"]

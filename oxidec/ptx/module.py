@@ -167,7 +167,10 @@ class Module:
     def static_declaration(self, decl: mir.StaticDecl) -> str:
         space = STATE_SPACES[decl.space]
         size = max(mem_size(decl.ty), 1)
-        return f".{space} .align {mem_align(decl.ty)} .b8 {self.symbols[decl.name]}[{size}];"
+        head = f".{space} .align {mem_align(decl.ty)} .b8 {self.symbols[decl.name]}[{size}]"
+        if decl.init is not None:  # a `static`'s value (bytes past it are zero)
+            return head + " = {" + ", ".join(str(b) for b in decl.init) + "};"
+        return head + ";"
 
     def location(self, span: Span | None) -> tuple[int, int, int] | None:
         """(file, line, column) of a span for `.loc`, or None without line info."""

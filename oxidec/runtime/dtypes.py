@@ -32,7 +32,16 @@ CTYPES: dict[T.Ty, type] = {ty: ct for ty, _, ct in _TABLE}
 
 
 def numpy_dtype(ty: T.Ty) -> np.dtype | None:
-    """The NumPy dtype of a scalar type, None for types the host cannot pass."""
+    """The NumPy dtype of a scalar type, or of a struct / array of them (C layout: NumPy's
+    aligned struct dtypes pad exactly as C does); None for types the host cannot pass."""
+    if isinstance(ty, T.StructTy):
+        fields = [(name, numpy_dtype(fty)) for name, fty in ty.fields]
+        if any(dt is None for _, dt in fields):
+            return None
+        return np.dtype(fields, align=True)
+    if isinstance(ty, T.ArrayTy):
+        elem = numpy_dtype(ty.elem)
+        return None if elem is None else np.dtype((elem, (ty.length,)))
     return NUMPY_DTYPES.get(ty)
 
 

@@ -4,19 +4,18 @@ Two steps:
 1. *Layout*: the kernel body and, for every `Call` site, a fresh copy (frame) of the callee
    with its own locals; the flat blocks are then numbered in a weak topological order
    (order.py), so that "run the lowest block first" reconverges lanes at joins and loop
-   exits. Device calls become plain jumps (arguments are assigned to
-   the callee's parameter locals; the callee's `Return` assigns the destination and jumps to
-   the call's target), so barriers and warp collectives inside device functions need nothing
-   special. Recursion is rejected. Blocks are split after every `sync_threads` effect: the
-   first part ends in a barrier whose release jumps to the rest.
+   exits. Device calls become plain jumps (arguments are assigned to the callee's parameter
+   locals; the callee's `Return` assigns the destination and jumps to the call's target), so
+   barriers and warp collectives inside device functions need nothing special. Recursion is
+   rejected. Blocks are split after every `sync_threads` effect: the first part ends in a
+   barrier whose release jumps to the rest.
 2. *Compile*: every statement becomes `fn(x)` and every terminator `fn(x) -> outcome`, where
    `x` is the executing Batch (machine.py) and the outcome is a block id for all active
    lanes, an int32 array of block ids (one per active lane), EXIT or WAIT (at a barrier).
 
-Places compile to plans (plans.py): a `LocalPlan` reads/writes (part of) a local's lane
-storage, a `MemPlan` computes an address per lane and loads/stores through `Memory`.
-Unsupported constructs compile to a closure that raises `SimError` when (and only when) it
-runs, so a kernel with an unused exotic path still simulates.
+Places compile to plans (plans.py): `LocalPlan` reads/writes (part of) a local's lanes,
+`MemPlan` computes an address per lane and loads/stores through `Memory`. Unsupported
+constructs compile to a closure that raises `SimError` when (and only when) it runs.
 """
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
 from .order import weak_topological_order
-from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project, tag_plan
+from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project, raiser, tag_plan
 
 EXIT = -1
 WAIT = -2
@@ -65,6 +64,7 @@ class FlatKernel:
     entry: int = 0  # the kernel's first block
     barrier_targets: np.ndarray = field(default=None)
     strings: list[str] = field(default_factory=list)  # the program's printf C formats
+    global_inits: dict[str, tuple] = field(default_factory=dict)  # name: (bytes|None, mutable)
 
 
 class Frame:
@@ -82,12 +82,6 @@ def compile_kernel(program: M.Program, name: str) -> FlatKernel:
 
 def _is_barrier(stmt) -> bool:
     return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
-
-
-def _raiser(message: str):
-    def fail(x):
-        raise SimError(message)
-    return fail
 
 
 class _Compiler:
@@ -129,6 +123,8 @@ class _Compiler:
                         self.has_barrier, self.uses_shared, self.entry)
         fk.barrier_targets = np.array([max(b.barrier_target, 0) for b in blocks], dtype=np.int32)
         fk.strings = list(self.program.strings)
+        fk.global_inits = {st.name: (st.init, st.mutable) for st in self.program.statics
+                           if st.name in self.global_statics}
         return fk
 
     def renumber(self) -> None:
@@ -273,9 +269,9 @@ class _Compiler:
                 return self.atomic(frame, s)
             raise SimError(f"unknown statement {s!r}")
         except SimError as e:
-            return _raiser(f"{e} ({self.where(frame, getattr(s, 'span', None))})")
+            return raiser(f"{e} ({self.where(frame, getattr(s, 'span', None))})")
         except Exception as e:  # malformed MIR: report it where it is
-            return _raiser(f"cannot simulate {s!r}: {type(e).__name__}: {e} "
+            return raiser(f"cannot simulate {s!r}: {type(e).__name__}: {e} "
                            f"({self.where(frame, getattr(s, 'span', None))})")
 
     def effect(self, frame: Frame, s: M.Effect):
@@ -330,9 +326,9 @@ class _Compiler:
         try:
             return self._terminator(frame, j, term)
         except SimError as e:
-            return _raiser(f"{e} ({self.where(frame, getattr(term, 'span', None))})")
+            return raiser(f"{e} ({self.where(frame, getattr(term, 'span', None))})")
         except Exception as e:
-            return _raiser(f"cannot simulate {term!r}: {type(e).__name__}: {e} "
+            return raiser(f"cannot simulate {term!r}: {type(e).__name__}: {e} "
                            f"({self.where(frame, getattr(term, 'span', None))})")
 
     def _terminator(self, frame: Frame, j: int, term):

@@ -180,7 +180,11 @@ class Launch:
         if rid is None:
             ty = self.kernel.global_statics[name]
             buf = np.zeros(max(size_of(canon(ty)), 1), dtype=np.uint8)
-            rid = self._statics[name] = self.mem.add(buf, f"static `{name}`")
+            init, writable = self.kernel.global_inits.get(name, (None, True))
+            if init:
+                buf[:len(init)] = np.frombuffer(init, dtype=np.uint8)
+            rid = self._statics[name] = self.mem.add(buf, f"static `{name}`",
+                                                     writable=writable)
         return make_address(rid)
 
     # -- running ---------------------------------------------------------------------------

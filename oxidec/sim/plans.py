@@ -27,6 +27,13 @@ from .memory import LOCAL_BASE, make_address
 # ---------------------------------------------------------------------------------------
 # Types of projections
 
+def raiser(message: str):
+    """A statement or terminator that raises `SimError` when (and only when) it runs."""
+    def fail(x):
+        raise SimError(message)
+    return fail
+
+
 def project(ty: T.Ty, proj) -> T.Ty:
     """`mir.typeof.project_ty`, plus the two halves of a fat pointer as fields (0: the data
     pointer, 1: the length), which is how the simulator addresses them."""

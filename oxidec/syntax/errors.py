@@ -57,6 +57,8 @@ class ErrorReporter:
     # -- messages -------------------------------------------------------------
 
     def show(self, name: str) -> str:
+        if name == "LET_ELSE":  # its pattern carries prescan's invisible mark
+            return _REGEX_NAMES[name]
         if name in self.token_text:
             return f"`{self.token_text[name]}`"
         return _REGEX_NAMES.get(name, name)

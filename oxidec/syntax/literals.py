@@ -5,7 +5,9 @@ message. Range checks (does 300 fit `u8`?) are typeck's job: ints keep their val
 """
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
 
 INT_SUFFIXES = frozenset("u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize".split())
 FLOAT_SUFFIXES = frozenset({"f32", "f64"})  # later also f16, bf16
@@ -45,13 +47,30 @@ def decode_int(text: str) -> tuple[str, object, str | None]:
         if ch != "_" and ch not in digits_ok:
             raise LiteralError(f"invalid digit for a base {base} literal", "", None, pos, 1)
     if suffix is None or suffix in INT_SUFFIXES:
-        return "int", int(digits, base), suffix
+        return "int", _int_value(digits, base), suffix
     if suffix in FLOAT_SUFFIXES and base == 10:
-        return "float", float(digits), suffix
+        return "float", Decimal.parse(digits), suffix
     if suffix in FLOAT_SUFFIXES:
         raise LiteralError(f"{_base_name(base)} float literal is not supported", "", None)
     raise LiteralError(f"invalid suffix `{suffix}` for number literal",
                        f"invalid suffix `{suffix}`", _SUFFIX_HELP)
+
+
+U128_MAX = (1 << 128) - 1
+# the most digits a u128 takes in each base: longer literals are too large without converting
+# them (Python refuses int() of more than 4300 decimal digits, and it would be slow anyway)
+_MAX_DIGITS = {2: 128, 8: 43, 10: 39, 16: 32}
+
+
+def _int_value(digits: str, base: int) -> int:
+    significant = digits.lstrip("0")
+    value = int(significant, base) if significant and \
+        len(significant) <= _MAX_DIGITS[base] else (0 if not significant else U128_MAX + 1)
+    if value > U128_MAX:
+        # rustc: "integer literal is too large", whatever the suffix
+        raise LiteralError("integer literal is too large", "",
+                           f"value exceeds limit of `{U128_MAX}`", 0, None)
+    return value
 
 
 def _base_name(base: int) -> str:
@@ -67,7 +86,109 @@ def decode_float(text: str) -> tuple[float, str | None]:
         raise LiteralError(f"invalid suffix `{suffix}` for float literal",
                            f"invalid suffix `{suffix}`",
                            "valid suffixes are `f32` and `f64`")
-    return float(number.replace("_", "")), suffix
+    return Decimal.parse(number.replace("_", "")), suffix
+
+
+# ---------------------------------------------------------------------------
+# Float literals: exact until their type is known
+
+# Significant digits kept: an exact tie between two f64s has at most 767, so 800 digits
+# plus a sticky digit for whatever nonzero digits follow decide every rounding.
+_KEEP_DIGITS = 800
+# Decimal magnitudes beyond these round to infinity or zero in every float type.
+_MAX_MAGNITUDE, _MIN_MAGNITUDE = 330, -400
+
+
+@dataclass(frozen=True)
+class Decimal:
+    """The exact value of a decimal float literal, digits * 10^exponent, so that it is
+    rounded once, to the type typeck gives it (rounding to f64 first and then to f32
+    differs for `384728.953125000000727595761418342590332031f32`). `float()` of it is the
+    correctly rounded f64."""
+
+    digits: int  # the significant digits as an integer (sticky-truncated, see above)
+    exponent: int
+
+    @staticmethod
+    def parse(text: str) -> "Decimal":
+        """`12.5e-3` (no underscores, no suffix)."""
+        mantissa, _, exp = text.lower().partition("e")
+        whole, _, frac = mantissa.partition(".")
+        digits = (whole + frac).lstrip("0")
+        exponent = (int(exp) if exp else 0) - len(frac)
+        if not digits:
+            return Decimal(0, 0)
+        trailing = len(digits) - len(digits.rstrip("0"))
+        digits, exponent = digits[:len(digits) - trailing], exponent + trailing
+        if len(digits) > _KEEP_DIGITS:
+            dropped = len(digits) - _KEEP_DIGITS
+            digits = digits[:_KEEP_DIGITS] + "1"  # the rest is nonzero: a sticky digit
+            exponent += dropped - 1
+        return Decimal(int(digits), exponent)
+
+    def __float__(self) -> float:
+        return self.round(53, -1022, 1023)
+
+    def __str__(self) -> str:
+        """The f64 value's shortest form when that is the literal exactly (`2.5`), else
+        the exact digits (`384728953125000000727595761418342590332031e-36`)."""
+        f = float(self)
+        if math.isfinite(f) and Decimal.parse(repr(f)) == self:
+            return repr(f)
+        return f"{self.digits}e{self.exponent}"
+
+    __repr__ = __str__
+
+    def round(self, precision: int, emin: int, emax: int) -> float:
+        """The nearest float (ties to even) with `precision` significant bits, exponents
+        emin..emax and subnormals below, as a Python float (exact for f32 and f64)."""
+        if self.digits == 0:
+            return 0.0
+        magnitude = len(str(self.digits)) + self.exponent  # 10^(m-1) <= value < 10^m
+        if magnitude > _MAX_MAGNITUDE:
+            return math.inf
+        if magnitude < _MIN_MAGNITUDE:
+            return 0.0
+        num, den = (self.digits * 10 ** self.exponent, 1) if self.exponent >= 0 else \
+            (self.digits, 10 ** -self.exponent)
+        e = num.bit_length() - den.bit_length()  # 2^e <= value < 2^(e+2)
+        if (num << max(0, -e)) < (den << max(0, e)):
+            e -= 1
+        e = max(e, emin)  # below the normal range the quantum stays 2^(emin - p + 1)
+        shift = precision - 1 - e
+        if shift >= 0:
+            num <<= shift
+        else:
+            den <<= -shift
+        q, r = divmod(num, den)
+        if 2 * r > den or (2 * r == den and q & 1):
+            q += 1
+        if q >> precision:  # rounded up to the next binade
+            q, e = q >> 1, e + 1
+            shift -= 1
+        return math.inf if e > emax else math.ldexp(q, -shift)
+
+    def to_f32(self) -> float:
+        return self.round(24, -126, 127)
+
+    def rounded(self, bits: int) -> float:
+        """The literal as an f32 (bits 32) or f64 (bits 64), rounded once."""
+        return self.to_f32() if bits == 32 else float(self)
+
+
+def float_literal(value, bits: int) -> float:
+    """A float literal's value in the float type of `bits`, rounded once (a Decimal), or
+    a value that is already a float (a negated or computed constant)."""
+    if isinstance(value, Decimal):
+        return value.rounded(bits)
+    from struct import pack, unpack
+    value = float(value)
+    if bits == 64 or value != value:
+        return value
+    try:
+        return unpack("<f", pack("<f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "0": "\0", "'": "'", '"': '"'}

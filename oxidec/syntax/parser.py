@@ -53,6 +53,8 @@ def _cache_dir() -> Path | None:
     if os.environ.get("OXIDEC_PARSER_CACHE", "1") == "0":
         return None
     base = os.environ.get("OXIDEC_CACHE_DIR")
+    if base in ("off", "0"):  # the compile cache's "no cache" (host/cache.py)
+        return None
     if base:
         return Path(base)
     xdg = os.environ.get("XDG_CACHE_HOME")
@@ -144,10 +146,13 @@ def _report_lex_error(file: SourceFile, sink: DiagnosticSink, err: LexError) -> 
                labels=labels, notes=list(err.notes))
 
 
-def parse(source: SourceFile, sink: DiagnosticSink) -> ast.SourceUnit:
+def parse(source: SourceFile, sink: DiagnosticSink,
+          promote: frozenset[int] = frozenset()) -> ast.SourceUnit:
     """Parse one file. Syntax errors go to `sink` (code OX0001); the unit returned holds
-    every item that parsed, so later phases may still look at it."""
-    pre = prescan(source.text)
+    every item that parsed, so later phases may still look at it. `promote` holds the
+    offsets of host items (plain `fn`s, `impl`s) that device code reaches: those are parsed
+    too (see resolve/reach.py)."""
+    pre = prescan(source.text, promote)
     for err in pre.errors:
         _report_lex_error(source, sink, err)
     empty = ast.SourceUnit(items=(), span=Span(source, 0, len(source.text)))

@@ -282,13 +282,28 @@ _FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "sa
 # tokens that only host code has: a const/static/struct holding one is host code
 _HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await", "fn"})
 _DEVICE_ATTRS = frozenset({"kernel", "device"})
+# Attributes a host `fn` may carry: Rust's built-in ones and oxidec's. A host fn with any other
+# plain (one-word) attribute goes to the parser, so that resolve reports it: `#[kernal]` on a
+# kernel must not turn the kernel into host code that silently vanishes. Path attributes
+# (`tokio::main`, `rustfmt::skip`) belong to host crates and are left alone.
+_HOST_FN_ATTRS = frozenset({
+    "allow", "warn", "deny", "forbid", "expect", "cfg", "cfg_attr", "doc", "inline", "cold",
+    "must_use", "deprecated", "test", "ignore", "should_panic", "bench", "no_mangle",
+    "export_name", "link_section", "track_caller", "target_feature", "naked", "used",
+    "instruction_set", "no_builtins", "automatically_derived", "proc_macro",
+    "proc_macro_attribute", "proc_macro_derive", "launch_bounds", "launch_contract",
+    "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic", "coverage",
+    "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
+})
 # words that begin an item and occur in no item header (so a missing body ends there)
 _ITEM_STARTS = frozenset({"pub", "mod", "struct", "enum", "use", "static", "trait", "let",
                           "macro_rules"})
 
 
 class _ItemScanner:
-    def __init__(self, text: str, toks: list[Tok], pairs: dict[int, int]):
+    def __init__(self, text: str, toks: list[Tok], pairs: dict[int, int],
+                 promote: frozenset[int] = frozenset()):
+        self.promote = promote  # offsets of host items device code reaches: parse them
         self.text = text
         self.toks = toks
         self.pairs = pairs
@@ -372,7 +387,7 @@ class _ItemScanner:
         return False
 
     def skip(self, kind: str, name_i: int | None, start_i: int, end_i: int,
-             named: bool = True, ends: str = ";}") -> int | None:
+             named: bool = True, ends: str = ";}", label_i: int | None = None) -> int | None:
         """Blank the host item tokens[start_i:end_i + 1] and return end_i; or return None
         if the item is incomplete (no name, or it does not end with one of `ends`): the
         parser then sees it and reports the error as for kernel code."""
@@ -381,9 +396,14 @@ class _ItemScanner:
                 or (named and (name_i is None or name_i > end_i)):
             return None
         start = self.toks[start_i].start
+        if start in self.promote:
+            return end_i  # reached from device code: the parser sees it
         if name_i is not None and named:
             nt = self.toks[name_i]
             name, ns, ne = nt.text, nt.start, nt.end
+        elif label_i is not None:  # an `impl`: recorded under its self type's name
+            kw, nt = self.toks[start_i], self.toks[label_i]
+            name, ns, ne = nt.text, kw.start, kw.end
         else:
             kw = self.toks[start_i]
             name, ns, ne = "", kw.start, kw.end
@@ -439,12 +459,14 @@ class _ItemScanner:
             last = self.end_at_body(k + 1, end)
             if any(a.rsplit("::", 1)[-1] in _DEVICE_ATTRS for a in attrs):
                 return last  # kernel code: the parser's
+            if any(a and "::" not in a and a not in _HOST_FN_ATTRS for a in attrs):
+                return last  # an unknown attribute: the parser's, and resolve reports it
             name_i = k + 1 if k + 1 < end and self.toks[k + 1].kind == IDENT else None
             return self.skip("fn", name_i, start_i, last)
         if i >= end or self.toks[i].kind != IDENT:
             return None
         kw = self.tok(i)
-        if k != i and not (kw == "unsafe" and self.tok(i + 1) in ("impl", "trait")):
+        if k != i and not (kw == "unsafe" and self.tok(i + 1) in ("impl", "trait", "extern")):
             return None  # `unsafe`, `async`, ... not followed by an item we know
         name_i = i + 1 if i + 1 < end and self.toks[i + 1].kind == IDENT else None
         if kw == "mod":
@@ -463,7 +485,8 @@ class _ItemScanner:
                              ends=";")
         if kw == "struct":
             last = self.end_at_body(i + 1, end)
-            plain = name_i is not None and (self.is_punct(i + 2, "{") or self.is_punct(i + 2, ";"))
+            plain = name_i is not None and (self.is_punct(i + 2, "{") or self.is_punct(i + 2, ";")
+                                            or self.is_punct(i + 2, "("))
             if plain and not self.has_host_only_tokens(i + 1, last):
                 return last
             return self.skip("struct", name_i, start_i, last)
@@ -478,12 +501,15 @@ class _ItemScanner:
             name_i = i + 2 if kw == "auto" else name_i
             return self.skip(kind, name_i, start_i, self.end_at_body(i + 1, end))
         if kw == "impl":
-            return self.skip("impl", None, start_i, self.end_at_body(i + 1, end), named=False)
+            return self.skip("impl", None, start_i, self.end_at_body(i + 1, end), named=False,
+                             label_i=self.impl_self_name(i + 1, end))
         if kw == "unsafe":  # `unsafe impl`, `unsafe trait`
             what = self.tok(i + 1)
             last = self.end_at_body(i + 2, end)
             if what == "impl":
                 return self.skip("impl", None, start_i, last, named=False)
+            if what == "extern":  # `unsafe extern "C" { .. }` (edition 2024)
+                return self.skip("extern", None, start_i, last, named=False)
             return self.skip("trait", i + 2 if i + 2 < end else None, start_i, last)
         if kw == "type":
             return self.skip("type", name_i, start_i, self.end_at_semi(i + 1, end), ends=";")
@@ -506,6 +532,19 @@ class _ItemScanner:
             return self.skip("macro", j, start_i, self.end_of_macro(j + 2, end), ends=";})]")
         return None
 
+    def impl_self_name(self, i: int, end: int) -> int | None:
+        """Token index of the self type's last name in `impl Path {`, or None for a generic
+        or trait impl (which the grammar does not parse; they stay host code)."""
+        last = None
+        while i < end and self.toks[i].kind == IDENT and self.tok(i) not in ("for", "where"):
+            last = i
+            if self.is_punct(i + 1, ":") and self.is_punct(i + 2, ":"):
+                i += 3
+            else:
+                i += 1
+                break
+        return last if last is not None and self.is_punct(i, "{") else None
+
     def skip_fn_qualifiers(self, k: int, end: int) -> int:
         """Index after `const async unsafe extern "C"` and the like before a `fn`."""
         while k < end and self.toks[k].kind == IDENT:
@@ -525,14 +564,14 @@ class _ItemScanner:
         return j if j < len(self.toks) and self.toks[j].kind == IDENT else None
 
 
-def prescan(text: str) -> Prescan:
+def prescan(text: str, promote: frozenset[int] = frozenset()) -> Prescan:
     toks, comments, errors, fatal = tokenize(text)
     if fatal:
         return Prescan(text, toks, errors, True)
     pairs, delim_errors = match_delimiters(toks)
     if delim_errors:
         return Prescan(text, toks, errors + delim_errors, True)
-    scanner = _ItemScanner(text, toks, pairs)
+    scanner = _ItemScanner(text, toks, pairs, promote)
     scanner.scan(0, len(toks))
     chars = list(text)
     for start, end in comments + scanner.blank:

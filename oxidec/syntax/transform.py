@@ -21,6 +21,7 @@ from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
 from .transform_enums import EnumRules
+from .transform_items import ItemRules
 
 SYNTAX = "OX0001"
 ATTR = "OX0003"
@@ -53,12 +54,6 @@ class _AttrArgs:
 
 
 @dataclass(frozen=True)
-class _UseTree:
-    text: str
-    span: Span
-
-
-@dataclass(frozen=True)
 class _Empty:
     """An empty statement `;`: folded into the block-like statement before it."""
 
@@ -86,6 +81,8 @@ def _rule_methods(cls) -> list[str]:
 
 @v_args(meta=True)
 class AstBuilder(EnumRules, Transformer_NonRecursive):
+    vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
+
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):
         super().__init__(visit_tokens=False)
@@ -152,19 +149,6 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         # vis: "pub" ("(" IDENT ")" | "(" "in" IDENT ("::" IDENT)* ")")?
         return _Vis(self.span(meta))
 
-    def fn_item(self, meta, children):
-        # fn_item: vis? UNSAFE? "fn" IDENT "(" _params? ")" ("->" type)? block
-        is_pub = isinstance(children[0], _Vis)
-        is_unsafe = _has(children, "UNSAFE")
-        name_tok = _tokens(children, "IDENT")[0]
-        rest = [c for c in _nodes(children) if not isinstance(c, _Vis)]
-        params = tuple(c for c in rest if isinstance(c, ast.Param))
-        ret = next((c for c in rest if isinstance(c, ast.TypeExpr)), None)
-        body = rest[-1]
-        return ast.FnItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
-                          is_pub=is_pub, is_unsafe=is_unsafe, params=params, ret=ret,
-                          body=body, span=self.span(meta))
-
     def param(self, meta, children):
         # param: pattern ":" type
         pat, ty = children
@@ -176,36 +160,6 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         items = tuple(c for c in _nodes(children) if isinstance(c, ast.Item))
         return ast.ModItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
                            items=items, span=self.span(meta))
-
-    def use_item(self, meta, children):
-        # use_item: vis? "use" use_tree ";"
-        tree = children[-1]
-        return ast.UseItem(attrs=(), name="", name_span=tree.span, path_text=tree.text,
-                           span=self.span(meta))
-
-    def use_name(self, meta, children):
-        # use_tree: IDENT
-        return _UseTree(str(children[0]), self.span(meta))
-
-    def use_rename(self, meta, children):
-        # use_tree: IDENT "as" IDENT
-        return _UseTree(f"{children[0]} as {children[1]}", self.span(meta))
-
-    def use_prefix(self, meta, children):
-        # use_tree: IDENT "::" use_tree
-        return _UseTree(f"{children[0]}::{children[1].text}", self.span(meta))
-
-    def use_root(self, meta, children):
-        # use_tree: "::" use_tree
-        return _UseTree(f"::{children[0].text}", self.span(meta))
-
-    def use_glob(self, meta, children):
-        # use_tree: "*"
-        return _UseTree("*", self.span(meta))
-
-    def use_group(self, meta, children):
-        # use_tree: "{" _use_trees? "}"
-        return _UseTree("{" + ", ".join(c.text for c in children) + "}", self.span(meta))
 
     def const_item(self, meta, children):
         # const_item: vis? "const" IDENT ":" type "=" expr ";"
@@ -226,9 +180,10 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         # struct_item: vis? "struct" IDENT ("{" _field_defs? "}" | ";")
         name_tok = _tokens(children, "IDENT")[0]
         fields = tuple(c for c in children if isinstance(c, ast.FieldDef))
+        span = self.span(meta)
         return ast.StructItem(attrs=(), name=self.name(name_tok),
                               name_span=self.tspan(name_tok), fields=fields,
-                              span=self.span(meta))
+                              shape="unit" if span.text().endswith(";") else "named", span=span)
 
     def field_def(self, meta, children):
         # field_def: attribute* vis? IDENT ":" type   (field attributes are dropped)
@@ -419,7 +374,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         return ast.LetStmt(pat=pat, ty=ty, init=init, else_=else_, span=self.span(meta))
 
     def item_stmt(self, meta, children):
-        # item_stmt: fn_item | const_item | static_item | struct_item | use_item
+        # item_stmt: fn_item | const_item | static_item | struct_item | use_item | impl_item
         return ast.ItemStmt(item=children[0], span=self.span(meta))
 
     def expr_stmt(self, meta, children):
@@ -590,11 +545,6 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
                 segs.append(ast.PathSegment(name=self.name(c), span=self.tspan(c)))
         span = self.span(meta)
         return ast.PathExpr(path=ast.Path(segments=tuple(segs), span=span), span=span)
-
-    def struct_expr(self, meta, children):
-        # struct_expr: path_expr "{" (struct_field ("," struct_field)* ","?)? "}"
-        path = children[0].path
-        return ast.StructExpr(path=path, fields=tuple(children[1:]), span=self.span(meta))
 
     def struct_field(self, meta, children):
         # struct_field: IDENT (":" expr)?   (shorthand `Foo { x }` is `x: x`)

@@ -38,16 +38,21 @@ class CallMixin:
             if ty is not None:
                 self.r.calls[e] = "variant"
                 return ty
-        if len(names) == 1 and name in self.items.fns:
-            return self.call_fn(e, self.r.fn_sigs[name])
-        if len(names) == 1 and name in self.items.host_fns:
-            return self.call_host_fn(e, self.items.host_fns[name])
+        res = self.resolve_value_path(e.func.path)
+        if res is not None and res.def_ is not None:
+            return self.call_item(e, res, expected)
+        if res is None and len(names) > 1 and self.local_path_failed(e.func.path, "value",
+                                                                          "function"):
+            for a in e.args:
+                self.check_expr(a)
+            return T.ERROR
         api = lookup_api(names)
         if api is not None:
             return self.call_api(e, api, expected)
         for a in e.args:
             self.check_expr(a)
-        hint = nearest(name, list(self.items.fns) + [p.split("::")[-1] for p in api_names()])
+        hint = nearest(name, self.resolver.visible(self.module, "value")
+                       + [p.split("::")[-1] for p in api_names()])
         qual = "::".join(names)
         if len(names) > 1 and self.unsupported_shuffle(e, names):
             return T.ERROR
@@ -60,10 +65,10 @@ class CallMixin:
                             "not found in the device API",
                             help=f"did you mean `{candidates[0]}`?" if candidates else None)
         else:
+            imp = self.resolver.import_help(name, "value")
+            helps = [f"a function with a similar name exists: `{hint}`"] if hint else []
             self.sink.error("E0425", f"cannot find function `{name}` in this scope", e.func.span,
-                            "not found in this scope",
-                            help=f"a function with a similar name exists: `{hint}`"
-                            if hint else None)
+                            "not found in this scope", help=helps + ([imp] if imp else []))
         return T.ERROR
 
     def unsupported_shuffle(self, e: ast.CallExpr, names: tuple[str, ...]) -> bool:
@@ -110,10 +115,19 @@ class CallMixin:
         return sig.ret
 
     def call_host_fn(self, e: ast.CallExpr, host: ast.HostFn) -> T.Ty:
-        self.sink.error("OX0005", f"function `{host.name}` is not a `#[device]` function",
+        # reach.py parses every fn device code names, so this one did not parse
+        err = self.items.unparsed.get(host.span.start)
+        why = []
+        if err is not None:
+            sp = err.primary.span
+            why = [f"oxidec cannot parse `{host.name}` as device code: {err.message} "
+                   f"(at {sp.line}:{sp.col})"]
+        self.sink.error("OX0005", f"function `{host.name}` cannot be compiled for the GPU",
                         e.func.span, "called from device code",
-                        labels=[Label(host.name_span, "defined here without `#[device]`")],
-                        help=f"add `#[device]` above `fn {host.name}` to compile it for the GPU")
+                        labels=[Label(host.name_span, f"`{host.name}` defined here")],
+                        notes=why + self.reach_note(),
+                        help=f"write `{host.name}` in the kernel language, or keep it and its "
+                             "callers on the host")
         for a in e.args:
             self.check_expr(a)
         return T.ERROR

@@ -104,8 +104,8 @@ class _Converter:
                 self.fail("OX0003", "`.len()` in a launch contract must be called on a "
                           "parameter", e.span, "not allowed in a launch contract")
             return M.ContractConst(0)
-        if isinstance(e, ast.LitExpr):
-            return M.ContractConst(e.value)
+        if isinstance(e, ast.LitExpr):  # a float literal's exact Decimal as its f64
+            return M.ContractConst(float(e.value) if e.kind == "float" else e.value)
         if isinstance(e, ast.BinaryExpr):
             op = {"&&": "and", "||": "or"}.get(e.op) or ast.BINOPS[e.op]
             return M.ContractBinary(op, self(e.lhs), self(e.rhs))

@@ -22,9 +22,18 @@ class EnumMixin:
 
     # -- enum types --------------------------------------------------------
     def enum_ty(self, name: str) -> T.Ty:
+        """The type of the enum keyed `name` (its fields' types resolved in its own scope)."""
         if name in self.r.enum_tys:
             return self.r.enum_tys[name]
         item = self.items.enums[name]
+        saved = self.module, self.consts.module
+        self.module = self.consts.module = self.items.scope_of(item)
+        try:
+            return self._build_enum_ty(name, item)
+        finally:
+            self.module, self.consts.module = saved
+
+    def _build_enum_ty(self, name: str, item: ast.EnumItem) -> T.Ty:
         repr_ty = None
         reprs = attr(item, "repr")
         for a in (reprs.args or ()) if reprs else ():
@@ -90,13 +99,17 @@ class EnumMixin:
                 names[1])
             if idx is None:
                 return None
-        elif len(names) == 2 and names[0] in self.items.enums:
-            ty = self.enum_ty(names[0])
-            idx = ty.variant_index(names[1])
+        elif len(names) >= 2 and (ety := self._enum_at(path.names[:-1])) is not None:
+            ty = ety
+            if not isinstance(ty, T.EnumTy):
+                return T.ERROR, None
+            idx = ty.variant_index(names[-1])
+            if idx is None and (ty.name, names[-1]) in self.items.assoc:
+                return None  # `E::new(..)`: an associated item, not a variant
             if idx is None:
-                self.sink.error("E0599", f"no variant named `{names[1]}` found for enum "
-                                f"`{names[0]}`", path.segments[-1].span,
-                                f"variant not found in `{names[0]}`")
+                self.sink.error("E0599", f"no variant named `{names[-1]}` found for enum "
+                                f"`{ty.name}`", path.segments[-1].span,
+                                f"variant not found in `{ty.name}`")
                 return T.ERROR, None
             return ty, idx
         else:
@@ -104,6 +117,16 @@ class EnumMixin:
         if enum == "Option":
             return T.option_ty(self.fresh("any")), idx
         return T.result_ty(self.fresh("any"), self.fresh("any")), idx
+
+    def _enum_at(self, names: tuple[str, ...]):
+        """The enum type a type path names (through modules and `use`s), or None."""
+        if names == ("Self",):
+            return self.self_ty if isinstance(self.self_ty, T.EnumTy) else None
+        res = self.resolver.walk(self.module, names, "type")
+        if res is None or res.def_ is None or res.assoc is not None \
+                or res.def_.kind != "enum":
+            return None
+        return self.enum_ty(res.def_.key)
 
     # -- values --------------------------------------------------------------
     def check_variant_value(self, e: ast.Expr, path: ast.Path, args, expected) -> T.Ty | None:
@@ -113,7 +136,7 @@ class EnumMixin:
             return None
         ty, idx = found
         if idx is None:
-            for _, x in (args or ()):
+            for _, x in (args[1] if args else ()):
                 self.check_expr(x)
             return T.ERROR
         if expected is not None:

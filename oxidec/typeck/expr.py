@@ -79,21 +79,21 @@ class ExprMixin:
             if found is not None:
                 return self._item_res(e, found)
             name = names[0]
-            if name in self.items.consts:
-                value = self.consts.eval_item(self.items.consts[name])
-                if value is None:
-                    return T.ERROR
-                return self._item_res(e, ConstRes(value))
-            if name in self.items.statics:
-                return T.ERROR  # check_module_static reported the item itself
-            if name in self.items.fns or name in self.items.host_fns:
-                self.unsupported(e.span, "functions used as values")
-                return T.ERROR
+            res = self.resolver.lookup(self.module, name, "value")
+            if res is not None and res.def_ is not None:
+                return self.value_item(e, res.def_, expected)
             hint = nearest(name, self.visible_names())
+            imp = self.resolver.import_help(name, "value")
+            helps = [f"a local variable with a similar name exists: `{hint}`"] if hint else []
             self.sink.error("E0425", f"cannot find value `{name}` in this scope", e.span,
-                            "not found in this scope",
-                            help=f"a local variable with a similar name exists: `{hint}`"
-                            if hint else None)
+                            "not found in this scope", help=helps + ([imp] if imp else []))
+            return T.ERROR
+        res = self.resolve_value_path(e.path)
+        if res is not None and res.def_ is not None:
+            if res.assoc is not None:
+                return self.assoc_value(e, res.def_, res.assoc, expected)
+            return self.value_item(e, res.def_, expected)
+        if res is None and self.local_path_failed(e.path, "value"):
             return T.ERROR
         value = self.consts.eval_assoc(e)
         if value is not None:
@@ -107,6 +107,8 @@ class ExprMixin:
         return T.ERROR
 
     def _item_res(self, e: ast.PathExpr, res) -> T.Ty:
+        if isinstance(res, ast.ConstItem):  # a local `const` (check_item_stmt)
+            return self.const_value(e, res)
         self.r.res[e] = res
         if isinstance(res, ConstRes):
             return res.value.ty
@@ -145,13 +147,20 @@ class ExprMixin:
             ty = self.check_variant_value(e, e.path, ("struct", e.fields), expected)
             if ty is not None:
                 return ty
-        if name not in self.items.structs:
-            self.sink.error("E0422", f"cannot find struct `{name}` in this scope", e.path.span,
-                            "not found in this scope")
+        ty = self.self_ty if e.path.names == ("Self",) else \
+            self.user_type(ast.PathType(path=e.path, span=e.path.span))
+        if not isinstance(ty, T.StructTy):
+            hint = nearest(name, self.resolver.visible(self.module, "type"))
+            self.sink.error("E0422", f"cannot find struct, variant or union type `{name}` in "
+                            "this scope", e.path.span, "not found in this scope",
+                            help=f"a struct with a similar name exists: `{hint}`" if hint
+                            else None)
             for _, x in e.fields:
                 self.check_expr(x)
+            if e.base is not None:
+                self.check_expr(e.base)
             return T.ERROR
-        ty = self.struct_ty(name)
+        name = str(ty)
         seen = set()
         for fname, x in e.fields:
             idx = ty.field_index(fname)
@@ -163,8 +172,10 @@ class ExprMixin:
             seen.add(fname)
             fty = ty.fields[idx][1]
             self.coerce(self.check_expr(x, fty), fty, x.span)
+        if e.base is not None:  # `..base` supplies every field not written
+            self.coerce(self.check_expr(e.base, ty), ty, e.base.span)
         missing = [f for f, _ in ty.fields if f not in seen]
-        if missing:
+        if missing and e.base is None:
             self.sink.error("E0063", f"missing field{'s' if len(missing) > 1 else ''} "
                             + ", ".join(f"`{m}`" for m in missing)
                             + f" in initializer of `{name}`", e.path.span,
@@ -252,7 +263,7 @@ class ExprMixin:
         numeric = isinstance(s, (T.IntTy, T.FloatTy)) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, T.BoolTy)
+            ok = numeric or isinstance(s, T.BoolTy) or self.comparable_tuple(s)
         elif op in ("&", "|", "^"):
             ok = isinstance(s, (T.IntTy, T.BoolTy)) or (isinstance(s, T.InferTy) and s.kind == "int")
         else:
@@ -303,6 +314,7 @@ class ExprMixin:
 
     def check_place(self, e: ast.Expr) -> T.Ty:
         ty = self.check_expr(e)
+        self.check_static_write(e)
         if not self.is_place(e):
             self.sink.error("E0070", "invalid left-hand side of assignment", e.span,
                             "cannot assign to this expression")

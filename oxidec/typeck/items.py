@@ -8,7 +8,7 @@ from .. import ast
 from .. import types as T
 from ..consteval import ConstEvaluator
 from ..diagnostics import DiagnosticSink
-from ..resolve import ItemTable, attr
+from ..resolve import ItemTable, Resolver, attr
 from ..span import Span
 from .results import (FnCtx, FnSig, TypeckResults, Var)
 from .infer import InferMixin
@@ -22,43 +22,68 @@ from .calls import CallMixin
 from .methods import MethodMixin
 from .macros import MacroMixin
 from .control import ControlMixin
+from .method_lookup import UserMethodMixin
+from .item_paths import ItemPathMixin
+from .aggregates import AggregateOpsMixin
+from .statics import StaticsMixin
+from .reach import ReachMixin
 from .api import ApiMixin, target_sm
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
-             MethodMixin, MacroMixin, ControlMixin, ApiMixin, EnumMixin,
-             MatchMixin):
+             UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
+             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
         self.target_sm = target_sm(arch)
+        self.resolver = Resolver(items, sink)
+        self.module = items.root  # the scope names are looked up in
+        self.self_ty: T.Ty | None = None  # `Self` inside an `impl`
+        self.queue: list[str] = []  # fns reached but not yet checked (ReachMixin)
         self.r = TypeckResults()
         self.subst: dict[int, T.Ty] = {}
         self.nvars = 0
-        self.consts = ConstEvaluator(items, sink, self.lower_type)
+        self.consts = ConstEvaluator(items, sink, self.lower_type, self)
         self.ctx: FnCtx | None = None
         self.negated: set[ast.LitExpr] = set()
 
     # -- items -------------------------------------------------------------
     def run(self) -> TypeckResults:
+        """Check what the kernels reach: kernels and `#[device]` fns are the roots; a plain
+        `fn` or a method is checked when checked code calls it (`request_fn`)."""
         for item in self.items.statics.values():
-            self.check_module_static(item)
-        for fn in self.items.fns.values():
-            self.r.fn_sigs[fn.name] = self.signature(fn)
-        for sig in self.r.fn_sigs.values():
-            self.check_fn(sig)
+            if _is_shared_array(item.ty) and not self.items.scope_of(item).block:
+                # a misplaced shared array: said even when unreached
+                self.check_module_static(item)
+        for key, fn in self.items.fns.items():
+            if self.items.is_device_root(fn):
+                self.request_fn(key)
+        while self.queue:
+            self.check_fn(self.r.fn_sigs[self.queue.pop(0)])
         self.finalize_results()
-        for name in self.items.structs:
-            self.struct_ty(name)
-        for name in self.items.enums:
-            self.enum_ty(name)
+        for key in self.items.enums:
+            self.enum_ty(key)
+        # bodies in source order, as they always were (the PTX lists them so)
+        order = sorted(self.r.fn_sigs.items(), key=lambda kv: kv[1].item.span.start)
+        self.r.fn_sigs = dict(order)
         return self.r
 
     def signature(self, fn: ast.FnItem) -> FnSig:
+        with self.in_scope_of(fn):
+            return self._signature(fn)
+
+    def _signature(self, fn: ast.FnItem) -> FnSig:
         kind = self.items.fn_kind(fn)
         params = tuple(self.lower_type(p.ty) for p in fn.params)
         ret = self.lower_type(fn.ret) if fn.ret else T.UNIT
-        sig = FnSig(fn.name, kind, params, ret, fn.is_unsafe, fn)
+        sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
+        if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
+                ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
+            # `&S` parameters are passed by value (lower/user_calls.py): nothing to point at
+            self.unsupported(fn.ret.span, "returning a reference to a struct, tuple or array "
+                             "from a function", help="return the value itself (or `()` after "
+                             "updating `&mut self`)")
         if kind == "kernel":
             self.check_kernel_signature(sig)
             kattr = attr(fn, "kernel")
@@ -122,6 +147,10 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         return False
 
     def check_fn(self, sig: FnSig) -> None:
+        with self.in_scope_of(sig.item):
+            self._check_fn(sig)
+
+    def _check_fn(self, sig: FnSig) -> None:
         fn = sig.item
         self.ctx = ctx = FnCtx(sig, scopes=[{}])
         for p, ty in zip(fn.params, sig.params):
@@ -193,8 +222,12 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         return None
 
     def visible_names(self) -> list[str]:
-        names = [n for s in self.ctx.scopes for n in s]
-        return names + list(self.items.consts) + list(self.items.statics) + list(self.items.fns)
+        names = [n for s in self.ctx.scopes for n in s] if self.ctx else []
+        return names + self.resolver.visible(self.module, "value")
+
+
+def _is_shared_array(te: ast.TypeExpr) -> bool:
+    return isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray"
 
 
 def typeck(items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80") -> TypeckResults:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import ast, printf
 from .. import types as T
+from .reach import HOST_MACROS
 
 
 class MacroMixin:
@@ -24,6 +25,9 @@ class MacroMixin:
                 return T.UNIT
             self.coerce(self.check_expr(e.args[0], T.BOOL), T.BOOL, e.args[0].span)
             return T.UNIT
+        if e.name.split("::")[-1] in HOST_MACROS:
+            self.host_macro_error(e)
+            return T.ERROR
         for a in e.args:
             if not (isinstance(a, ast.LitExpr) and a.kind == "str"):
                 self.check_expr(a)

@@ -54,6 +54,10 @@ class MethodMixin:
                 if not _ordering_name(a):  # an `AtomicOrdering::X` is no value to check
                     self.check_expr(a)
             return T.ERROR
+        if isinstance(base, (T.StructTy, T.EnumTy)):
+            found = self.user_method(e, recv, base)
+            if found is not None:
+                return found
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
         owner = api_owner(base)
@@ -93,7 +97,8 @@ class MethodMixin:
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")
             return T.ERROR
-        candidates = list(table) if table else methods_of(owner) if owner else ["len"]
+        candidates = list(table) if table else self.method_candidates(base) \
+            if isinstance(base, T.StructTy) else methods_of(owner) if owner else ["len"]
         hint = nearest(m, candidates)
         for a in e.args:
             if not _ordering_name(a):
@@ -102,7 +107,9 @@ class MethodMixin:
         notes = None
         if m in ATOMIC_METHODS and (is_int or is_float):
             help, notes = self.not_atomic_help(e, self.deep(base))
-        self.sink.error("E0599", f"no method named `{m}` found for {describe(self.deep(base))} "
+        found_for = f"struct `{base}`" if isinstance(base, T.StructTy) else \
+            describe(self.deep(base))
+        self.sink.error("E0599", f"no method named `{m}` found for {found_for} "
                         "in the current scope", e.method_span, "method not found",
                         notes=notes, help=help)
         return T.ERROR

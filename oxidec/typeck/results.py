@@ -40,6 +40,8 @@ class StaticRes:
     ty: T.Ty  # SharedArrayTy
     mutable: bool
     span: Span
+    space: str = "shared"  # "global": a module-level `static` (typeck/statics.py)
+    init: bytes | None = None  # its value in C layout
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,17 @@ class StmtMixin:
 
     # -- blocks and statements --------------------------------------------
     def check_block(self, block: ast.Block, expected: T.Ty | None) -> T.Ty:
+        scope = self.items.scopes.get(id(block))  # the block declares items
+        if scope is not None:
+            saved = self.module, self.consts.module
+            self.module = self.consts.module = scope
+            try:
+                return self._check_block(block, expected)
+            finally:
+                self.module, self.consts.module = saved
+        return self._check_block(block, expected)
+
+    def _check_block(self, block: ast.Block, expected: T.Ty | None) -> T.Ty:
         self.ctx.scopes.append({})
         diverges = False
         for stmt in block.stmts:
@@ -35,15 +46,16 @@ class StmtMixin:
     def check_item_stmt(self, item: ast.Item) -> None:
         scope = self.ctx.scopes[-1]
         if isinstance(item, ast.ConstItem):
+            if self.inline_const(item) is not None:
+                scope[item.name] = item  # checked; lowered at each use
+                return
             value = self.consts.eval_item(item)
             if value is not None:
                 scope[item.name] = ConstRes(value)
         elif isinstance(item, ast.StaticItem):
             self.declare_static(item, scope)
-        elif isinstance(item, (ast.FnItem, ast.HostFn)):
-            self.sink.error("OX0002", "functions nested inside functions are not supported",
-                            item.name_span, "move this function to module level")
-        elif not isinstance(item, ast.UseItem):
+        elif not isinstance(item, (ast.UseItem, ast.FnItem, ast.HostFn, ast.StructItem,
+                                   ast.ImplItem)):  # those are the resolver's
             self.unsupported(item.span, "items of this kind inside functions")
 
     def declare_static(self, item: ast.StaticItem, scope: dict) -> None:

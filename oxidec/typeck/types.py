@@ -8,7 +8,8 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..device_api import API_TYPES
-from ..resolve import attr
+from ..resolve import ADT_KINDS, attr
+from .reach import HOST_TYPES
 from .results import (nearest)
 
 
@@ -36,6 +37,15 @@ class TypeLoweringMixin:
 
     def lower_path_type(self, te: ast.PathType) -> T.Ty:
         names = te.path.names
+        if names == ("Self",) and not te.path.last.generic_args:
+            if self.self_ty is not None:
+                return self.self_ty
+            self.sink.error("E0411", "cannot find type `Self` in this scope", te.span,
+                            "`Self` is only available in impls, traits, and type definitions")
+            return T.ERROR
+        local = self.user_type(te)
+        if local is not None:
+            return local
         while len(names) > 1 and names[0] in ("cuda_device", "core", "std", "crate", "super"):
             names = names[1:]
         seg = te.path.segments[len(te.path.segments) - len(names):]
@@ -61,13 +71,13 @@ class TypeLoweringMixin:
         atomic = T.atomic_type_name(name)
         if atomic is not None and not gargs:
             return atomic
-        if len(names) == 1 and name in self.items.structs:
-            return self.struct_ty(name)
-        if name in self.items.enums and not gargs and (
-                len(names) == 1 or names[:-1] in (("self",), ("crate",), ("super",))):
-            return self.enum_ty(name)
-        known = list(T.SCALARS) + list(self.items.structs) + ["Option", "Result"] + \
-            list(API_TYPES) + list(self.items.enums)
+        if name in HOST_TYPES:
+            return self.host_type_error(name, te.span)
+        if len(names) > 1 and names[0] not in ("cuda_device", "core", "std", "thread"):
+            self.resolver.resolve(self.module, te.path, "type")  # E0433 / E0412
+            return T.ERROR
+        known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option", "Result"] \
+            + list(API_TYPES)
         hint = nearest(name, known)
         if name in ("DisjointSlice", "SharedArray", "Option", "Result"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
@@ -105,14 +115,39 @@ class TypeLoweringMixin:
                         "`thread::Runtime2DIndex`)", arg.span, "not an index kind")
         return "1d"
 
-    def struct_ty(self, name: str) -> T.Ty:
-        if name in self.r.struct_tys:
-            return self.r.struct_tys[name]
-        item = self.items.structs[name]
-        fields = tuple((f.name, self.lower_type(f.ty)) for f in item.fields)
+    def user_type(self, te: ast.PathType) -> T.Ty | None:
+        """A type path naming one of the file's ADTs (through modules and `use`s), or None
+        when it names none (builtins and the device API's types come after)."""
+        if any(s.generic_args for s in te.path.segments):
+            return None
+        res = self.resolver.walk(self.module, te.path.names, "type")
+        if res is None or res.def_ is None or res.assoc is not None:
+            return None
+        if res.def_.kind in ADT_KINDS:
+            return self.adt_ty(res.def_.key)
+        return None
+
+    def adt_ty(self, key: str) -> T.Ty:
+        """The type of the ADT `key` (its fields' types resolved in its own scope)."""
+        if key in self.r.struct_tys:
+            return self.r.struct_tys[key]
+        item = self.items.adts[key]
+        if isinstance(item, ast.EnumItem):
+            return self.enum_ty(key)
         derive = attr(item, "derive")
         derived = {a.path.last.name for a in (derive.args or ()) if isinstance(a, ast.PathExpr)} \
             if derive else set()
-        ty = T.StructTy(name, fields, is_copy="Copy" in derived)
-        self.r.struct_tys[name] = ty
+        # a recursive struct is reported when its own field type comes back here
+        self.r.struct_tys[key] = T.ERROR
+        saved = self.module, self.consts.module
+        self.module = self.consts.module = self.items.scope_of(item)
+        try:
+            fields = tuple((f.name, self.lower_type(f.ty)) for f in item.fields)
+        finally:
+            self.module, self.consts.module = saved
+        ty = T.StructTy(key, fields, is_copy="Copy" in derived)
+        self.r.struct_tys[key] = ty
         return ty
+
+    def struct_ty(self, name: str) -> T.Ty:
+        return self.adt_ty(name)

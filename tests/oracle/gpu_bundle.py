@@ -30,32 +30,21 @@ import gen  # noqa: E402
 import oracle  # noqa: E402
 
 
-def _compile_job(args):
-    name, source = args
-    from oxidec.api import compile_source
-    try:
-        mod = compile_source(source, f"{name}.rs", fmad=False)
-    except Exception as err:  # reported by the oracle; left out here
-        return name, None, None, f"{type(err).__name__}: {err}"
-    return name, mod.ptx, pickle.dumps(mod.signatures), ""
-
-
 def write_bundle(out: Path, seeds, jobs: int = 2) -> dict:
+    outcomes = oracle.check_seeds(seeds, jobs=jobs)
+    return save_outcomes(out, outcomes)
+
+
+def save_outcomes(out: Path, outcomes) -> dict:
+    """The bundle of the oracle's outcomes: the PTX of those where simulator and rustc agree."""
     out.mkdir(parents=True, exist_ok=True)
-    progs = {f"p{s}": gen.generate(s) for s in seeds}
-    outcomes = oracle.check_programs(progs, jobs=jobs)
-    pool = oracle.pool(jobs)
-    todo = [(o.name, o.program.source()) for o in outcomes if o.verdict == "agree"]
-    compiled = pool.map(_compile_job, todo, chunksize=1) if pool else map(_compile_job, todo)
-    ptx = {name: (text, sig, err) for name, text, sig, err in compiled}
     entries = []
     for o in outcomes:
         entry = {"name": o.name, "seed": o.program.seed, "inputs": o.program.inputs,
                  "verdict": o.verdict, "cause": o.cause}
-        if o.verdict == "agree" and ptx.get(o.name, (None,))[0]:
-            text, sig, _ = ptx[o.name]
-            (out / f"{o.name}.ptx").write_text(text)
-            (out / f"{o.name}.sig.pkl").write_bytes(sig)
+        if o.verdict == "agree" and o.sim.ptx:
+            (out / f"{o.name}.ptx").write_text(o.sim.ptx)
+            (out / f"{o.name}.sig.pkl").write_bytes(o.sim.signatures)
             (out / f"{o.name}.rs").write_text(o.program.source())
             entry["expected"] = o.rust.outputs
         entries.append(entry)

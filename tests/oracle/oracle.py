@@ -149,6 +149,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-eval-order", action="store_true",
                     help="leave out the evaluation-order constructs")
     ap.add_argument("--max-report", type=int, default=10, help="mismatches reduced and printed")
+    ap.add_argument("--bundle", type=Path, default=None,
+                    help="also write the agreeing programs as a GPU bundle (gpu_bundle.py run DIR)")
     args = ap.parse_args(argv)
     if ":" in args.seeds:
         a, b = args.seeds.split(":")
@@ -158,6 +160,9 @@ def main(argv=None) -> int:
     feats = gen.Features(eval_order=not args.no_eval_order)
     t0 = time.time()
     outcomes = check_seeds(seeds, args.opt_level, args.jobs, features=feats)
+    if args.bundle:
+        import gpu_bundle
+        gpu_bundle.save_outcomes(args.bundle, outcomes)
     counts = Counter((o.verdict, o.cause) for o in outcomes)
     bad = [o for o in outcomes if o.verdict != "agree"]
     for o in bad[:args.max_report]:

@@ -14,6 +14,8 @@ class SimResult:
     status: str                     # "ok", "trap", "rejected" (a diagnostic), "ice" (a bug)
     outputs: list[int] | None = None
     detail: str = ""                # the diagnostic or traceback
+    ptx: str | None = None          # what oxidec compiled (for the GPU bundle)
+    signatures: bytes | None = None  # the kernels' signatures, pickled
 
     def key(self) -> str:
         """What a reduced program must keep to show the same fault."""
@@ -47,4 +49,6 @@ def run_source(source: str, inputs: list[int], outputs: int, opt_level: int = 2,
         return SimResult("simerror", detail=f"{type(err).__name__}: {err}")
     except Exception:
         return SimResult("ice", detail=traceback.format_exc())
-    return SimResult("ok", [int(w) for w in out])
+    import pickle
+    return SimResult("ok", [int(w) for w in out], ptx=mod.ptx,
+                     signatures=pickle.dumps(mod.signatures))

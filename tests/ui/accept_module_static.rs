@@ -1,3 +1,4 @@
+// A module-level `static` is a device global in global memory, initialised with its value.
 static X: f32 = 1.0;
 #[kernel]
 pub fn k(mut out: DisjointSlice<f32>) {

@@ -1,3 +1,4 @@
+// A plain `fn` (no `#[device]`) called from a kernel is compiled for the GPU, as cuda-oxide does.
 fn square(x: f32) -> f32 {
     x * x
 }

@@ -1,0 +1,59 @@
+"""exp and exp2 computed in f32 (the f32 routines `exp`/`exp2`; the f64-based correctly
+rounded ones stay available as `exp_exact`/`exp2_exact`).
+
+Both reduce to e^(rh + rl) with |rh| <= ln2/2 and |rl| tiny, times 2^k:
+exp: k = rint(x * log2(e)), rh = x - k LN2_F32[0] (one fma, exact: LN2_F32[0] has 24
+bits, so the difference is a multiple of min(ulp(x), 2^-24) below 1/2 in magnitude),
+rl = -k LN2_F32[1] (ln2 = LN2_F32[0] + LN2_F32[1] to 2^-48).
+exp2: k = rint(x), r = x - k (exact, |r| <= 1/2), rh + rl = r ln2 (an exact product split
+with fma, plus r LN2_F32[1]).
+The core: h = 1 + rh rounded and its exact error e (Fast2Sum), then
+e^(rh + rl) = h + (e + rl + r^2 P(r)), r = rh + rl, P a degree-5 minimax fit of
+(e^r - 1 - r)/r^2 (f32 coefficients, 2^-26.5 relative; it enters scaled by r^2 <= 0.12),
+so the one significant rounding is the last addition: about 0.5 ulp plus a few hundredths.
+Then 2^k in two steps (`scale2_f32`): the first exact, the second rounding once, so
+subnormal results round once, overflow gives inf and results below half the smallest
+subnormal give 0. Only f32 primitives (fma.rn, add.rn, mul.rn, cvt.rni, integer shifts):
+the GPU runs no f64 op. Measured error: the table in mathlib/__init__.py.
+"""
+from __future__ import annotations
+
+from . import coeffs as C
+from .dd import horner
+from .ir import F32, S32, fma, fmax, fmin, isnan, pow2, rint, select
+
+
+def scale2_f32(y, k):
+    """y * 2^k for y in [0.5, 2) and an s32 k in [-152, 130]: the first product is exact
+    (normal), the second rounds once (to the subnormal grid, or to inf)."""
+    k1 = k >> 1
+    k2 = k - k1
+    return (y * pow2(k1, F32)) * pow2(k2, F32)
+
+
+def exp_core(rh, rl):
+    """e^(rh + rl) for |rh| <= ln2/2 + 2^-20 and |rl| <= 2^-20, in [0.7, 1.42]."""
+    h = 1.0 + rh
+    e = rh - (h - 1.0)  # exact: h - 1 is exact (Sterbenz), and so is the error of 1 + rh
+    r = rh + rl
+    t = fma(r * r, horner(r, C.EXP_TAIL_F32), e + rl)
+    return h + t
+
+
+def exp(x):
+    xc = fmin(fmax(x, -104.0), 89.0)  # e^-104 < 2^-150 rounds to 0; e^89 overflows
+    kf = rint(xc * C.LOG2E_F32)
+    rh = fma(-kf, C.LN2_F32[0], xc)  # exact
+    rl = kf * -C.LN2_F32[1]
+    out = scale2_f32(exp_core(rh, rl), kf.cvt(S32))
+    return select(isnan(x), x, out)
+
+
+def exp2(x):
+    xc = fmin(fmax(x, -151.0), 129.0)
+    kf = rint(xc)
+    r = xc - kf  # exact
+    rh = r * C.LN2_F32[0]
+    rl = fma(r, C.LN2_F32[1], fma(r, C.LN2_F32[0], -rh))  # the product's exact error + tail
+    out = scale2_f32(exp_core(rh, rl), kf.cvt(S32))
+    return select(isnan(x), x, out)

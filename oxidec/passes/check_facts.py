@@ -1,0 +1,203 @@
+"""The dataflow state of `check_elim`: what is known at one program point, kept mutable and
+indexed so that a statement costs O(what it changes), not O(what is known).
+
+- `facts`: comparisons `("lt", x, y)` that hold here (`top`: no path reaches here yet, so
+  everything holds); indexed by their left key for the range bounds `x < constant`.
+- `implies[c]`: comparisons that hold where the bool local `c` is true, as a difference from
+  the facts (`TOP`: `c` is never true). Keeping the difference, not facts | {c}, is what keeps
+  the state linear in the program: a copy of the facts per comparison was quadratic.
+- `cond[c]`: the comparison the bool `c` holds; `vals[l]`: the key of the value `l` holds.
+- `users[l]`: the entries that mention local `l` (checked lazily: an entry may have been
+  replaced since), so that writing `l` forgets exactly those instead of rescanning all.
+
+A state is copied only where control flow forks or joins; straight-line chains of blocks
+(the `assert`s of every index and every checked add) update one state in place.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+class _Top:
+    """The implied facts of a bool that is never true: everything holds."""
+
+    def __repr__(self) -> str:
+        return "TOP"
+
+
+TOP = _Top()
+
+
+@lru_cache(maxsize=1 << 17)
+def locals_of(key) -> frozenset:
+    """The locals a key (or fact) names as themselves (`("l", n)`)."""
+    if len(key) == 2 and key[0] == "l":
+        return frozenset((key[1],))
+    out = frozenset()
+    for k in key[1:]:
+        if isinstance(k, tuple):
+            out |= locals_of(k)
+    return out
+
+
+def mentions(key, local: int) -> bool:
+    return local in locals_of(key)
+
+
+class FactState:
+    __slots__ = ("top", "facts", "by_lhs", "implies", "cond", "vals", "users")
+
+    def __init__(self, top: bool = False) -> None:
+        self.top = top
+        self.facts: set = set()
+        self.by_lhs: dict = {}  # left key -> the facts with that left key
+        self.implies: dict = {}
+        self.cond: dict = {}
+        self.vals: dict = {}
+        self.users: dict = {}
+
+    # -- copies and comparison -------------------------------------------------------
+
+    def copy(self) -> FactState:
+        new = FactState.__new__(FactState)
+        new.top = self.top
+        new.facts = set(self.facts)
+        new.by_lhs = {k: set(v) for k, v in self.by_lhs.items()}
+        new.implies = dict(self.implies)
+        new.cond = dict(self.cond)
+        new.vals = dict(self.vals)
+        new.users = {k: set(v) for k, v in self.users.items()}
+        return new
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, FactState):
+            return NotImplemented
+        if self.top or other.top:
+            return self.top == other.top
+        return (self.facts == other.facts and self.implies == other.implies
+                and self.cond == other.cond and self.vals == other.vals)
+
+    __hash__ = None
+
+    # -- updates --------------------------------------------------------------------
+
+    def _use(self, entry, key) -> None:
+        for local in locals_of(key):
+            self.users.setdefault(local, set()).add(entry)
+
+    def add_fact(self, fact) -> None:
+        if self.top or fact in self.facts:
+            return
+        self.facts.add(fact)
+        self.by_lhs.setdefault(fact[1], set()).add(fact)
+        self._use(("f", fact), fact)
+
+    def add_facts(self, facts) -> None:
+        for f in facts:
+            self.add_fact(f)
+
+    def _drop_fact(self, fact) -> None:
+        self.facts.discard(fact)
+        same = self.by_lhs.get(fact[1])
+        if same is not None:
+            same.discard(fact)
+            if not same:
+                del self.by_lhs[fact[1]]
+
+    def set_val(self, local: int, key) -> None:
+        self.vals[local] = key
+        self._use(("v", local), key)
+
+    def set_cond(self, local: int, fact) -> None:
+        self.cond[local] = fact
+        self._use(("c", local), fact)
+
+    def set_implies(self, local: int, delta) -> None:
+        self.implies[local] = delta
+        if delta is not TOP:
+            for f in delta:
+                self._use(("i", local), f)
+
+    def kill(self, local: int) -> None:
+        """Forget what the state says about `local`, which is written again."""
+        self.implies.pop(local, None)
+        self.cond.pop(local, None)
+        self.vals.pop(local, None)
+        entries = self.users.pop(local, None)
+        if not entries:
+            return
+        for kind, what in entries:
+            if kind == "f":
+                if what in self.facts:
+                    self._drop_fact(what)
+            elif kind == "v":
+                v = self.vals.get(what)
+                if v is not None and mentions(v, local):
+                    del self.vals[what]
+            elif kind == "c":
+                c = self.cond.get(what)
+                if c is not None and mentions(c, local):
+                    del self.cond[what]
+            else:
+                d = self.implies.get(what)
+                if d is not None and d is not TOP and any(mentions(f, local) for f in d):
+                    self.implies[what] = frozenset(f for f in d if not mentions(f, local))
+
+    # -- questions ------------------------------------------------------------------
+
+    def when_true(self, local: int | None):
+        """What holds where the bool `local` is true, beyond the facts: a set, or TOP."""
+        if self.top:
+            return TOP
+        if local is None:
+            return frozenset()
+        if local in self.implies:
+            return self.implies[local]
+        if local in self.cond:
+            return frozenset((self.cond[local],))
+        return frozenset()
+
+    def with_facts(self, delta) -> FactState:
+        """This state where `delta` also holds (a new state; TOP: a state no path reaches)."""
+        if self.top or delta is TOP:
+            return FactState(top=True)
+        new = self.copy()
+        new.add_facts(delta)
+        return new
+
+
+def meet(a: FactState, b: FactState) -> FactState:
+    """What holds on both incoming paths."""
+    if a.top:
+        return b
+    if b.top:
+        return a
+    fa, fb = a.facts, b.facts
+    out = FactState()
+    for f in fa & fb:
+        out.add_fact(f)
+    common = out.facts
+    only_a = only_b = None
+    for local in a.implies.keys() | b.implies.keys():
+        x, y = a.implies.get(local, frozenset()), b.implies.get(local, frozenset())
+        if x is TOP and y is TOP:
+            delta = TOP
+        elif x is TOP:  # where the bool is true only path b arrives
+            if only_b is None:
+                only_b = frozenset(fb - fa)
+            delta = only_b | (y - common)
+        elif y is TOP:
+            if only_a is None:
+                only_a = frozenset(fa - fb)
+            delta = only_a | (x - common)
+        else:
+            delta = frozenset([f for f in x if (f in fb or f in y) and f not in common]
+                              + [f for f in y if (f in fa or f in x) and f not in common])
+        out.set_implies(local, delta)
+    for k, v in a.cond.items():
+        if b.cond.get(k) == v:
+            out.set_cond(k, v)
+    for k, v in a.vals.items():
+        if b.vals.get(k) == v:
+            out.set_val(k, v)
+    return out

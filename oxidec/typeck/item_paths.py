@@ -1,0 +1,171 @@
+"""Paths that name items: consts, statics, unit structs, associated consts, through the
+module tree (resolve/paths.py).
+
+    path_expr: IDENT ("::" IDENT)*      `N`, `geo::N`, `crate::N`, `S::N`, `Self::N`, `U`
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ast
+from .. import types as T
+from ..resolve import Res
+from ..resolve.table import EXTERN_CRATES
+from .reach import HOST_TYPES
+from .results import ConstRes, nearest
+
+
+def _api_namespace(first: str) -> bool:
+    """Whether a path starting with `first` may be the device API's or a builtin type's
+    (`thread::..`, `warp::..`, `DeviceAtomicU32::..`, `f32::..`, `core::..`)."""
+    from ..device_api import api_names
+    from ..device_api.arch import BLACKWELL_MODULES
+    return first in EXTERN_CRATES or first in BLACKWELL_MODULES or first in T.SCALARS or first[:1].isupper() and \
+        first in ("Option", "SharedArray", "DisjointSlice", "AtomicOrdering", "Ordering") \
+        or any(p.split("::")[0] == first for p in api_names()) or first == "atomic"
+
+
+@dataclass(frozen=True)
+class InlineConst:
+    """A `const` whose value is an aggregate or calls a function: its expression is checked
+    once (in the const's scope) and lowered at each use, as Rust inlines consts."""
+
+    item: ast.ConstItem
+    ty: T.Ty
+
+
+_COMPUTED = (ast.CallExpr, ast.MethodCallExpr, ast.StructExpr, ast.TupleExpr, ast.ArrayExpr,
+             ast.ArrayRepeatExpr, ast.IfExpr, ast.MatchExpr, ast.FieldExpr, ast.IndexExpr,
+             ast.LoopExpr, ast.WhileExpr, ast.ForExpr)
+
+
+def _computed(e: ast.Expr) -> bool:
+    """Whether a const's value needs more than the scalar const folder (consteval.py)."""
+    if isinstance(e, _COMPUTED):
+        return True
+    if isinstance(e, ast.BlockExpr):
+        return bool(e.block.stmts) or (e.block.tail is not None and _computed(e.block.tail))
+    if isinstance(e, (ast.UnaryExpr, ast.CastExpr)):
+        return _computed(e.operand if isinstance(e, ast.UnaryExpr) else e.expr)
+    if isinstance(e, ast.BinaryExpr):
+        return _computed(e.lhs) or _computed(e.rhs)
+    return False
+
+
+class ItemPathMixin:
+
+    def inline_const(self, item: ast.ConstItem) -> InlineConst | None:
+        """The const as an inlined expression, when it is one (see InlineConst): a scalar
+        const the const evaluator folds (`const fn` calls included) stays a constant."""
+        if not _computed(item.value) or self.ctx is None:
+            return None
+        memo = self.__dict__.setdefault("_inline_consts", {})
+        if id(item) in memo:
+            return memo[id(item)]
+        with self.in_scope_of(item):
+            ty = self.lower_type(item.ty)
+            if T.is_scalar(ty) and self.consts.try_eval_item(item) is not None:
+                memo[id(item)] = None
+                return None
+            res = memo[id(item)] = InlineConst(item, ty)
+            saved = self.ctx.scopes
+            self.ctx.scopes = [{}]  # a const's value sees items, not the function's locals
+            try:
+                self.coerce(self.check_expr(item.value, ty), ty, item.value.span)
+            finally:
+                self.ctx.scopes = saved
+        return res
+
+    def const_value(self, e: ast.PathExpr, item: ast.ConstItem) -> T.Ty:
+        inline = self.inline_const(item)
+        if inline is not None:
+            self.r.res[e] = inline
+            return inline.ty
+        value = self.consts.eval_item(item)
+        return T.ERROR if value is None else self._item_res(e, ConstRes(value))
+
+    def resolve_value_path(self, path: ast.Path) -> Res | None:
+        """A local item or associated item a value path names; None for anything else
+        (locals, the device API, `u32::MAX`, a path that names nothing)."""
+        names = path.names
+        if names[0] == "Self":
+            owner = self.self_def()
+            if owner is None or len(names) > 2:
+                return None
+            # `Self(a, b)` / `Self` name the type itself (a tuple or unit struct's value)
+            return Res(def_=owner, assoc=names[1] if len(names) == 2 else None)
+        res = self.resolver.walk(self.module, names, "value")
+        if res is None or res.extern is not None:
+            return None
+        return res
+
+    def self_def(self):
+        if isinstance(self.self_ty, (T.StructTy, T.EnumTy)):
+            item = self.items.adts.get(self.self_ty.name)
+            return self.items.def_of(item) if item is not None else None
+        return None
+
+    def local_path_failed(self, path: ast.Path, ns: str, what: str | None = None) -> bool:
+        """A path that names nothing and starts in this crate (a module, a type, `crate`,
+        `self`, `super`): report it rustc's way and say True. Paths starting elsewhere
+        (`thread::..`, `cuda_device::..`, `u32::..`) are the device API's (say False)."""
+        first = path.names[0]
+        if first in ("crate", "self", "super"):
+            self.resolver.resolve(self.module, path, ns, what=what)
+            return True
+        head = self.resolver.lookup(self.module, first, "type")
+        if head is None and first in HOST_TYPES:  # `Vec::new()`
+            self.host_type_error(first, path.segments[0].span)
+            return True
+        if head is None and not _api_namespace(first):
+            self.resolver.resolve(self.module, path, ns, what=what)  # E0433
+            return True
+        if head is None or head.extern is not None or first in EXTERN_CRATES:
+            return False
+        if head.def_ is not None and len(path.names) == 2:
+            kind = "struct" if head.def_.kind == "struct" else head.def_.kind
+            self.sink.error("E0599", f"no function or associated item named `{path.names[1]}` "
+                            f"found for {kind} `{head.def_.name}` in the current scope",
+                            path.segments[1].span,
+                            f"function or associated item not found in `{head.def_.name}`",
+                            help=self._assoc_hint(head.def_, path.names[1]))
+            return True
+        self.resolver.resolve(self.module, path, ns, what=what)
+        return True
+
+    def _assoc_hint(self, owner, name: str) -> str | None:
+        cands = [n for (k, n) in self.items.assoc if k == owner.key]
+        hint = nearest(name, cands)
+        return f"there is an associated item with a similar name: `{hint}`" if hint else None
+
+    def value_item(self, e: ast.PathExpr, d, expected) -> T.Ty:
+        """A path naming an item used as a value."""
+        if d.kind == "const":
+            return self.const_value(e, d.item)
+        if d.kind == "static":
+            return self.module_static(e, d)
+        if d.kind == "struct" and d.item.shape == "unit":
+            ty = self.adt_ty(d.key)
+            self.r.res[e] = ("unit_struct", ty)
+            return ty
+        if d.kind == "struct":
+            self.sink.error("E0423", f"expected value, found struct `{d.name}`", e.span,
+                            "not a value", help=f"use struct literal syntax instead: "
+                            f"`{d.name} {{ .. }}`" if d.item.shape == "named" else None)
+            return T.ERROR
+        self.unsupported(e.span, "functions used as values")
+        return T.ERROR
+
+    def assoc_value(self, e: ast.PathExpr, owner, name: str, expected) -> T.Ty:
+        """`S::N`, `Self::N`: an associated const of an inherent impl."""
+        d = self.items.assoc.get((owner.key, name))
+        if d is None:
+            self.sink.error("E0599", f"no associated item named `{name}` found for struct "
+                            f"`{owner.name}` in the current scope", e.path.last.span,
+                            f"associated item not found in `{owner.name}`",
+                            help=self._assoc_hint(owner, name))
+            return T.ERROR
+        if d.kind == "const":
+            return self.const_value(e, d.item)
+        self.unsupported(e.span, "functions used as values")
+        return T.ERROR
