@@ -102,6 +102,7 @@ class IdentPat(Pattern):
     name: str
     mutable: bool = False
     by_ref: bool = False
+    sub: Pattern | None = None  # `x @ 1..=5`
 
 
 @node
@@ -122,8 +123,8 @@ class LitPat(Pattern):
 
 @node
 class RangePat(Pattern):
-    lo: LitPat
-    hi: LitPat
+    lo: "LitPat | PathPat"  # `i32::MIN..=-1`
+    hi: "LitPat | PathPat"
     inclusive: bool
 
 
@@ -141,6 +142,34 @@ class TupleStructPat(Pattern):
 @node
 class OrPat(Pattern):
     alts: tuple[Pattern, ...]
+
+
+@node
+class RestPat(Pattern):
+    """`..` inside a tuple, tuple-struct or slice pattern."""
+
+
+@node
+class FieldPat(Node):
+    name: str  # `x: PAT`, or the shorthand `x` / `ref mut x` (pat is then an IdentPat)
+    pat: Pattern
+
+
+@node
+class StructPat(Pattern):
+    path: Path  # `S { a, b: 0, .. }`, `Shape::Rect { w, h }`
+    fields: tuple[FieldPat, ...]
+    rest: bool = False
+
+
+@node
+class RefPat(Pattern):
+    inner: Pattern  # `&PAT`
+
+
+@node
+class SlicePat(Pattern):
+    elems: tuple[Pattern, ...]  # `[a, b]`, `[first, ..]`, `[x, rest @ ..]`
 
 
 # ---------------------------------------------------------------------------
@@ -251,6 +280,35 @@ class LetExpr(Expr):
 
     pat: Pattern
     scrutinee: Expr
+
+
+@node
+class TryExpr(Expr):
+    """`e?` on an `Option` or a `Result`."""
+
+    expr: Expr
+
+
+@node
+class ClosureParam(Node):
+    pat: Pattern
+    ty: TypeExpr | None
+
+
+@node
+class ClosureExpr(Expr):
+    params: tuple[ClosureParam, ...]
+    body: Expr
+    is_move: bool = False
+
+
+@node
+class MatchesExpr(Expr):
+    """`matches!(scrutinee, PAT if guard)`."""
+
+    scrutinee: Expr
+    pat: Pattern
+    guard: Expr | None = None
 
 
 @node
@@ -366,6 +424,7 @@ class LetStmt(Stmt):
     pat: Pattern
     ty: TypeExpr | None
     init: Expr | None
+    else_: "Block | None" = None  # `let PAT = EXPR else { diverge };`
 
 
 @node
@@ -436,6 +495,19 @@ class FieldDef(Node):
 class StructItem(Item):
     fields: tuple[FieldDef, ...]  # a tuple struct's fields are named "0", "1", ...
     shape: str = "named"  # "named" `S { a: T }` | "tuple" `S(T, U);` | "unit" `S;`
+
+
+@node
+class VariantDef(Node):
+    name: str
+    kind: str  # "unit" | "tuple" | "struct"
+    fields: tuple[FieldDef, ...]  # a tuple variant's fields are named "0", "1", ...
+    discr: Expr | None = None
+
+
+@node
+class EnumItem(Item):
+    variants: tuple[VariantDef, ...]
 
 
 @node

@@ -77,3 +77,11 @@ CODES: dict[str, str] = {
     "E0614": "type cannot be dereferenced",
     "E0618": "expected function, found something else",
 }
+
+
+def _add_pattern_codes() -> None:
+    from .explain_patterns import SUMMARIES
+    CODES.update(SUMMARIES)
+
+
+_add_pattern_codes()

@@ -579,6 +579,14 @@ A call of something that is not a function (a local variable, an expression).
 }
 
 
+def _add_pattern_pages() -> None:
+    from .explain_patterns import PAGES as PATTERN_PAGES
+    PAGES.update(PATTERN_PAGES)
+
+
+_add_pattern_pages()
+
+
 def explain_text(code: str) -> str:
     summary = CODES[code]
     body = PAGES.get(code, "")

@@ -6,6 +6,8 @@ launch, run on the GPU or the CPU simulator (or both, with `--compare`), print t
     --arg a=rand:N            the same with the parameter's element type
     --arg c=zeros:u32:N       also ones:T:N and arange:T:N; N may be a shape like 64x64
     --arg a=input.npy         an array from a .npy file
+    --arg act=Act::Leaky(0.1) an enum (or struct) by value, in Rust syntax: `Relu`,
+                              `Clamp { lo: 0, hi: 6 }`, `(1, 2.5)` (runtime/values.py)
 
 Without --grid the launch is 1-D, sized from the largest writable buffer with blocks of 256
 (cuda-oxide's `LaunchConfig::for_num_elems`). Exit codes: 0 success, 1 failure (compile
@@ -28,6 +30,7 @@ from .runtime.args import convert_scalar
 from .runtime.dtypes import numpy_dtype, parse_scalar_type
 from .runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
 from .runtime.launch import Dim3, dim3
+from .runtime import values
 from .outputs import OutputError
 from .signature import KernelParam, KernelSignature
 
@@ -91,6 +94,13 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
 
 def build_arg(param: KernelParam, spec: str) -> ArgValue:
     """One parameter's value from its --arg spec."""
+    if param.kind == "scalar" and values.is_aggregate(param.ty):
+        value = values.parse_rust_value(spec)
+        try:
+            values.encode(param.ty, value, f"--arg {param.name}={spec}")
+        except LaunchError as e:
+            raise RunUsageError(str(e)) from None
+        return ArgValue(value, spec)
     if param.kind == "scalar":
         return ArgValue(parse_scalar(param, spec), spec)
     maker = spec.split(":", 1)[0]
@@ -225,6 +235,8 @@ def build_args(sig: KernelSignature, specs: dict[str, str]) -> list[ArgValue]:
 
 
 def _example(p: KernelParam) -> str:
+    if isinstance(p.ty, T.EnumTy):
+        return f"{p.ty.name}::{p.ty.variants[0].name}" + ("(..)" if p.ty.variants[0].fields else "")
     if p.kind == "scalar":
         return "true" if isinstance(p.ty, T.BoolTy) else "1024" if isinstance(p.ty, T.IntTy) \
             else "1.0"

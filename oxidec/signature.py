@@ -18,6 +18,7 @@ from .mir.syntax import Body, LaunchInfo, Program
 class KernelParam:
     name: str
     kind: str  # "scalar" | "slice" (&[T], read-only) | "disjoint" (DisjointSlice<T>) | "ptr"
+    #            ("scalar" also for an enum or struct by value: runtime/values.py encodes it)
     ty: T.Ty  # the parameter's full type
     elem: T.Ty  # the scalar type itself for "scalar"; the element type otherwise
     writable: bool  # the kernel may write through it (copied back by the host API)

@@ -143,13 +143,84 @@ class ThreadIndexTy(Ty):
 
 
 @dataclass(frozen=True)
-class OptionTy(Ty):
-    """`Option<T>`, laid out as (is_some: bool, payload: T)."""
+class VariantDef:
+    """One variant of an enum: its name, how its fields are written ("unit", "tuple" or
+    "struct") and its fields (tuple variants name them "0", "1", ...)."""
 
-    inner: Ty
+    name: str
+    kind: str
+    fields: tuple[tuple[str, Ty], ...] = ()
+
+    def field_index(self, name: str) -> int | None:
+        for i, (fname, _) in enumerate(self.fields):
+            if fname == name:
+                return i
+        return None
+
+
+@dataclass(frozen=True)
+class EnumTy(Ty):
+    """An enum: `Option<T>`, `Result<T, E>` and user enums alike.
+
+    `discrs[i]` is variant i's discriminant (explicit `= 3` or the previous plus one);
+    `tag` is the type that holds it in a value (the `#[repr(..)]` integer if given; `bool`
+    for a two-variant enum with discriminants 0 and 1, such as `Option`; else the smallest
+    integer that holds every discriminant). `args` are the generic arguments, for display
+    only (`Option<f32>`). See `mir/layout.py` for how a value is laid out."""
+
+    name: str
+    variants: tuple[VariantDef, ...]
+    discrs: tuple[int, ...]
+    tag: Ty
+    is_copy: bool = False
+    args: tuple[Ty, ...] = ()
+
+    def variant_index(self, name: str) -> int | None:
+        for i, v in enumerate(self.variants):
+            if v.name == name:
+                return i
+        return None
 
     def __str__(self) -> str:
-        return f"Option<{self.inner}>"
+        if self.args:
+            return f"{self.name}<{', '.join(map(str, self.args))}>"
+        return self.name
+
+
+def enum_tag_ty(discrs: tuple[int, ...], repr_ty: Ty | None) -> Ty:
+    """The type a value of an enum keeps its discriminant in (see `EnumTy`)."""
+    if repr_ty is not None:
+        return repr_ty
+    if sorted(discrs) == [0, 1]:
+        return BOOL
+    lo, hi = min(discrs, default=0), max(discrs, default=0)
+    for bits in (8, 16, 32, 64):
+        if lo >= 0 and hi < 1 << bits:
+            return IntTy(bits, False)
+        if -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1):
+            return IntTy(bits, True)
+    return IntTy(64, True)
+
+
+def option_ty(inner: Ty) -> EnumTy:
+    """`Option<T>`: `None` (discriminant 0) | `Some(T)` (1), as core defines it."""
+    return EnumTy("Option", (VariantDef("None", "unit"), VariantDef("Some", "tuple", (("0", inner),))),
+                  (0, 1), BOOL, is_copy(inner), (inner,))
+
+
+def result_ty(ok: Ty, err: Ty) -> EnumTy:
+    """`Result<T, E>`: `Ok(T)` (discriminant 0) | `Err(E)` (1), as core defines it."""
+    return EnumTy("Result", (VariantDef("Ok", "tuple", (("0", ok),)),
+                             VariantDef("Err", "tuple", (("0", err),))),
+                  (0, 1), BOOL, is_copy(ok) and is_copy(err), (ok, err))
+
+
+def is_option(ty: Ty) -> bool:
+    return isinstance(ty, EnumTy) and ty.name == "Option" and len(ty.args) == 1
+
+
+def is_result(ty: Ty) -> bool:
+    return isinstance(ty, EnumTy) and ty.name == "Result" and len(ty.args) == 2
 
 
 @dataclass(frozen=True)
@@ -276,64 +347,11 @@ def is_copy(ty: Ty) -> bool:
         return all(is_copy(t) for t in ty.elems)
     if isinstance(ty, StructTy):
         return ty.is_copy
-    if isinstance(ty, OptionTy):
-        return is_copy(ty.inner)
+    if isinstance(ty, EnumTy):
+        return ty.is_copy
     if isinstance(ty, RangeTy):
         return False
     return False
-
-
-def size_of(ty: Ty) -> int:
-    """Size in bytes with C layout (used for memory: slices, shared arrays, pointers)."""
-    if isinstance(ty, (IntTy, FloatTy)):
-        return ty.bits // 8
-    if isinstance(ty, BoolTy):
-        return 1
-    if isinstance(ty, (PtrTy, RefTy)):
-        return 16 if isinstance(ty.inner, SliceTy) else 8
-    if isinstance(ty, ArrayTy):
-        return size_of(ty.elem) * ty.length
-    if isinstance(ty, (StructTy, TupleTy)):
-        fields = [t for _, t in ty.fields] if isinstance(ty, StructTy) else list(ty.elems)
-        off = 0
-        for f in fields:
-            a = align_of(f)
-            off = (off + a - 1) // a * a + size_of(f)
-        a = align_of(ty)
-        return (off + a - 1) // a * a
-    if isinstance(ty, SharedArrayTy):
-        return size_of(ty.elem) * ty.length
-    if isinstance(ty, UnitTy):
-        return 0
-    raise ValueError(f"size_of({ty})")
-
-
-def align_of(ty: Ty) -> int:
-    if isinstance(ty, (IntTy, FloatTy)):
-        return ty.bits // 8
-    if isinstance(ty, BoolTy):
-        return 1
-    if isinstance(ty, (PtrTy, RefTy)):
-        return 8
-    if isinstance(ty, (ArrayTy, SharedArrayTy)):
-        return align_of(ty.elem)
-    if isinstance(ty, StructTy):
-        return max([align_of(t) for _, t in ty.fields] or [1])
-    if isinstance(ty, TupleTy):
-        return max([align_of(t) for t in ty.elems] or [1])
-    return 1
-
-
-def field_offsets(ty: Ty) -> list[int]:
-    """C-layout byte offsets of a struct's or tuple's fields."""
-    fields = [t for _, t in ty.fields] if isinstance(ty, StructTy) else list(ty.elems)
-    offs, off = [], 0
-    for f in fields:
-        a = align_of(f)
-        off = (off + a - 1) // a * a
-        offs.append(off)
-        off += size_of(f)
-    return offs
 
 
 def float_max(ty: FloatTy) -> float:

@@ -64,14 +64,15 @@ SENTINELS = {
 @dataclass(frozen=True)
 class Param:
     """One kernel parameter. `kind` uses oxidec.signature.KernelParam's words:
-    "scalar" (by value), "slice" (`&[T]`, read-only) or "disjoint" (`DisjointSlice<T, ..>`, the outputs)."""
+    "scalar" (by value), "slice" (`&[T]`, read-only), "disjoint" (`DisjointSlice<T, ..>`, the outputs)
+    or "value" (an enum or struct by value, in the host API's form: `("LeakyRelu", 0.1)`)."""
 
     name: str
     kind: str
     dtype: np.dtype
 
     def __post_init__(self) -> None:
-        if self.kind not in ("scalar", "slice", "disjoint"):
+        if self.kind not in ("scalar", "slice", "disjoint", "value"):
             raise ValueError(f"bad parameter kind {self.kind!r}")
         object.__setattr__(self, "dtype", np.dtype(self.dtype))
 
@@ -86,6 +87,10 @@ def slice_(name: str, dtype) -> Param:
 
 def disjoint(name: str, dtype) -> Param:
     return Param(name, "disjoint", dtype)
+
+
+def value(name: str) -> Param:
+    return Param(name, "value", object)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,7 +179,9 @@ class KernelCase:
         inputs: dict[str, Any] = {}
         for p in self.params:
             value = raw[p.name]
-            if p.kind == "scalar":
+            if p.kind == "value":
+                pass  # an enum/struct value: checked by the host API when it is encoded
+            elif p.kind == "scalar":
                 if not isinstance(value, np.generic) or value.dtype != p.dtype:
                     raise TypeError(f"{self.id}: scalar {p.name} must be np.{p.dtype}, got {value!r}")
             else:
@@ -450,6 +457,97 @@ CLAMP = KernelCase(
     _clamp_make,
     _launch_1d_over("y"),
     _clamp_ref,
+    EXACT,
+)
+
+# --------------------------------------------------------------------------------------------
+# activation.rs: an enum parameter picks the formula
+
+
+def _activation_make(rng, small):
+    n = _n1d(rng, small)
+    lo = float(np.float32(rng.uniform(-1.5, -0.25)))
+    choices = ["Relu", ("LeakyRelu", float(np.float32(rng.uniform(0.01, 0.3)))),
+               ("HardTanh", {"lo": lo, "hi": float(np.float32(rng.uniform(0.25, 1.5)))}),
+               "HardSigmoid", ("Scaled", float(np.float32(rng.uniform(-3.0, 3.0))))]
+    return {"x": _uniform_f32(rng, n, -4.0, 4.0), "act": choices[rng.integers(len(choices))],
+            "y": _out(np.float32, n)}
+
+
+def _activation_ref(inp):
+    x, act = inp["x"], inp["act"]
+    name = act if isinstance(act, str) else act[0]
+    f = np.float32
+    if name == "Relu":
+        y = np.maximum(x, f(0.0))
+    elif name == "LeakyRelu":
+        y = np.where(x < 0, f(act[1]) * x, x)
+    elif name == "HardTanh":
+        y = np.clip(x, f(act[1]["lo"]), f(act[1]["hi"]))
+    elif name == "HardSigmoid":  # x * (1/6) + 0.5 is contracted into one fma
+        y = np.clip(fma32(x, f(1.0) / f(6.0), f(0.5)), f(0.0), f(1.0))
+    else:
+        y = f(act[1]) * x
+    return {"y": y.astype(np.float32)}
+
+
+ACTIVATION = KernelCase(
+    "activation",
+    "activate",
+    (slice_("x", np.float32), value("act"), disjoint("y", np.float32)),
+    _activation_make,
+    _launch_1d_over("y"),
+    _activation_ref,
+    EXACT,
+    notes="the variant is chosen at random on every run",
+)
+
+# --------------------------------------------------------------------------------------------
+# safe_ratio.rs: Option, Result and `?` in helper functions
+
+
+def _safe_ratio_make(rng, small):
+    n = _n1d(rng, small)
+    return {"a": _uniform_f32(rng, n, -1.0, 4.0), "b": _uniform_f32(rng, n, -2.0, 2.0),
+            "out": _out(np.float32, n)}
+
+
+def _safe_ratio_ref(inp):
+    a, b = inp["a"], inp["b"]
+    f = np.float32
+    with np.errstate(all="ignore"):
+        r = f(1.0) / np.sqrt(a)
+        q = (r / b) * f(2.0)
+    out = np.where(a > 0, np.where(np.abs(b) < f(0.125), f(-2.0), q), f(-1.0))
+    return {"out": out.astype(np.float32)}
+
+
+def _masked_scale_ref(inp):
+    a, b = inp["a"], inp["b"]
+    f = np.float32
+    with np.errstate(all="ignore"):
+        v = (f(1.0) / np.sqrt(a)) * b
+    out = np.where((a > 0) & (v < f(4.0)), v, f(0.0))
+    return {"out": out.astype(np.float32)}
+
+
+SAFE_RATIO = KernelCase(
+    "safe_ratio",
+    "safe_ratio",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("out", np.float32)),
+    _safe_ratio_make,
+    _launch_1d_over("out"),
+    _safe_ratio_ref,
+    EXACT,
+)
+
+MASKED_SCALE = KernelCase(
+    "safe_ratio",
+    "masked_scale",
+    (slice_("a", np.float32), slice_("b", np.float32), disjoint("out", np.float32)),
+    _safe_ratio_make,
+    _launch_1d_over("out"),
+    _masked_scale_ref,
     EXACT,
 )
 
@@ -1151,6 +1249,8 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "saxpy": [SAXPY],
     "scale_offset": [SCALE_OFFSET],
     "relu": [RELU, CLAMP],
+    "activation": [ACTIVATION],
+    "safe_ratio": [SAFE_RATIO, MASKED_SCALE],
     "poly": [POLY],
     "mandelbrot": [MANDELBROT],
     "matrix_add": [MATRIX_ADD],

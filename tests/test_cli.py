@@ -101,3 +101,16 @@ def test_fmad_flag(flags, fma: bool) -> None:
     r = oxidec("build", str(ROOT / "samples" / "saxpy.rs"), "-o", "-", *flags)
     assert r.returncode == 0, r.stderr
     assert ("fma.rn.f32" in r.stdout) == fma
+
+
+def test_run_takes_an_enum_argument_in_rust_syntax() -> None:
+    sample = ROOT / "samples" / "activation.rs"
+    r = oxidec("run", str(sample), "-k", "activate", "--sim", "--arg", "x=arange:f32:8",
+               "--arg", "act=Activation::HardTanh { lo: -0.5, hi: 2.5 }", "--arg",
+               "y=zeros:f32:8")
+    assert r.returncode == 0, r.stderr
+    assert "[0 1 2 2.5 2.5 2.5 2.5 2.5]" in r.stdout
+    r = oxidec("run", str(sample), "-k", "activate", "--sim", "--arg", "x=arange:f32:8",
+               "--arg", "act=Sigmoid", "--arg", "y=zeros:f32:8")
+    assert r.returncode == 2
+    assert "`Activation` has no variant `Sigmoid`" in r.stderr

@@ -9,7 +9,7 @@ import pytest
 from oxidec.mir import pretty_body, pretty_program, verify_body, verify_program
 from oxidec.mir.pretty import pretty_constant, pretty_place, pretty_rvalue, pretty_terminator
 from oxidec.mir.syntax import (
-    Aggregate, Assert, Assign, BasicBlock, BinaryOp, Body, Call, Cast, ConstIndex, Constant,
+    Discriminant, Aggregate, Assert, Assign, BasicBlock, BinaryOp, Body, Call, Cast, ConstIndex, Constant,
     Copy, Deref, Effect, Field, Goto, Index, Intrinsic, LaunchInfo, Len, LocalDecl, Move, Nop, Place,
     Program, Ref, Repeat, Return, StaticDecl, StaticRef, SwitchInt, UnaryOp, Unreachable, Use,
 )
@@ -18,7 +18,7 @@ from oxidec.mir.verify import MirVerifyError
 from oxidec.span import SourceFile, Span
 from oxidec.span import DUMMY_SPAN as S
 from oxidec.types import (
-    BOOL, F32, F64, I32, I64, U8, U32, UNIT, USIZE, ArrayTy, DisjointSliceTy, OptionTy, PtrTy,
+    BOOL, F32, F64, I32, I64, U8, U32, UNIT, USIZE, ArrayTy, DisjointSliceTy, option_ty, PtrTy,
     RefTy, SharedArrayTy, SliceTy, StructTy, THREAD_INDEX, TupleTy, Ty,
 )
 
@@ -112,7 +112,7 @@ def test_rvalues():
     assert pretty_rvalue(Aggregate(ArrayTy(U8, 2), (k(1, U8), k(2, U8)))) == \
         "[const 1_u8, const 2_u8]"
     assert pretty_rvalue(Aggregate(POINT, (cp(1), cp(2)))) == "Point { x: copy _1, y: copy _2 }"
-    assert pretty_rvalue(Aggregate(OptionTy(RefTy(F32, True)), (cp(6), mv(7)))) == \
+    assert pretty_rvalue(Aggregate(option_ty(RefTy(F32, True)), (cp(6), mv(7)))) == \
         "Option::<&mut f32>(copy _6, move _7)"
     assert pretty_rvalue(Repeat(k(0.0, F32), 16)) == "[const 0.0_f32; 16]"
     assert pretty_rvalue(Intrinsic("tid.x", ())) == "@tid.x()"
@@ -142,7 +142,7 @@ def test_terminators():
 
 def vecadd() -> Body:
     slice_ = RefTy(SliceTy(F32), False)
-    opt = OptionTy(RefTy(F32, True))
+    opt = option_ty(RefTy(F32, True))
     b = body([(slice_, "a"), (slice_, "b"), (DisjointSliceTy(F32), "c")],
              [(U32, None), (USIZE, "i"), (USIZE, None), (BOOL, None), (RefTy(F32, True), None),
               (opt, None), (RefTy(F32, True), "o"), (F32, None)], [
@@ -150,8 +150,8 @@ def vecadd() -> Body:
            let(6, Len(pl(3))), let(7, BinaryOp("lt", cp(5), cp(6))),
            let(8, Ref(pl(3, Deref(), Index(5)), True)),
            let(9, Aggregate(opt, (cp(7), mv(8)))),
-           term=SwitchInt(cp(9, Field(0)), (0,), (2,), 1, S)),
-        bb(let(10, Use(mv(9, Field(1)))),
+           term=SwitchInt(cp(7), (0,), (2,), 1, S)),
+        bb(let(10, Use(mv(9, Field(0, 1)))),
            let(11, BinaryOp("add", cp(1, Deref(), Index(5)), cp(2, Deref(), Index(5)))),
            let(pl(10, Deref()), Use(mv(11))),
            Effect("sync_threads", (), S), Nop(S),
@@ -185,11 +185,11 @@ VECADD = """
             _7 = Lt(copy _5, copy _6);
             _8 = &mut (*_3)[_5];
             _9 = Option::<&mut f32>(copy _7, move _8);
-            switchInt(copy _9.0) -> [0: bb2, otherwise: bb1];
+            switchInt(copy _7) -> [0: bb2, otherwise: bb1];
         }
 
         bb1: {
-            _10 = move _9.1;
+            _10 = move (_9 as #1).0;
             _11 = Add(copy (*_1)[_5], copy (*_2)[_5]);
             (*_10) = move _11;
             sync_threads();
@@ -276,16 +276,16 @@ def test_pretty_with_spans():
 def test_place_ty_through_projections():
     b = body([(RefTy(SliceTy(F32), False), "a"), (DisjointSliceTy(U32), "c"),
               (PtrTy(I64, True), "p"), (USIZE, "i")],
-             [(OptionTy(RefTy(F32, True)), None), (POINT, None), (TupleTy((I32, BOOL)), None),
+             [(option_ty(RefTy(F32, True)), None), (POINT, None), (TupleTy((I32, BOOL)), None),
               (ArrayTy(U8, 4), None), (PtrTy(SharedArrayTy(F32, 8), True), None),
               (RefTy(ArrayTy(F64, 2), False), None)], [bb(term=Return(S))])
     assert place_ty(b, pl(1, Deref(), Index(4))) == F32
     assert place_ty(b, pl(1, Deref())) == SliceTy(F32)
     assert place_ty(b, pl(2, Deref(), Index(4))) == U32
     assert place_ty(b, pl(3, Deref())) == I64
-    assert place_ty(b, pl(5, Field(0))) == BOOL
-    assert place_ty(b, pl(5, Field(1))) == RefTy(F32, True)
-    assert place_ty(b, pl(5, Field(1), Deref())) == F32
+    assert rvalue_ty(b, Discriminant(pl(5))) == BOOL
+    assert place_ty(b, pl(5, Field(0, 1))) == RefTy(F32, True)
+    assert place_ty(b, pl(5, Field(0, 1), Deref())) == F32
     assert place_ty(b, pl(6, Field(1))) == F32
     assert place_ty(b, pl(7, Field(1))) == BOOL
     assert place_ty(b, pl(8, ConstIndex(3))) == U8

@@ -10,6 +10,7 @@ import pytest
 from oxidec.mir import pretty_body, verify_body
 from oxidec.mir.pretty import pretty_rvalue, pretty_terminator
 from oxidec.mir.syntax import (
+    Discriminant,
     Aggregate, Assert, Assign, BasicBlock, BinaryOp, Body, Call, Cast, ConstIndex, Constant,
     Copy, Deref, Effect, Field, Goto, Index, Intrinsic, Len, LocalDecl, Move, Nop, Place, Ref,
     Repeat, Return, SwitchInt, UnaryOp, Unreachable, Use,
@@ -23,7 +24,7 @@ from oxidec.passes.dead_code import dead_code, simplify_locals
 from oxidec.passes.simplify_cfg import remove_unreachable, simplify_cfg
 from oxidec.span import DUMMY_SPAN as S
 from oxidec.types import (
-    BOOL, F32, F64, I8, I32, I64, U8, U32, U64, UNIT, USIZE, ArrayTy, DisjointSliceTy, OptionTy,
+    BOOL, F32, F64, I8, I32, I64, U8, U32, U64, UNIT, USIZE, ArrayTy, DisjointSliceTy, option_ty,
     RefTy, SliceTy, Ty,
 )
 
@@ -349,16 +350,17 @@ def test_copy_prop_forwards_copies():
 
 def test_copy_prop_forwards_option_fields_of_get_mut():
     # the lowering of `if let Some(o) = c.get_mut(i) { *o = 1.0 }`
-    opt = OptionTy(RefTy(F32, True))
+    opt = option_ty(RefTy(F32, True))
     b = body([(DisjointSliceTy(F32), "c"), (USIZE, "i")],
              [(USIZE, None), (BOOL, None), (RefTy(F32, True), None), (opt, None),
-              (RefTy(F32, True), "o")], [
+              (RefTy(F32, True), "o"), (BOOL, None)], [
         bb(let(3, Len(pl(1))),
            let(4, BinaryOp("lt", cp(2), cp(3))),
            let(5, Ref(pl(1, Deref(), Index(2)), True)),
            let(6, Aggregate(opt, (cp(4), mv(5)))),
-           term=switch(cp(6, Field(0)), {0: 2}, 1)),
-        bb(let(7, use(mv(6, Field(1)))),
+           let(8, Discriminant(pl(6))),
+           term=switch(cp(8), {0: 2}, 1)),
+        bb(let(7, use(mv(6, Field(0, 1)))),
            let(pl(7, Deref()), use(k(1.0, F32))),
            term=goto(2)),
         bb(term=ret()),
@@ -376,6 +378,7 @@ def test_copy_prop_forwards_option_fields_of_get_mut():
             let mut _5: &mut f32;
             let mut _6: Option<&mut f32>;
             let _7: &mut f32; // o
+            let mut _8: bool;
 
             bb0: {
                 _3 = Len(_1);
@@ -573,7 +576,7 @@ def lowered_vecadd() -> Body:
     """What the lowering makes of
     `let i = index_1d().get(); if let Some(o) = c.get_mut(i) { *o = a[i] + b[i]; }`."""
     slice_ = RefTy(SliceTy(F32), False)
-    opt = OptionTy(RefTy(F32, True))
+    opt = option_ty(RefTy(F32, True))
     return body([(slice_, "a"), (slice_, "b"), (DisjointSliceTy(F32), "c")], [
         (U32, None), (USIZE, "i"), (USIZE, None), (BOOL, None), (RefTy(F32, True), None),
         (opt, None), (RefTy(F32, True), "o"), (USIZE, None), (BOOL, None), (F32, None),
@@ -583,8 +586,8 @@ def lowered_vecadd() -> Body:
         bb(let(6, Len(pl(3))), let(7, BinaryOp("lt", cp(5), cp(6))),
            let(8, Ref(pl(3, Deref(), Index(5)), True)),
            let(9, Aggregate(opt, (cp(7), mv(8)))),
-           term=switch(cp(9, Field(0)), {0: 3}, 2)),
-        bb(let(10, use(mv(9, Field(1)))),
+           term=switch(cp(7), {0: 3}, 2)),
+        bb(let(10, use(mv(9, Field(0, 1)))),
            let(11, Len(pl(1, Deref()))), let(12, BinaryOp("lt", cp(5), cp(11))),
            term=Assert(cp(12), True, "index out of bounds", 4, S)),
         bb(term=goto(7)),

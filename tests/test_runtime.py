@@ -26,7 +26,8 @@ from oxidec.mir.syntax import LaunchInfo
 from oxidec.runtime import context, cuda
 from oxidec.runtime.args import prepare_args
 from oxidec.runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
-from oxidec.runtime.launch import check_launch_config, dim3, pack_params, ptx_params
+from oxidec.runtime.launch import (KernelParams, check_launch_config, dim3, pack_params,
+                                   ptx_params)
 from oxidec.signature import KernelSignature, classify_param
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -245,9 +246,18 @@ def test_pack_params_without_parameters_passes_null():
 
 
 def test_pack_params_rejects_unpassable_types():
-    point = T.StructTy("Point", (("x", T.F32), ("y", T.F32)))
-    with pytest.raises(LaunchError, match=r"parameter `p: Point` has a type the host cannot pass"):
-        ptx_params(sig("k", ("p", point)))
+    with pytest.raises(LaunchError, match=r"parameter `t: ThreadIndex` has a type the host "
+                                          r"cannot pass"):
+        ptx_params(sig("k", ("t", T.THREAD_INDEX)))
+
+
+def test_pack_params_struct_and_enum_by_value_are_their_bytes():
+    """An enum or struct parameter is one `.param .b8 [SIZE]`: the bytes of runtime/values.py."""
+    point = T.StructTy("Point", (("x", T.F32), ("y", T.U8)), is_copy=True)
+    (param,) = ptx_params(sig("k", ("p", point)))
+    assert ctypes.sizeof(param.ctype) == 8
+    blob = KernelParams(sig("k", ("p", point)), [{"x": 1.5, "y": 7}]).blobs()[0]
+    assert blob == struct.pack("<fB3x", 1.5, 7)
 
 
 # -- launch geometry -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import types as T
-from ..ptx.types import mem_align, mem_size
+from ..mir.layout import align_of as mem_align, size_of as mem_size
 from ..signature import KernelSignature
 
 C_SCALARS = {("i", 8): "int8_t", ("i", 16): "int16_t", ("i", 32): "int32_t",
@@ -63,13 +63,13 @@ def type_tag(ty: T.Ty) -> str:
         return "tuple_" + "_".join(type_tag(e) for e in ty.elems)
     if isinstance(ty, T.ArrayTy):
         return f"array_{type_tag(ty.elem)}_{ty.length}"
-    if isinstance(ty, T.OptionTy):
-        return f"option_{type_tag(ty.inner)}"
+    if isinstance(ty, T.EnumTy):
+        return "_".join([ty.name.lower()] + [type_tag(a) for a in ty.args])
     raise HostAbiError(f"values of type `{ty}` cannot cross the host boundary")
 
 
 def is_aggregate(ty: T.Ty) -> bool:
-    return isinstance(ty, (T.StructTy, T.TupleTy, T.ArrayTy, T.OptionTy))
+    return isinstance(ty, (T.StructTy, T.TupleTy, T.ArrayTy, T.EnumTy))
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,9 @@ def aggregate_fields(ty: T.Ty) -> tuple[tuple[str, T.Ty], ...]:
         return ty.fields
     if isinstance(ty, T.TupleTy):
         return tuple((f"_{i}", e) for i, e in enumerate(ty.elems))
-    if isinstance(ty, T.OptionTy):
-        return (("is_some", T.BOOL), ("value", ty.inner))
+    if isinstance(ty, T.EnumTy):  # mir/layout.py: the tag, then every variant's fields
+        return (("tag", ty.tag),) + tuple((f"{v.name.lower()}_{n}", t) for v in ty.variants
+                                          for n, t in v.fields)
     if isinstance(ty, T.ArrayTy):
         return (("elems", ty),)
     raise HostAbiError(f"`{ty}` has no fields")

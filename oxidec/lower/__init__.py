@@ -24,13 +24,15 @@ from .macros import MacroLowering
 from .lints import lint_levels
 from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
+from .match_ import MatchLowering
+from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
 
 
-class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, ExprLowering, PlaceLowering,
-                  ControlLowering, ForLowering, CallLowering, MacroLowering, UnsafeLowering,
-                  EvalOrder, UserCallLowering, AggregateLowering):
+class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
+                  ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
+                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -33,10 +33,8 @@ class CallLowering:
     # -- calls ----------------------------------------------------------------
     def lower_call_expr(self, e: ast.CallExpr) -> M.Operand:
         target = self.r.calls.get(e)
-        if target == "Some":
-            ty = self.ty(e)
-            payload = self.lower_expr(e.args[0])
-            return self.to_temp(M.Aggregate(ty, (M.Constant(True, T.BOOL), payload)), ty, e.span)
+        if target == "variant":
+            return self.lower_variant(e, e.args)
         if isinstance(target, FnSig):
             return self.call_user_fn(target, list(e.args), e.span)
         if isinstance(target, tuple) and target[0] == "ctor":
@@ -185,15 +183,12 @@ class CallLowering:
         ty = self.ty(e)
         if kind == "atomic":
             return self.lower_atomic_method(e, name)
+        if kind in ("option", "result"):
+            return self.lower_option_method(e, kind, name)
         if kind == "user":
             return self.lower_user_method(e, name)
-        if kind in ("slice", "option"):
+        if kind == "slice":
             place = self.lower_place(e.receiver)
-            if kind == "option":
-                tag = M.Copy(place.project(M.Field(0)))
-                if name == "is_some":
-                    return tag
-                return self.to_temp(M.UnaryOp("not", tag), T.BOOL, span)
             if name == "len":
                 return self.to_temp(M.Len(place), T.USIZE, span)
         if kind == "array":
@@ -231,5 +226,5 @@ class CallLowering:
         as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)
-        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.inner, span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.args[0], span)
         return self.to_temp(M.Aggregate(ty, (ok, ref)), ty, span)

@@ -36,25 +36,6 @@ class ControlLowering:
         self.cur = join
         return self.read(result, ty) if result is not None else UNIT_CONST
 
-    def lower_cond(self, cond: ast.Expr, then_bb: int, else_bb: int) -> None:
-        """Branch on a condition; `let Some(x) = e` binds x at the start of then_bb."""
-        if isinstance(cond, ast.LetExpr):
-            pat = cond.pat
-            scrut_ty = self.ty(cond.scrutinee)
-            place = self.lower_place(cond.scrutinee)
-            tag = M.Copy(place.project(M.Field(0)))
-            bind_bb = self.new_block()
-            self.switch_bool(tag, bind_bb, else_bb, cond.span)
-            self.cur = bind_bb
-            if isinstance(pat, ast.TupleStructPat):
-                inner = scrut_ty.inner if isinstance(scrut_ty, T.OptionTy) else T.ERROR
-                payload = self.read(place.project(M.Field(1)), inner)
-                self.bind_pattern(pat.elems[0], payload, inner, cond.span)
-            self.goto(then_bb, cond.span)
-            return
-        value = self.lower_expr(cond)
-        self.switch_bool(value, then_bb, else_bb, cond.span)
-
     def lower_while_expr(self, e: ast.WhileExpr) -> M.Operand:
         head, body, exit_bb = self.new_block(), self.new_block(), self.new_block()
         self.goto(head, e.span)

@@ -39,10 +39,8 @@ class ExprLowering:
             return self.spanned(self.read(M.Place(local), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
-        if res == "None":
-            ty = self.ty(e)
-            return self.to_temp(M.Aggregate(ty, (M.Constant(False, T.BOOL),
-                                                 self.zero_of(ty.inner))), ty, e.span)
+        if e in self.r.variants:
+            return self.lower_variant(e, ())
         if isinstance(res, StaticRes) and res.space == "global":  # a device global: read it
             return self.spanned(self.read(self.lower_place(e), res.ty), e.span)
         if isinstance(res, StaticRes):
@@ -117,6 +115,8 @@ class ExprLowering:
         return M.Copy(M.Place(result))
 
     def lower_cast_expr(self, e: ast.CastExpr) -> M.Operand:
+        if isinstance(self.ty(e.expr), T.EnumTy):
+            return self.lower_enum_cast(e)
         value = self.lower_expr(e.expr)
         src, dst = self.ty(e.expr), self.ty(e)
         if src == dst:
@@ -154,6 +154,8 @@ class ExprLowering:
         return self.to_temp(M.Repeat(value, ty.length), ty, e.span)
 
     def lower_struct_expr(self, e: ast.StructExpr) -> M.Operand:
+        if e in self.r.variants:
+            return self.lower_variant_struct(e)
         ty = self.ty(e)
         lowered = self.lower_in_order(x for _, x in e.fields)  # source order
         values = {name: op for (name, _), op in zip(e.fields, lowered)}

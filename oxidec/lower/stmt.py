@@ -52,6 +52,19 @@ class StmtLowering:
             self.declare_pattern(stmt.pat)
             return
         value = self.lower_expr(stmt.init)
+        if stmt.else_ is not None:  # let-else: test, the else block on failure, then bind
+            ty = self.ty(stmt.init)
+            place = M.Place(self.operand_local(value, ty, stmt.span))
+            fail, ok = self.new_block(), self.new_block()
+            self.test_pattern(stmt.pat, place, fail, stmt.span)
+            self.goto(ok, stmt.span)
+            self.cur = fail
+            self.lower_block(stmt.else_)
+            if self.cur is not None:
+                self.terminate(M.Unreachable(stmt.else_.span))
+            self.cur = ok
+            self.bind_place(stmt.pat, place, stmt.span)
+            return
         self.bind_pattern(stmt.pat, value, self.ty(stmt.init), stmt.span)
 
     def declare_pattern(self, pat: ast.Pattern) -> None:

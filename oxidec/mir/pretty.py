@@ -54,11 +54,11 @@ from __future__ import annotations
 import math
 import struct
 
-from ..types import ArrayTy, BoolTy, FloatTy, IntTy, OptionTy, StructTy, TupleTy, UnitTy
+from ..types import ArrayTy, BoolTy, EnumTy, FloatTy, IntTy, StructTy, TupleTy, UnitTy
 from . import syntax as M
 from .syntax import (
     Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, ConstIndex, Constant, Copy,
-    Deref,
+    Deref, Discriminant,
     Effect, Field, Goto, Index, Intrinsic, Len, Move, Nop, Operand, Place, Program, Ref,
     Repeat, Return, Rvalue, StaticRef, SwitchInt, UnaryOp, Unreachable, Use,
 )
@@ -80,6 +80,8 @@ def pretty_place(place: Place) -> str:
     for proj in place.projection:
         if isinstance(proj, Deref):
             text = f"(*{text})"
+        elif isinstance(proj, Field) and proj.variant is not None:
+            text = f"({text} as #{proj.variant}).{proj.index}"
         elif isinstance(proj, Field):
             text = f"{text}.{proj.index}"
         elif isinstance(proj, Index):
@@ -154,8 +156,16 @@ def _aggregate(rv: Aggregate) -> str:
     if isinstance(ty, StructTy) and len(ty.fields) == len(ops):
         inner = ", ".join(f"{name}: {pretty_operand(o)}" for (name, _), o in zip(ty.fields, ops))
         return f"{ty.name} {{ {inner} }}" if ops else f"{ty.name} {{}}"
-    if isinstance(ty, OptionTy):
-        return f"Option::<{ty.inner}>({_args(ops)})"
+    if isinstance(ty, EnumTy) and rv.variant is None:  # tag and every field: `get_mut`
+        return f"{ty.name}::<{', '.join(map(str, ty.args))}>({_args(ops)})"
+    if isinstance(ty, EnumTy):
+        v = ty.variants[rv.variant]
+        head = f"{ty}::{v.name}" if not ty.args else \
+            f"{ty.name}::<{', '.join(map(str, ty.args))}>::{v.name}"
+        if v.kind == "struct":
+            return head + " { " + ", ".join(f"{n}: {pretty_operand(o)}" for (n, _), o in
+                                            zip(v.fields, ops)) + " }"
+        return head + (f"({_args(ops)})" if v.kind == "tuple" else "")
     return f"Aggregate({ty}, [{_args(ops)}])"
 
 
@@ -172,6 +182,8 @@ def pretty_rvalue(rv: Rvalue) -> str:
         return ("&mut " if rv.mutable else "&") + pretty_place(rv.place)
     if isinstance(rv, Len):
         return f"Len({pretty_place(rv.place)})"
+    if isinstance(rv, Discriminant):
+        return f"discriminant({pretty_place(rv.place)})"
     if isinstance(rv, Aggregate):
         return _aggregate(rv)
     if isinstance(rv, Repeat):

@@ -59,7 +59,7 @@ def _stmt_places(stmt):
                 yield op.place, "operand"
         if isinstance(rv, M.Ref):
             yield rv.place, "ref"
-        elif isinstance(rv, M.Len):
+        elif isinstance(rv, (M.Len, M.Discriminant)):
             yield rv.place, "len"
         yield stmt.place, "dest"
     elif isinstance(stmt, M.Effect):

@@ -37,7 +37,14 @@ class Deref:
 
 @value
 class Field:
-    index: int  # struct field, tuple element; for Option: 0 = is_some, 1 = payload
+    """Field `index` of a struct or tuple; of an enum, field `index` of variant `variant`
+    (rustc's `Downcast(variant)` then `Field(index)`, written `(_1 as Some).0`; the two are
+    one projection here because every variant's fields have their own storage, see
+    mir/layout.py). Reading a variant's field is only meaningful when the value holds that
+    variant; lowering reads it only after testing the `Discriminant`."""
+
+    index: int
+    variant: int | None = None
 
 
 @value
@@ -132,8 +139,21 @@ class Len:
 
 @value
 class Aggregate:
-    ty: Ty  # TupleTy, ArrayTy, StructTy or OptionTy (operands: is_some, payload)
+    """A tuple, array, struct or enum value from its fields. For an enum, `variant` is the
+    variant built (operands: its fields; the other variants' fields are left undefined);
+    with `variant=None` the operands are the enum's flat fields, tag first (mir/layout.py):
+    how `DisjointSlice::get_mut` builds an `Option` whose variant is only known at run time."""
+
+    ty: Ty
     operands: tuple[Operand, ...]
+    variant: int | None = None
+
+
+@value
+class Discriminant:
+    """The discriminant of the enum value at `place` (of the enum's tag type)."""
+
+    place: Place
 
 
 @value
@@ -175,7 +195,8 @@ class StaticRef:
     name: str
 
 
-Rvalue = Use | BinaryOp | UnaryOp | Cast | Ref | Len | Aggregate | Repeat | Intrinsic | StaticRef
+Rvalue = (Use | BinaryOp | UnaryOp | Cast | Ref | Len | Discriminant | Aggregate | Repeat | Intrinsic
+          | StaticRef)
 
 
 # ---------------------------------------------------------------------------

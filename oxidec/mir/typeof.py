@@ -7,7 +7,8 @@ a projection the same way:
     Deref    of DisjointSlice<T>                  -> [T]   (its data)
     Index    / ConstIndex of [T], [T; N], SharedArray<T, N>  -> T
     Field(i) of a struct or tuple                 -> its i-th field
-    Field(0) / Field(1) of Option<T>              -> bool (is_some) / T (payload)
+    Field(j, variant=v) of an enum                -> field j of variant v
+    Discriminant(e)                               -> the enum's tag type
 
 so `(*_3)[_4]` with `_3: &[f32]` or `_3: DisjointSlice<f32>` has type `f32`.
 """
@@ -15,11 +16,12 @@ from __future__ import annotations
 
 from ..device_api.ops import OPS
 from ..types import (
-    BOOL, SCALARS, USIZE, ArrayTy, DisjointSliceTy, OptionTy, PtrTy, RefTy, SharedArrayTy, SliceTy,
+    BOOL, SCALARS, USIZE, ArrayTy, DisjointSliceTy, EnumTy, PtrTy, RefTy, SharedArrayTy, SliceTy,
     StructTy, TupleTy, Ty,
 )
 from .syntax import (
     Aggregate, AtomicOp, BinaryOp, Body, Cast, COMPARISONS, ConstIndex, Constant, Copy, Deref,
+    Discriminant,
     Field, Index, Intrinsic, Len, Move, Operand, Place, Projection, Ref, Repeat, Rvalue, StaticRef,
     UnaryOp, Use,
 )
@@ -42,12 +44,16 @@ def project_ty(ty: Ty, proj: Projection) -> Ty:
         raise MirTypeError(f"cannot index into a value of type `{ty}`")
     if isinstance(proj, Field):
         i = proj.index
+        if isinstance(ty, EnumTy) and proj.variant is not None \
+                and 0 <= proj.variant < len(ty.variants) \
+                and 0 <= i < len(ty.variants[proj.variant].fields):
+            return ty.variants[proj.variant].fields[i][1]
+        if proj.variant is not None:
+            raise MirTypeError(f"no field {i} of variant {proj.variant} on type `{ty}`")
         if isinstance(ty, StructTy) and 0 <= i < len(ty.fields):
             return ty.fields[i][1]
         if isinstance(ty, TupleTy) and 0 <= i < len(ty.elems):
             return ty.elems[i]
-        if isinstance(ty, OptionTy) and i in (0, 1):
-            return BOOL if i == 0 else ty.inner
         raise MirTypeError(f"no field {i} on type `{ty}`")
     raise MirTypeError(f"unknown projection {proj!r}")
 
@@ -96,6 +102,11 @@ def rvalue_ty(body: Body, rv: Rvalue) -> Ty | None:
         return RefTy(place_ty(body, rv.place), rv.mutable)
     if isinstance(rv, Len):
         return USIZE
+    if isinstance(rv, Discriminant):
+        ty = place_ty(body, rv.place)
+        if not isinstance(ty, EnumTy):
+            raise MirTypeError(f"discriminant of a value of type `{ty}`")
+        return ty.tag
     if isinstance(rv, Aggregate):
         return rv.ty
     if isinstance(rv, Repeat):

@@ -19,11 +19,12 @@ of arguments, that `StaticRef`s name a static and `printf`s a format string.
 from __future__ import annotations
 
 from ..types import (
-    BOOL, USIZE, BoolTy, FloatTy, IntTy, PtrTy, ThreadIndexTy, Ty, UnitTy, is_scalar,
+    BOOL, USIZE, BoolTy, EnumTy, FloatTy, IntTy, PtrTy, ThreadIndexTy, Ty, UnitTy, is_scalar,
 )
 from .syntax import (
     ATOMIC_OPS, ATOMIC_ORDERINGS, ATOMIC_SCOPES, BINARY_OPS, COMPARISONS, Aggregate, Assert,
-    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Effect, Goto, Index,
+    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Discriminant, Effect, Goto,
+    Index,
     Intrinsic, Len, Move, Nop, Place, StorageDead, StorageLive, UnsafeUse, Program, Ref, Repeat, Return, StaticRef, SwitchInt,
     UnaryOp, Unreachable, Use,
 )
@@ -163,6 +164,12 @@ class _Checker:
         if isinstance(rv, Len):
             self.place(rv.place)
             return USIZE
+        if isinstance(rv, Discriminant):
+            ty = self.place(rv.place)
+            if ty is not None and not isinstance(ty, EnumTy):
+                self.error(f"discriminant of a value of type `{ty}`")
+                return None
+            return ty.tag if ty is not None else None
         if isinstance(rv, (Aggregate, Intrinsic)):
             arg_tys = [_repr_ty(self.operand(o))
                        for o in (rv.operands if isinstance(rv, Aggregate) else rv.args)]

@@ -19,7 +19,7 @@ from .cfg import map_targets
 from .syntax import (
     Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Copy, Deref, Effect, Goto,
     Index,
-    Intrinsic, Len, Move, Operand, Place, Ref, Repeat, Rvalue, StaticRef, SwitchInt,
+    Discriminant, Intrinsic, Len, Move, Operand, Place, Ref, Repeat, Rvalue, StaticRef, SwitchInt,
     Terminator, UnaryOp, Use,
 )
 
@@ -92,7 +92,7 @@ def statement_def(stmt) -> Place | None:
 
 
 def rvalue_reads(rv: Rvalue) -> Iterator[int]:
-    if isinstance(rv, (Ref, Len)):
+    if isinstance(rv, (Ref, Len, Discriminant)):
         yield from _place_reads(rv.place, is_def=False)
     for op in rvalue_operands(rv):
         yield from _operand_reads(op)
@@ -218,8 +218,10 @@ def map_rvalue(rv: Rvalue, op_fn: OperandFn = _keep_operand,
         return Ref(place_fn(rv.place, False), rv.mutable)
     if isinstance(rv, Len):
         return Len(place_fn(rv.place, False))
+    if isinstance(rv, Discriminant):
+        return Discriminant(place_fn(rv.place, False))
     if isinstance(rv, Aggregate):
-        return Aggregate(rv.ty, tuple(m(o) for o in rv.operands))
+        return Aggregate(rv.ty, tuple(m(o) for o in rv.operands), rv.variant)
     if isinstance(rv, Repeat):
         return Repeat(m(rv.operand), rv.count)
     if isinstance(rv, Intrinsic):

@@ -14,7 +14,8 @@ The same reasoning forwards fields of an aggregate built once from such values, 
 what the lowering of `get_mut` produces:
 
     _8 = Option::<&mut f32>(copy _6, move _7);      _8 = Option::<&mut f32>(copy _6, move _7);
-    switchInt(copy _8.0) -> [0: bb2, otherwise: bb1];   ->   switchInt(copy _6) -> [...];
+    _9 = discriminant(_8);                      ->      _9 = copy _6;
+    _10 = copy (_8 as #1).0;                            _10 = copy _7;
 
 Moves of forwarded values become copies (after borrowck a move is a copy of the bits).
 The now-unused copies are left for `dead_code`. Last, a temporary that only carries a value
@@ -26,12 +27,13 @@ simplest form):
 """
 from __future__ import annotations
 
+from ..mir.layout import LayoutError, field_slot, flat_operands
 from ..mir.syntax import (
-    Aggregate, Assign, Body, ConstIndex, Constant, Copy, Field, Index, Move, Operand, Place,
-    Use,
+    Aggregate, Assign, Body, ConstIndex, Constant, Copy, Discriminant, Field, Index, Move, Operand,
+    Place, Use,
 )
 from ..mir.typeof import MirTypeError, place_ty
-from ..types import ArrayTy, OptionTy, StructTy, TupleTy
+from ..types import ArrayTy, EnumTy, StructTy, TupleTy
 from .dead_code import is_temporary
 from ..mir.visit import (
     has_deref, never_written, read_counts, rewrite, single_def_locals, write_once_locals,
@@ -121,7 +123,30 @@ def _forward(body: Body) -> bool:
         proj = tuple(_index(p, copies) for p in place.projection)
         return place if proj == place.projection else Place(place.local, proj)
 
-    return rewrite(body, operand, place_fn)
+    changed = rewrite(body, operand, place_fn)
+    if _fold_discriminants(body, aggregates, resolve):
+        _forward(body)  # forward the tags just exposed (`_9 = copy _6`) too
+        return True
+    return changed
+
+
+def _fold_discriminants(body: Body, aggregates, resolve) -> bool:
+    """`discriminant(_8)` of an aggregate built once: its tag operand."""
+    changed = False
+    for block in body.blocks:
+        for stmt in block.statements:
+            if not (isinstance(stmt, Assign) and isinstance(stmt.rvalue, Discriminant)):
+                continue
+            place = resolve(stmt.rvalue.place)
+            agg = aggregates.get(place.local)
+            if agg is None or place.projection or not isinstance(agg.ty, EnumTy):
+                continue
+            tag = flat_operands(agg)[0]
+            if isinstance(tag, (Copy, Move)):
+                tag = Copy(tag.place)
+            stmt.rvalue = Use(tag)
+            changed = True
+    return changed
 
 
 def _copy_sources(body: Body, stable, fixed) -> dict[int, Place]:
@@ -156,7 +181,7 @@ def _aggregate_fields(body: Body, stable, fixed) -> dict[int, Aggregate]:
         rv = stmt.rvalue
         if not isinstance(rv, Aggregate) or local == 0:
             continue
-        if not isinstance(rv.ty, (TupleTy, StructTy, OptionTy, ArrayTy)):
+        if not isinstance(rv.ty, (TupleTy, StructTy, EnumTy, ArrayTy)):
             continue
         if all(isinstance(o, Constant) or (
                 o.place.local in fixed and o.place.local != local
@@ -169,11 +194,18 @@ def _aggregate_fields(body: Body, stable, fixed) -> dict[int, Aggregate]:
 def _field_operand(agg: Aggregate, proj) -> Operand | None:
     if isinstance(agg.ty, ArrayTy):
         i = proj.offset if isinstance(proj, ConstIndex) else None
-    else:
-        i = proj.index if isinstance(proj, Field) else None
-    if i is None or not 0 <= i < len(agg.operands):
+        ops = agg.operands
+    elif not isinstance(proj, Field):
         return None
-    return agg.operands[i]
+    else:
+        try:
+            i = field_slot(agg.ty, proj.index, proj.variant)
+        except LayoutError:
+            return None
+        ops = flat_operands(agg)
+    if i is None or not 0 <= i < len(ops):
+        return None
+    return ops[i]
 
 
 def _index(proj, copies: dict[int, Place]):

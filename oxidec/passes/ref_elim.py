@@ -88,13 +88,15 @@ def ref_elim(body: M.Body) -> bool:
         if isinstance(rv, M.BinaryOp):
             return M.BinaryOp(rv.op, fix_op(rv.lhs), fix_op(rv.rhs))
         if isinstance(rv, M.Aggregate):
-            return M.Aggregate(rv.ty, tuple(fix_op(o) for o in rv.operands))
+            return M.Aggregate(rv.ty, tuple(fix_op(o) for o in rv.operands), rv.variant)
         if isinstance(rv, M.Intrinsic):
             return M.Intrinsic(rv.name, tuple(fix_op(o) for o in rv.args))
         if isinstance(rv, M.Ref):
             return M.Ref(fix(rv.place), rv.mutable)
         if isinstance(rv, M.Len):
             return M.Len(fix(rv.place))
+        if isinstance(rv, M.Discriminant):
+            return M.Discriminant(fix(rv.place))
         return rv
 
     for b, block in enumerate(body.blocks):

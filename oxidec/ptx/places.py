@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..mir import layout
 from ..mir import syntax as mir
-from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, SharedArrayTy, SliceTy, Ty
+from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, EnumTy, SharedArrayTy, SliceTy, Ty
 from .instrs import LOAD_QUALIFIER, STORE_QUALIFIER, instr
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, elem_of, element_leaves, field_leaves, immediate,
@@ -100,7 +101,7 @@ class PlaceAccess:
 
     def _project_registers(self, cur: RegPlace, proj) -> RegPlace:
         if isinstance(proj, mir.Field):
-            start, stop, ty = field_leaves(cur.ty, proj.index)
+            start, stop, ty = field_leaves(cur.ty, proj.index, proj.variant)
             return RegPlace(ty, tuple(Candidate(c.conds, c.leaves[start:stop])
                                       for c in cur.candidates))
         if isinstance(proj, mir.ConstIndex):
@@ -119,8 +120,9 @@ class PlaceAccess:
 
     def _project_memory(self, cur: MemPlace, proj) -> MemPlace:
         if isinstance(proj, mir.Field):
-            offset = mem_field_offsets(cur.ty)[proj.index]
-            return MemPlace(field_leaves(cur.ty, proj.index)[2], cur.base, cur.offset + offset)
+            _, _, ty = field_leaves(cur.ty, proj.index, proj.variant)
+            slot = layout.field_slot(cur.ty, proj.index, proj.variant)
+            return MemPlace(ty, cur.base, cur.offset + mem_field_offsets(cur.ty)[slot])
         elem = elem_of(cur.ty)
         size = mem_size(elem)
         if isinstance(proj, mir.ConstIndex):
@@ -221,6 +223,18 @@ class PlaceAccess:
                 self.emit(instr(f"ld{space}.{memory(leaf)}", dst, addr))
             out.append(Val(dst, leaf, GENERIC if is_thin_pointer(leaf) else None))
         return out
+
+    def discriminant(self, place: mir.Place) -> Val:
+        """`Discriminant(place)`: the tag, an enum's first leaf (mir/layout.py)."""
+        cur = self.resolve(place)
+        if not isinstance(cur.ty, EnumTy):
+            raise PtxEmitError(f"discriminant of a value of type `{cur.ty}`")
+        tag = cur.ty.tag
+        if isinstance(cur, MemPlace):
+            sub = MemPlace(tag, cur.base, cur.offset)
+        else:
+            sub = RegPlace(tag, tuple(Candidate(c.conds, c.leaves[:1]) for c in cur.candidates))
+        return self.read_place(sub)[0]
 
     def length(self, place: mir.Place) -> Val:
         """`Len(place)` of a fat pointer, or the constant length of an array."""

@@ -131,7 +131,7 @@ def _places(body: mir.Body):
 def _rvalue_places(rv: mir.Rvalue):
     if isinstance(rv, mir.Ref):
         yield rv.place, True
-    elif isinstance(rv, mir.Len):
+    elif isinstance(rv, (mir.Len, mir.Discriminant)):
         yield rv.place, False
     else:
         yield from _operand_places(rvalue_operands(rv))

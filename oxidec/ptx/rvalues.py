@@ -7,6 +7,7 @@ every operand has been read, so `_1 = Add(_1, _2)` and its expansions stay corre
 """
 from __future__ import annotations
 
+from ..mir import layout
 from ..mir import syntax as mir
 from ..types import BoolTy, FloatTy, IntTy, Ty
 from . import intrinsics, legalize
@@ -14,8 +15,8 @@ from .instrs import (BOOL_BINARY, FLOAT_BINARY, FLOAT_COMPARE, FLOAT_UNARY, INT_
                      INT_COMPARE, INT_UNARY, fill, instr)
 from .places import Val
 from .spaces import GENERIC, representation
-from .types import (PtxEmitError, arith, bits_suffix, is_fat_pointer, is_thin_pointer,
-                    leaf_types)
+from .types import (PtxEmitError, aggregate_fields, arith, bits_suffix, is_fat_pointer,
+                    is_thin_pointer, leaf_types)
 
 
 def emit_rvalue(em, rv: mir.Rvalue, ty: Ty, hint: list[str] | None) -> list[Val]:
@@ -33,10 +34,6 @@ def emit_use(em, rv: mir.Use, ty, hint):
     return em.operand(rv.operand, hint)
 
 
-def emit_len(em, rv: mir.Len, ty, hint):
-    return [em.length(rv.place)]
-
-
 def emit_ref(em, rv: mir.Ref, ty, hint):
     return em.address(rv.place, fat=is_fat_pointer(ty))
 
@@ -48,8 +45,18 @@ def emit_static_ref(em, rv: mir.StaticRef, ty, hint):
     return [Val(dst, leaf_types(ty)[0], space)]
 
 
+def emit_len(em, rv: mir.Len, ty, hint):
+    return [em.length(rv.place)]
+
+
+def emit_discriminant(em, rv: mir.Discriminant, ty, hint):
+    return [em.discriminant(rv.place)]
+
+
 def emit_aggregate(em, rv: mir.Aggregate, ty, hint):
-    values = [v for op in rv.operands for v in em.operand(op)]
+    # a field left undefined (another variant's) is `None`: its registers are not written
+    values = [v for op, f in zip(layout.flat_operands(rv), aggregate_fields(ty))
+              for v in (em.operand(op) if op is not None else [None] * len(leaf_types(f)))]
     want = len(leaf_types(ty))
     return (values + [None] * want)[:want]  # `None` may leave out the payload
 
@@ -186,6 +193,7 @@ RVALUES = {
     mir.Cast: emit_cast,
     mir.Ref: emit_ref,
     mir.Len: emit_len,
+    mir.Discriminant: emit_discriminant,
     mir.Aggregate: emit_aggregate,
     mir.Repeat: emit_repeat,
     mir.Intrinsic: intrinsics.emit_intrinsic,

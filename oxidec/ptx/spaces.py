@@ -25,11 +25,13 @@ may use the non-coherent read-only path (`ld.global.nc`, as nvcc does for
 """
 from __future__ import annotations
 
+from ..mir import layout
 from ..mir import syntax as mir
 from ..types import RefTy, Ty
 from ..mir.typeof import place_ty, project_ty
 from .regalloc import MemoryLocal
-from .types import (element_leaves, field_leaves, is_fat_pointer, is_thin_pointer, leaf_types)
+from .types import (aggregate_fields, element_leaves, field_leaves, is_fat_pointer,
+                    is_thin_pointer, leaf_types)
 
 GENERIC = "generic"
 READONLY = "global.nc"  # global, and never written while the kernel runs
@@ -130,7 +132,7 @@ class SpaceAnalysis:
             if isinstance(proj, mir.Deref) or is_fat_pointer(ty):
                 return None
             if isinstance(proj, mir.Field):
-                start, stop, _ = field_leaves(ty, proj.index)
+                start, stop, _ = field_leaves(ty, proj.index, proj.variant)
                 ranges = [(lo + start, lo + stop) for lo, _ in ranges]
             elif isinstance(proj, mir.ConstIndex):
                 start, stop, _ = element_leaves(ty, proj.offset)
@@ -190,7 +192,9 @@ class SpaceAnalysis:
         if isinstance(rv, mir.StaticRef):
             return [self.static_spaces.get(rv.name, GENERIC)]
         if isinstance(rv, mir.Aggregate):
-            return [s for op in rv.operands for s in self.operand_spaces(op)]
+            return [s for op, f in zip(layout.flat_operands(rv), aggregate_fields(rv.ty))
+                    for s in (self.operand_spaces(op) if op is not None
+                              else [None] * len(leaf_types(f)))]
         if isinstance(rv, mir.Repeat):
             return self.operand_spaces(rv.operand) * rv.count
         if isinstance(rv, mir.Cast) and is_thin_pointer(rv.ty):

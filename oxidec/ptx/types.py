@@ -3,7 +3,7 @@ registers, which register class and instruction suffix a leaf uses, and the C me
 layout of a type (used for pointers, shared arrays and locals kept in `.local` memory).
 
 Leaves are the unit of everything below the MIR: a local of type `Option<&mut f32>`
-is two leaves `[bool, &mut f32]`, a `&[f32]` is `[*mut f32 (data), usize (len)]`.
+is two leaves `[bool, &mut f32]` (the tag, then every variant's fields: `mir/layout.py`), a `&[f32]` is `[*mut f32 (data), usize (len)]`.
 The order of `leaf_types(ty)` and of `memory_leaves(ty)` is the same, so a value can
 move between registers and memory leaf by leaf.
 
@@ -18,9 +18,10 @@ import struct
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..types import (BOOL, USIZE, ArrayTy, BoolTy, DisjointSliceTy, FloatTy, IntTy, NeverTy,
-                     OptionTy, PtrTy, RefTy, SharedArrayTy, SliceTy, StructTy, ThreadIndexTy,
-                     TupleTy, Ty, UnitTy)
+from ..mir import layout
+from ..types import (USIZE, ArrayTy, BoolTy, DisjointSliceTy, EnumTy, FloatTy, IntTy, NeverTy,
+                     PtrTy, RefTy, SharedArrayTy, SliceTy, StructTy, ThreadIndexTy, TupleTy, Ty,
+                     UnitTy)
 
 
 class PtxEmitError(Exception):
@@ -162,27 +163,34 @@ def leaf_types(ty: Ty) -> tuple[Ty, ...]:
         return (ty,)
     if isinstance(ty, ArrayTy):
         return leaf_types(ty.elem) * ty.length
-    if isinstance(ty, OptionTy):
-        return (BOOL,) + leaf_types(ty.inner)
-    if isinstance(ty, (TupleTy, StructTy)):
+    if isinstance(ty, (TupleTy, StructTy, EnumTy)):
         return tuple(leaf for f in fields_of(ty) for leaf in leaf_types(f))
     raise PtxEmitError(f"values of type `{ty}` cannot live in registers")
 
 
-def fields_of(ty: Ty) -> list[Ty]:
-    """Field types of a struct, tuple or Option (is_some, payload)."""
-    if isinstance(ty, StructTy):
-        return [t for _, t in ty.fields]
-    if isinstance(ty, TupleTy):
-        return list(ty.elems)
-    if isinstance(ty, OptionTy):
-        return [BOOL, ty.inner]
-    raise PtxEmitError(f"`{ty}` has no fields")
+def fields_of(ty: Ty) -> tuple[Ty, ...]:
+    """Field types of a struct, tuple or enum (its flat fields: tag, then every variant's)."""
+    try:
+        return layout.fields_of(ty)
+    except layout.LayoutError as e:
+        raise PtxEmitError(str(e)) from None
 
 
-def field_leaves(ty: Ty, index: int) -> tuple[int, int, Ty]:
-    """Leaf range [start, stop) and type of field `index` of a struct/tuple/Option."""
+def aggregate_fields(ty: Ty) -> tuple[Ty, ...]:
+    """The type of each flat operand of an `Aggregate` of type `ty` (mir/layout.py)."""
+    if isinstance(ty, ArrayTy):
+        return (ty.elem,) * ty.length
+    return fields_of(ty)
+
+
+def field_leaves(ty: Ty, index: int, variant: int | None = None) -> tuple[int, int, Ty]:
+    """Leaf range [start, stop) and type of field `index` (of `variant`, for an enum) of a
+    struct, tuple or enum."""
     fields = fields_of(ty)
+    try:
+        index = layout.field_slot(ty, index, variant)
+    except layout.LayoutError as e:
+        raise PtxEmitError(str(e)) from None
     if not 0 <= index < len(fields):
         raise PtxEmitError(f"`{ty}` has no field {index}")
     start = sum(len(leaf_types(f)) for f in fields[:index])
@@ -198,50 +206,21 @@ def element_leaves(ty: Ty, index: int) -> tuple[int, int, Ty]:
 
 
 # ---------------------------------------------------------------------------
-# Memory layout (C layout, as `oxidec.types.size_of`, extended to every type)
+# Memory layout: `mir/layout.py`, the one layout shared with the simulator and the host
 
-@lru_cache(maxsize=None)
 def mem_align(ty: Ty) -> int:
-    if isinstance(ty, (IntTy, FloatTy)):
-        return ty.bits // 8
-    if isinstance(ty, (ArrayTy, SharedArrayTy, SliceTy)):
-        return mem_align(ty.elem)
-    if isinstance(ty, (RefTy, PtrTy, DisjointSliceTy, ThreadIndexTy)):
-        return 8
-    if isinstance(ty, (TupleTy, StructTy, OptionTy)):
-        return max([mem_align(f) for f in fields_of(ty)] or [1])
-    return 1  # bool, unit
+    return layout.align_of(ty)
 
 
-@lru_cache(maxsize=None)
 def mem_size(ty: Ty) -> int:
-    if isinstance(ty, (IntTy, FloatTy)):
-        return ty.bits // 8
-    if isinstance(ty, BoolTy):
-        return 1
-    if isinstance(ty, (UnitTy, NeverTy)):
-        return 0
-    if is_fat_pointer(ty):
-        return 16
-    if isinstance(ty, (RefTy, PtrTy, ThreadIndexTy)):
-        return 8
-    if isinstance(ty, (ArrayTy, SharedArrayTy)):
-        return mem_size(ty.elem) * ty.length
-    if isinstance(ty, (TupleTy, StructTy, OptionTy)):
-        offsets = mem_field_offsets(ty)
-        end = offsets[-1] + mem_size(fields_of(ty)[-1]) if offsets else 0
-        return _round_up(end, mem_align(ty))
-    raise PtxEmitError(f"`{ty}` has no size in memory")
+    try:
+        return layout.size_of(ty)
+    except layout.LayoutError as e:
+        raise PtxEmitError(str(e)) from None
 
 
-@lru_cache(maxsize=None)
 def mem_field_offsets(ty: Ty) -> tuple[int, ...]:
-    offsets, off = [], 0
-    for f in fields_of(ty):
-        off = _round_up(off, mem_align(f))
-        offsets.append(off)
-        off += mem_size(f)
-    return tuple(offsets)
+    return layout.field_offsets(ty)
 
 
 @lru_cache(maxsize=None)
@@ -258,15 +237,11 @@ def memory_leaves(ty: Ty) -> tuple[tuple[int, Ty], ...]:
     if isinstance(ty, ArrayTy):
         size, inner = mem_size(ty.elem), memory_leaves(ty.elem)
         return tuple((i * size + off, t) for i in range(ty.length) for off, t in inner)
-    if isinstance(ty, (TupleTy, StructTy, OptionTy)):
+    if isinstance(ty, (TupleTy, StructTy, EnumTy)):
         return tuple((base + off, t)
                      for base, f in zip(mem_field_offsets(ty), fields_of(ty))
                      for off, t in memory_leaves(f))
     raise PtxEmitError(f"values of type `{ty}` cannot be loaded or stored")
-
-
-def _round_up(n: int, align: int) -> int:
-    return (n + align - 1) // align * align
 
 
 # ---------------------------------------------------------------------------

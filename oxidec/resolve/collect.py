@@ -51,6 +51,9 @@ class Collector:
             self.define(module, "type", d)
             if item.shape != "named":  # `P(..)` and `U` are also values
                 module.values.setdefault(item.name, d)
+        elif isinstance(item, ast.EnumItem):
+            check_attrs(item, STRUCT_ATTRS, self.sink)
+            self.define(module, "type", Def("enum", item.name, item, module))
         elif isinstance(item, ast.ImplItem):
             self.impls.append((item, module))
         elif isinstance(item, ast.UseItem):

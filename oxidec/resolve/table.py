@@ -89,6 +89,10 @@ class ItemTable:
     def structs(self) -> dict[str, ast.StructItem]:
         return {k: v for k, v in self.adts.items() if isinstance(v, ast.StructItem)}
 
+    @property
+    def enums(self) -> dict[str, ast.EnumItem]:
+        return {k: v for k, v in self.adts.items() if isinstance(v, ast.EnumItem)}
+
     def def_of(self, item: ast.Item) -> Def | None:
         return self.defs.get(id(item))
 

@@ -26,6 +26,7 @@ from .. import types as T
 from ..signature import KernelParam, KernelSignature
 from .dtypes import int_range, numpy_dtype
 from .errors import LaunchError
+from .values import encode, is_aggregate
 
 
 @dataclass
@@ -69,6 +70,8 @@ def prepare_args(sig: KernelSignature, args: Sequence[Any]) -> list[PreparedArg]
 
 
 def _prepare_one(param: KernelParam, value: Any) -> PreparedArg:
+    if param.kind == "scalar" and is_aggregate(param.ty):  # an enum or struct: its bytes
+        return PreparedArg(param, encode(param.ty, value, f"argument `{param.name}`"))
     if param.kind == "scalar":
         return PreparedArg(param, convert_scalar(param, value))
     return _prepare_array(param, value)

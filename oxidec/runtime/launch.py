@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import types as T
+from ..mir import layout
 from ..signature import KernelSignature
 from .cuda import check
 from .dtypes import ctype_of
 from .errors import LaunchError
+from . import values as host_values
 
 Dim3 = tuple[int, int, int]
 
@@ -87,6 +89,9 @@ def ptx_params(sig: KernelSignature) -> list[PtxParam]:
             out.append(PtxParam(f"{p.name}.len", ctypes.c_uint64, p.name, "len"))
         elif p.kind == "ptr":
             out.append(PtxParam(p.name, ctypes.c_uint64, p.name, "ptr"))
+        elif host_values.is_aggregate(p.ty):  # `.param .align A .b8 NAME[SIZE]`: its bytes
+            size = layout.size_of(p.ty)
+            out.append(PtxParam(p.name, ctypes.c_uint8 * max(size, 1), p.name, "value"))
         else:
             ct = ctype_of(p.ty)
             if ct is None:
@@ -116,6 +121,11 @@ class KernelParams:
                 self.storage.append(ctypes.c_uint64(int(length)))
             elif p.kind == "ptr":
                 self.storage.append(ctypes.c_uint64(int(v)))
+            elif host_values.is_aggregate(p.ty):
+                raw = bytes(v) if isinstance(v, (bytes, bytearray)) else \
+                    host_values.encode(p.ty, v, f"argument `{p.name}`")
+                self.storage.append((ctypes.c_uint8 * max(len(raw), 1)).from_buffer_copy(
+                    raw or b"\0"))
             else:
                 self.storage.append(_scalar_cvalue(p.ty, v))
         n = len(self.storage)

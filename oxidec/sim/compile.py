@@ -4,19 +4,18 @@ Two steps:
 1. *Layout*: the kernel body and, for every `Call` site, a fresh copy (frame) of the callee
    with its own locals; the flat blocks are then numbered in a weak topological order
    (order.py), so that "run the lowest block first" reconverges lanes at joins and loop
-   exits. Device calls become plain jumps (arguments are assigned to
-   the callee's parameter locals; the callee's `Return` assigns the destination and jumps to
-   the call's target), so barriers and warp collectives inside device functions need nothing
-   special. Recursion is rejected. Blocks are split after every `sync_threads` effect: the
-   first part ends in a barrier whose release jumps to the rest.
+   exits. Device calls become plain jumps (arguments are assigned to the callee's parameter
+   locals; the callee's `Return` assigns the destination and jumps to the call's target), so
+   barriers and warp collectives inside device functions need nothing special. Recursion is
+   rejected. Blocks are split after every `sync_threads` effect: the first part ends in a
+   barrier whose release jumps to the rest.
 2. *Compile*: every statement becomes `fn(x)` and every terminator `fn(x) -> outcome`, where
    `x` is the executing Batch (machine.py) and the outcome is a block id for all active
    lanes, an int32 array of block ids (one per active lane), EXIT or WAIT (at a barrier).
 
-Places compile to plans (plans.py): a `LocalPlan` reads/writes (part of) a local's lane
-storage, a `MemPlan` computes an address per lane and loads/stores through `Memory`.
-Unsupported constructs compile to a closure that raises `SimError` when (and only when) it
-runs, so a kernel with an unused exotic path still simulates.
+Places compile to plans (plans.py): `LocalPlan` reads/writes (part of) a local's lanes,
+`MemPlan` computes an address per lane and loads/stores through `Memory`. Unsupported
+constructs compile to a closure that raises `SimError` when (and only when) it runs.
 """
 from __future__ import annotations
 
@@ -30,10 +29,12 @@ from ..span import Span
 from . import ops
 from .errors import LaneFault, SimError, format_span
 from ..device_api.ops import BARRIERS
+from ..mir.layout import field_slot, fields_of, flat_operands
 from .intrinsics import INTRINSICS, sim_op
-from .layout import FAT, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map, zeros
+from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
+                     zeros)
 from .order import weak_topological_order
-from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project
+from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project, raiser, tag_plan
 
 EXIT = -1
 WAIT = -2
@@ -63,8 +64,7 @@ class FlatKernel:
     entry: int = 0  # the kernel's first block
     barrier_targets: np.ndarray = field(default=None)
     strings: list[str] = field(default_factory=list)  # the program's printf C formats
-    # global statics' (initial bytes or None for zeros, writable): module-level `static`s
-    global_inits: dict[str, tuple[bytes | None, bool]] = field(default_factory=dict)
+    global_inits: dict[str, tuple] = field(default_factory=dict)  # name: (bytes|None, mutable)
 
 
 class Frame:
@@ -82,12 +82,6 @@ def compile_kernel(program: M.Program, name: str) -> FlatKernel:
 
 def _is_barrier(stmt) -> bool:
     return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
-
-
-def _raiser(message: str):
-    def fail(x):
-        raise SimError(message)
-    return fail
 
 
 class _Compiler:
@@ -224,7 +218,7 @@ class _Compiler:
                 if isinstance(st.ty, T.SliceTy):  # dynamic shared memory
                     continue
                 cty = canon(st.ty)
-                a = max(T.align_of(cty), 16)
+                a = max(align_of(cty), 16)
                 off = (off + a - 1) // a * a
                 self.shared_offsets[st.name] = off
                 off += size_of(cty)
@@ -275,9 +269,9 @@ class _Compiler:
                 return self.atomic(frame, s)
             raise SimError(f"unknown statement {s!r}")
         except SimError as e:
-            return _raiser(f"{e} ({self.where(frame, getattr(s, 'span', None))})")
+            return raiser(f"{e} ({self.where(frame, getattr(s, 'span', None))})")
         except Exception as e:  # malformed MIR: report it where it is
-            return _raiser(f"cannot simulate {s!r}: {type(e).__name__}: {e} "
+            return raiser(f"cannot simulate {s!r}: {type(e).__name__}: {e} "
                            f"({self.where(frame, getattr(s, 'span', None))})")
 
     def effect(self, frame: Frame, s: M.Effect):
@@ -332,9 +326,9 @@ class _Compiler:
         try:
             return self._terminator(frame, j, term)
         except SimError as e:
-            return _raiser(f"{e} ({self.where(frame, getattr(term, 'span', None))})")
+            return raiser(f"{e} ({self.where(frame, getattr(term, 'span', None))})")
         except Exception as e:
-            return _raiser(f"cannot simulate {term!r}: {type(e).__name__}: {e} "
+            return raiser(f"cannot simulate {term!r}: {type(e).__name__}: {e} "
                            f"({self.where(frame, getattr(term, 'span', None))})")
 
     def _terminator(self, frame: Frame, j: int, term):
@@ -431,7 +425,7 @@ class _Compiler:
         for proj in place.projection:
             if mem is None:
                 if isinstance(proj, M.Field):
-                    plan = plan.field(proj.index, project(ty, proj))
+                    plan = plan.field(field_slot(ty, proj.index, proj.variant), project(ty, proj))
                     ty = plan.ty
                 elif isinstance(proj, (M.Index, M.ConstIndex)):
                     if isinstance(ty, (T.ArrayTy, T.SharedArrayTy)):
@@ -451,8 +445,9 @@ class _Compiler:
                     raise SimError(f"unknown projection {proj!r}")
             else:
                 if isinstance(proj, M.Field):
+                    slot = field_slot(ty, proj.index, proj.variant)
                     ty = project(ty, proj)
-                    mem = mem.offset(field_offsets(canon(mem.ty))[proj.index], ty)
+                    mem = mem.offset(field_offsets(canon(mem.ty))[slot], ty)
                 elif isinstance(proj, (M.Index, M.ConstIndex)):
                     mem = mem.index(self.index_fn(frame, proj))
                     ty = mem.ty
@@ -506,6 +501,8 @@ class _Compiler:
             return address
         if isinstance(rv, M.Len):
             return self.length(frame, rv.place)
+        if isinstance(rv, M.Discriminant):
+            return tag_plan(self.place(frame, rv.place)).read
         if isinstance(rv, M.Aggregate):
             return self.aggregate(frame, rv)
         if isinstance(rv, M.Repeat):
@@ -553,15 +550,14 @@ class _Compiler:
         fns = [self.operand(frame, o)[0] for o in rv.operands]
         ty = rv.ty
         cty = canon(ty)
-        if isinstance(ty, T.OptionTy) and len(fns) == 1:
-            inner = canon(ty.inner)
-            tag = fns[0]
-            return lambda x: (tag(x), zeros(inner, x.n))
+        if isinstance(ty, T.EnumTy):  # tag and every variant's fields; undefined ones are 0
+            parts = [(self.operand(frame, o)[0] if o is not None else None, canon(f))
+                     for o, f in zip(flat_operands(rv), fields_of(ty))]
+            return lambda x: tuple(p(x) if p else zeros(c, x.n) for p, c in parts)
         if isinstance(cty, T.ArrayTy):
             if not fns:
                 return lambda x: zeros(cty, x.n)
-
-            def array(x):
+            def array(x):  # noqa: E306
                 parts = [f(x) for f in fns]
                 return tree_map(lambda *leaves: np.stack(leaves, axis=1), *parts)
             return array

@@ -16,7 +16,9 @@ from .. import types as T
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
-from .layout import canon, is_fat, scalar_dtype, size_of, tree_map
+from ..runtime import values as host_values
+from ..runtime.errors import LaunchError
+from .layout import assemble, canon, is_fat, leaves, scalar_dtype, size_of, tree_map
 from .machine import Batch, run_batch
 from .memory import Memory, make_address
 
@@ -225,6 +227,19 @@ def _fill(value, L: int):
 
 def _scalar_argument(name: str, ty: T.Ty, cty: T.Ty, arg):
     dt = scalar_dtype(cty)
+    if isinstance(ty, (T.EnumTy, T.StructTy)):  # by value: the host's encoding, then its leaves
+        try:
+            raw = np.frombuffer(arg if isinstance(arg, (bytes, bytearray)) else
+                                host_values.encode(ty, arg, f"argument `{name}`"), dtype=np.uint8)
+        except LaunchError as e:
+            raise SimError(str(e)) from None
+        parts = []
+        for lf in leaves(cty):
+            offs = lf.offsets.reshape(-1).astype(np.int64)
+            vals = np.array([raw[o:o + lf.dtype.itemsize].view(lf.dtype)[0] for o in offs],
+                            dtype=lf.dtype).reshape(lf.dims)
+            parts.append(vals if lf.dims else vals[()])
+        return assemble(cty, iter(parts))
     if dt is None:
         if isinstance(cty, T.TupleTy):
             if not isinstance(arg, (tuple, list)) or len(arg) != len(cty.elems):

@@ -6,7 +6,7 @@ Every type is first mapped to a *canonical* type built only from scalars (`IntTy
     ThreadIndex, &T, *const T, *mut T   -> u64 (an address, see memory.py)
     &[T], DisjointSlice<T>              -> (u64, u64)   data address, element count
     struct S { a: A, b: B }             -> (A, B)       same C layout as the emitter's
-    Option<T>                           -> (bool, T)
+    enum E { .. }                       -> (tag, every variant's fields...)  (mir/layout.py)
     SharedArray<T, N>                   -> [T; N]
     (), !                               -> ()
 
@@ -27,6 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import types as T
+from ..mir import layout
 from .errors import SimError
 
 U64 = T.IntTy(64, False)
@@ -65,8 +66,8 @@ def canon(ty: T.Ty) -> T.Ty:
         return T.TupleTy(tuple(canon(e) for e in ty.elems))
     if isinstance(ty, T.StructTy):
         return T.TupleTy(tuple(canon(f) for _, f in ty.fields))
-    if isinstance(ty, T.OptionTy):
-        return T.TupleTy((T.BOOL, canon(ty.inner)))
+    if isinstance(ty, T.EnumTy):
+        return T.TupleTy(tuple(canon(f) for f in layout.fields_of(ty)))
     if isinstance(ty, (T.ArrayTy, T.SharedArrayTy)):
         return T.ArrayTy(canon(ty.elem), ty.length)
     if isinstance(ty, (T.UnitTy, T.NeverTy)):
@@ -93,15 +94,15 @@ def dtype_of(ty: T.Ty) -> np.dtype | None:
 
 
 def size_of(cty: T.Ty) -> int:
-    return T.size_of(cty)
+    return layout.size_of(cty)
 
 
 def align_of(cty: T.Ty) -> int:
-    return T.align_of(cty)
+    return layout.align_of(cty)
 
 
-def field_offsets(cty: T.TupleTy) -> list[int]:
-    return T.field_offsets(cty)
+def field_offsets(cty: T.TupleTy) -> tuple[int, ...]:
+    return layout.field_offsets(cty)
 
 
 # ---------------------------------------------------------------------------

@@ -27,6 +27,13 @@ from .memory import LOCAL_BASE, make_address
 # ---------------------------------------------------------------------------------------
 # Types of projections
 
+def raiser(message: str):
+    """A statement or terminator that raises `SimError` when (and only when) it runs."""
+    def fail(x):
+        raise SimError(message)
+    return fail
+
+
 def project(ty: T.Ty, proj) -> T.Ty:
     """`mir.typeof.project_ty`, plus the two halves of a fat pointer as fields (0: the data
     pointer, 1: the length), which is how the simulator addresses them."""
@@ -286,3 +293,11 @@ def constant_fn(value, ty: T.Ty):
     else:
         v = dt.type(value)
     return lambda x: np.full(x.n, v, dtype=dt)
+
+
+def tag_plan(plan):
+    """The tag of an enum place: its flat field 0 (mir/layout.py), for `Discriminant`."""
+    if not isinstance(plan.ty, T.EnumTy):
+        raise SimError(f"discriminant of a value of type `{plan.ty}`")
+    tag = plan.ty.tag
+    return plan.offset(0, tag) if isinstance(plan, MemPlan) else plan.field(0, tag)

@@ -37,7 +37,7 @@ _OPERATORS = frozenset("""
 """.split())
 _REGEX_NAMES = {"IDENT": "identifier", "LABEL": "label", "INT": "integer literal",
                 "FLOAT": "float literal", "STRING": "string literal", "CHAR": "char literal",
-                "HOST_ITEM": "item", "$END": "end of file"}
+                "HOST_ITEM": "item", "LET_ELSE": "`else`", "$END": "end of file"}
 
 
 class ErrorReporter:
@@ -57,6 +57,8 @@ class ErrorReporter:
     # -- messages -------------------------------------------------------------
 
     def show(self, name: str) -> str:
+        if name == "LET_ELSE":  # its pattern carries prescan's invisible mark
+            return _REGEX_NAMES[name]
         if name in self.token_text:
             return f"`{self.token_text[name]}`"
         return _REGEX_NAMES.get(name, name)

@@ -23,6 +23,10 @@ import re
 from dataclasses import dataclass, field
 
 HOST_MARK = "\x01"
+# The `else` of `let PAT = EXPR else { .. };` has its first letter replaced by this mark in
+# the text the parser sees, so the grammar can tell it from the `else` of an `if` (which
+# always follows a `}`; rustc likewise rejects a let-else initialiser that ends with `}`).
+LET_ELSE_MARK = "\x02"
 
 # kinds of Tok
 IDENT, LIFETIME, LITERAL, PUNCT = "ident", "lifetime", "literal", "punct"
@@ -486,7 +490,13 @@ class _ItemScanner:
             if plain and not self.has_host_only_tokens(i + 1, last):
                 return last
             return self.skip("struct", name_i, start_i, last)
-        if kw in ("enum", "trait") or (kw in ("union", "auto") and name_i is not None):
+        if kw == "enum":  # a plain enum is device code, as a struct is
+            last = self.end_at_body(i + 1, end)
+            if name_i is not None and self.is_punct(i + 2, "{") \
+                    and not self.has_host_only_tokens(i + 1, last):
+                return last
+            return self.skip("enum", name_i, start_i, last)
+        if kw in ("trait",) or (kw in ("union", "auto") and name_i is not None):
             kind = "trait" if kw == "auto" else kw
             name_i = i + 2 if kw == "auto" else name_i
             return self.skip(kind, name_i, start_i, self.end_at_body(i + 1, end))
@@ -570,5 +580,9 @@ def prescan(text: str, promote: frozenset[int] = frozenset()) -> Prescan:
                 chars[p] = " "
     for start in scanner.skipped:
         chars[start] = HOST_MARK
+    for j, tok in enumerate(toks):
+        if tok.kind == IDENT and tok.text == "else" and chars[tok.start] == "e" and j > 0 \
+                and toks[j - 1].text != "}":
+            chars[tok.start] = LET_ELSE_MARK
     # a HOST_MARK in the source itself is an unknown character: reported and blanked
     return Prescan("".join(chars), toks, errors, False, scanner.skipped, scanner.regions)

@@ -20,6 +20,7 @@ from ..diagnostics import DiagnosticSink
 from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
+from .transform_enums import EnumRules
 from .transform_items import ItemRules
 
 SYNTAX = "OX0001"
@@ -79,7 +80,7 @@ def _rule_methods(cls) -> list[str]:
 
 
 @v_args(meta=True)
-class AstBuilder(Transformer_NonRecursive):
+class AstBuilder(EnumRules, Transformer_NonRecursive):
     vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
 
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
@@ -189,6 +190,7 @@ class AstBuilder(Transformer_NonRecursive):
         name_tok = _tokens(children, "IDENT")[0]
         return ast.FieldDef(name=self.name(name_tok), ty=children[-1], span=self.span(meta))
 
+
     def host_item(self, meta, children):
         # host_item: HOST_ITEM   (a host item the pre-scanner blanked, see prescan.py)
         info = self.skipped[children[0].start_pos]
@@ -275,16 +277,20 @@ class AstBuilder(Transformer_NonRecursive):
         return ast.OrPat(alts=tuple(_nodes(children)), span=self.span(meta))
 
     def ident_pat(self, meta, children):
-        # ident_pat: REF? MUT? IDENT
+        # ident_pat: REF? MUT? IDENT ("@" _pat_no_or)?
         # A lone capitalised name (`None`, `N`) is taken as a path, as Rust style has it:
         # rustc decides this at name resolution, which this AST does not wait for.
         name_tok = _tokens(children, "IDENT")[0]
         by_ref, mutable = _has(children, "REF"), _has(children, "MUT")
         span = self.span(meta)
-        if not by_ref and not mutable and name_tok.value[0].isupper():
+        sub = next(iter(_nodes(children)), None)
+        if not by_ref and not mutable and sub is None and name_tok.value[0].isupper():
             seg = ast.PathSegment(name=str(name_tok), span=span)
             return ast.PathPat(path=ast.Path(segments=(seg,), span=span), span=span)
-        return ast.IdentPat(name=self.name(name_tok), mutable=mutable, by_ref=by_ref, span=span)
+        return ast.IdentPat(name=self.name(name_tok), mutable=mutable, by_ref=by_ref, sub=sub,
+                            span=span)
+
+
 
     def wild_pat(self, meta, children):
         # wild_pat: "_"
@@ -300,7 +306,7 @@ class AstBuilder(Transformer_NonRecursive):
                           span=self.span(meta))
 
     def range_pat(self, meta, children):
-        # range_pat: lit_pat (DOTDOTEQ | DOTDOT) lit_pat
+        # range_pat: _range_bound (DOTDOTEQ | DOTDOT) _range_bound   (a literal or `i32::MIN`)
         lo, op, hi = children
         return ast.RangePat(lo=lo, hi=hi, inclusive=op.type == "DOTDOTEQ", span=self.span(meta))
 
@@ -360,11 +366,12 @@ class AstBuilder(Transformer_NonRecursive):
         return _Empty(self.span(meta))
 
     def let_stmt(self, meta, children):
-        # let_stmt: "let" pattern (":" type)? ("=" expr)? ";"
+        # let_stmt: "let" pattern (":" type)? ("=" expr let_else?)? ";"
         pat = children[0]
         ty = next((c for c in children[1:] if isinstance(c, ast.TypeExpr)), None)
         init = next((c for c in children[1:] if isinstance(c, ast.Expr)), None)
-        return ast.LetStmt(pat=pat, ty=ty, init=init, span=self.span(meta))
+        else_ = next((c for c in children[1:] if isinstance(c, ast.Block)), None)
+        return ast.LetStmt(pat=pat, ty=ty, init=init, else_=else_, span=self.span(meta))
 
     def item_stmt(self, meta, children):
         # item_stmt: fn_item | const_item | static_item | struct_item | use_item | impl_item
@@ -555,6 +562,7 @@ class AstBuilder(Transformer_NonRecursive):
         return ast.MacroCallExpr(name="::".join(path.names), args=tuple(_nodes(children)[1:]),
                                  span=self.span(meta))
 
+
     def paren_expr(self, meta, children):
         # paren_expr: "(" expr ")"   (no node of its own: the tree keeps the grouping)
         return children[0]
@@ -594,7 +602,7 @@ class AstBuilder(Transformer_NonRecursive):
         return ast.IfExpr(cond=cond, then=then, else_=else_, span=self.span(meta))
 
     def let_expr(self, meta, children):
-        # let_expr: "let" pattern "=" expr_ns
+        # let_expr: "let" pattern "=" cmp{atom_ns, atom_ns}
         pat, scrutinee = children
         return ast.LetExpr(pat=pat, scrutinee=scrutinee, span=self.span(meta))
 

@@ -41,7 +41,7 @@ class ApiMixin:
         if name in T.SCALARS:
             return T.SCALARS[name]
         if name == "Option":
-            return T.OptionTy(args[0])
+            return T.option_ty(args[0])
         if name == "ThreadIndex":
             return T.THREAD_INDEX
         if name == "DisjointSlice":

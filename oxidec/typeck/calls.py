@@ -32,8 +32,12 @@ class CallMixin:
                                 f"`{name}` is a local variable, not a function",
                                 labels=[Label(local.span, f"`{name}` has type `{local.ty}`")])
                 return T.ERROR
-        if len(names) == 1 and name == "Some":
-            return self.call_some(e, expected)
+        if len(names) > 1 or self.lookup(name) is None:
+            ty = self.check_variant_value(e, e.func.path, ("call", [(None, a) for a in e.args]),
+                                          expected)
+            if ty is not None:
+                self.r.calls[e] = "variant"
+                return ty
         res = self.resolve_value_path(e.func.path)
         if res is not None and res.def_ is not None:
             return self.call_item(e, res, expected)
@@ -127,15 +131,6 @@ class CallMixin:
         for a in e.args:
             self.check_expr(a)
         return T.ERROR
-
-    def call_some(self, e: ast.CallExpr, expected) -> T.Ty:
-        if len(e.args) != 1:
-            self.check_args(e, (T.ERROR,), "enum variant")
-            return T.ERROR
-        exp = self.shallow(expected) if expected is not None else None
-        inner = self.check_expr(e.args[0], exp.inner if isinstance(exp, T.OptionTy) else None)
-        self.r.calls[e] = "Some"
-        return T.OptionTy(inner)
 
     def call_api(self, e: ast.CallExpr, api: ApiFn, expected=None) -> T.Ty:
         self.r.calls[e] = api

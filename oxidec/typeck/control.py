@@ -19,15 +19,6 @@ from .results import (Loop,
 class ControlMixin:
 
     # -- control flow ------------------------------------------------------
-    def check_cond(self, cond: ast.Expr) -> None:
-        """An `if`/`while` condition: a bool, or `let PAT = EXPR` binding into the body scope."""
-        if isinstance(cond, ast.LetExpr):
-            ty = self.check_expr(cond.scrutinee)
-            self.bind_pattern(cond.pat, ty, irrefutable=False)
-            self.r.expr_ty[cond] = T.BOOL
-        else:
-            self.coerce(self.check_expr(cond, T.BOOL), T.BOOL, cond.span)
-
     def check_if_expr(self, e: ast.IfExpr, expected):
         self.ctx.scopes.append({})
         self.check_cond(e.cond)

@@ -67,6 +67,10 @@ class ExprMixin:
 
     def check_path_expr(self, e: ast.PathExpr, expected):
         names = e.path.names
+        if len(names) > 1 or self.lookup(names[0]) is None:
+            ty = self.check_variant_value(e, e.path, None, expected)
+            if ty is not None:
+                return ty
         if len(names) == 1:
             found = self.lookup(names[0])
             if isinstance(found, Var):
@@ -78,9 +82,6 @@ class ExprMixin:
             res = self.resolver.lookup(self.module, name, "value")
             if res is not None and res.def_ is not None:
                 return self.value_item(e, res.def_, expected)
-            if name == "None":
-                self.r.res[e] = "None"
-                return T.OptionTy(self.fresh("any"))
             hint = nearest(name, self.visible_names())
             imp = self.resolver.import_help(name, "value")
             helps = [f"a local variable with a similar name exists: `{hint}`"] if hint else []
@@ -142,6 +143,10 @@ class ExprMixin:
 
     def check_struct_expr(self, e: ast.StructExpr, expected):
         name = e.path.names[-1]
+        if len(e.path.names) > 1:
+            ty = self.check_variant_value(e, e.path, ("struct", e.fields), expected)
+            if ty is not None:
+                return ty
         ty = self.self_ty if e.path.names == ("Self",) else \
             self.user_type(ast.PathType(path=e.path, span=e.path.span))
         if not isinstance(ty, T.StructTy):
@@ -334,6 +339,8 @@ class ExprMixin:
         if isinstance(src, T.InferTy) and src.kind == "any":
             self.sink.error("E0282", "type annotations needed", e.expr.span,
                             "cannot infer the type of this value")
+            return target
+        if isinstance(src, T.EnumTy) and self.check_enum_cast(src, target, e):
             return target
         castable = (T.IntTy, T.FloatTy, T.BoolTy, T.ErrorTy, T.InferTy)
         ok = isinstance(src, castable) and isinstance(target, (T.IntTy, T.FloatTy, T.ErrorTy))

@@ -35,8 +35,8 @@ class InferMixin:
             return T.ArrayTy(self.deep(ty.elem), ty.length)
         if isinstance(ty, T.TupleTy):
             return T.TupleTy(tuple(self.deep(t) for t in ty.elems))
-        if isinstance(ty, T.OptionTy):
-            return T.OptionTy(self.deep(ty.inner))
+        if isinstance(ty, T.EnumTy) and ty.args:
+            return _rebuild_enum(ty, [self.deep(a) for a in ty.args])
         if isinstance(ty, T.RangeTy):
             return T.RangeTy(self.deep(ty.elem))
         return ty
@@ -52,7 +52,9 @@ class InferMixin:
             else:
                 return T.ERROR
             return self.subst[ty.var]
-        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.OptionTy, T.RangeTy)):
+        if isinstance(ty, T.EnumTy) and ty.args:
+            return _rebuild_enum(ty, [self.finalize(a) for a in ty.args])
+        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy)):
             return self._map_children(ty, self.finalize)
         return ty
 
@@ -68,8 +70,6 @@ class InferMixin:
             return T.ArrayTy(f(ty.elem), ty.length)
         if isinstance(ty, T.TupleTy):
             return T.TupleTy(tuple(f(t) for t in ty.elems))
-        if isinstance(ty, T.OptionTy):
-            return T.OptionTy(f(ty.inner))
         return T.RangeTy(f(ty.elem))
 
     def unify(self, a: T.Ty, b: T.Ty) -> bool:
@@ -100,8 +100,9 @@ class InferMixin:
         if isinstance(a, T.TupleTy):
             return len(a.elems) == len(b.elems) and all(
                 self.unify(x, y) for x, y in zip(a.elems, b.elems))
-        if isinstance(a, T.OptionTy):
-            return self.unify(a.inner, b.inner)
+        if isinstance(a, T.EnumTy):
+            return a.name == b.name and len(a.args) == len(b.args) and bool(a.args) and all(
+                self.unify(x, y) for x, y in zip(a.args, b.args))
         if isinstance(a, T.RangeTy):
             return self.unify(a.elem, b.elem)
         return False
@@ -147,3 +148,12 @@ class InferMixin:
         self.sink.error("E0308", "mismatched types", span,
                         f"expected {describe(exp)}, found {describe(act)}",
                         labels=[why] if why else None, help=helps)
+
+
+def _rebuild_enum(ty: T.EnumTy, args: list[T.Ty]) -> T.EnumTy:
+    """`Option<?1>` once `?1` is known: the same enum over the resolved arguments."""
+    if T.is_option(ty):
+        return T.option_ty(args[0])
+    if T.is_result(ty):
+        return T.result_ty(args[0], args[1])
+    return ty

@@ -100,7 +100,7 @@ class ItemPathMixin:
         return res
 
     def self_def(self):
-        if isinstance(self.self_ty, T.StructTy):
+        if isinstance(self.self_ty, (T.StructTy, T.EnumTy)):
             item = self.items.adts.get(self.self_ty.name)
             return self.items.def_of(item) if item is not None else None
         return None

@@ -16,6 +16,8 @@ from .types import TypeLoweringMixin
 from .stmts import StmtMixin
 from .patterns import PatternMixin
 from .expr import ExprMixin
+from .enums import EnumMixin
+from .match_ import MatchMixin
 from .calls import CallMixin
 from .methods import MethodMixin
 from .macros import MacroMixin
@@ -30,7 +32,7 @@ from .api import ApiMixin, target_sm
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
-             ItemPathMixin, AggregateOpsMixin, StaticsMixin):
+             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -60,6 +62,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         while self.queue:
             self.check_fn(self.r.fn_sigs[self.queue.pop(0)])
         self.finalize_results()
+        for key in self.items.enums:
+            self.enum_ty(key)
         # bodies in source order, as they always were (the PTX lists them so)
         order = sorted(self.r.fn_sigs.items(), key=lambda kv: kv[1].item.span.start)
         self.r.fn_sigs = dict(order)
@@ -138,7 +142,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             return True
         if isinstance(ty, T.RefTy):
             return isinstance(ty.inner, T.SliceTy) or T.is_scalar(ty.inner)
-        if isinstance(ty, T.StructTy):
+        if isinstance(ty, (T.StructTy, T.EnumTy)):
             return ty.is_copy
         return False
 
@@ -179,6 +183,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 self.sink.error("E0282", "type annotations needed", span,
                                 f"cannot infer the type of `{var.name}`",
                                 help=f"give `{var.name}` a type: `let {var.name}: T = ...`")
+        for match in ctx.matches:
+            self.check_exhaustive(*match)
         for lit, negated in ctx.lits:
             self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
 
@@ -189,6 +195,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             self.r.expr_ty[e] = self.finalize(t)
         for var in self.r.pat_var.values():
             var.ty = self.finalize(var.ty)
+        for p, t in self.r.pat_ty.items():
+            self.r.pat_ty[p] = self.finalize(t)
 
     def check_literal_range(self, lit: ast.LitExpr, ty: T.Ty, negated: bool) -> None:
         if not isinstance(ty, T.IntTy) or lit.kind != "int":

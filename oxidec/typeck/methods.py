@@ -54,7 +54,7 @@ class MethodMixin:
                 if not _ordering_name(a):  # an `AtomicOrdering::X` is no value to check
                     self.check_expr(a)
             return T.ERROR
-        if isinstance(base, T.StructTy):
+        if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
             if found is not None:
                 return found
@@ -77,8 +77,8 @@ class MethodMixin:
             return done("ptr", (T.USIZE,), base)
         if isinstance(base, T.RangeTy) and m == "step_by":
             return done("range", (T.USIZE,), base)
-        if isinstance(base, T.OptionTy) and m in ("is_some", "is_none"):
-            return done("option", (), T.BOOL)
+        if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
+            return self.option_method(e, base, done)
         is_int = isinstance(base, T.IntTy) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")

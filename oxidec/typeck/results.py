@@ -70,6 +70,14 @@ class TypeckResults:
     atomic_orderings: dict[ast.MethodCallExpr, tuple[str, ...]] = field(default_factory=dict)
     printf_formats: dict[ast.MacroCallExpr, str] = field(default_factory=dict)  # C format
     contracts: dict[str, object] = field(default_factory=dict)  # kernel -> M.LaunchContract
+    enum_tys: dict[str, T.EnumTy] = field(default_factory=dict)
+    # enum values and patterns (typeck/enums.py, typeck/patterns.py)
+    variants: dict[ast.Node, int] = field(default_factory=dict)  # `E::V(..)` expr / pattern
+    pat_ty: dict[ast.Pattern, T.Ty] = field(default_factory=dict)  # value a pattern tests
+    pat_derefs: dict[ast.Pattern, int] = field(default_factory=dict)  # `&` peeled first
+    pat_const: dict[ast.Pattern, object] = field(default_factory=dict)  # literal / (lo, hi)
+    binding_mode: dict[ast.IdentPat, str] = field(default_factory=dict)  # "ref" | "ref mut"
+    pat_alias: dict[ast.PathPat, ast.IdentPat] = field(default_factory=dict)  # `X` binding
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]
@@ -118,5 +126,6 @@ class FnCtx:
     loops: list[Loop] = field(default_factory=list)
     lits: list[tuple[ast.LitExpr, bool]] = field(default_factory=list)  # (literal, negated)
     lets: list[tuple[Var, Span]] = field(default_factory=list)
+    matches: list = field(default_factory=list)  # (match expr, its patterns) for exhaustiveness
 
 

@@ -14,6 +14,7 @@ import struct
 
 from .. import ast
 from .. import types as T
+from ..mir import layout
 from .results import StaticRes
 
 _PACK = {("int", 8): "b", ("int", 16): "h", ("int", 32): "i", ("int", 64): "q",
@@ -86,9 +87,9 @@ class StaticsMixin:
         if isinstance(ty, (T.StructTy, T.TupleTy)):
             fields = _fields_of(e, ty)
             if fields is not None:
-                out = bytearray(T.size_of(ty))
+                out = bytearray(layout.size_of(ty))
                 types = [t for _, t in ty.fields] if isinstance(ty, T.StructTy) else ty.elems
-                for off, fty, x in zip(T.field_offsets(ty), types, fields):
+                for off, fty, x in zip(layout.field_offsets(ty), types, fields):
                     b = self.static_bytes(x, fty)
                     if b is None:
                         return None

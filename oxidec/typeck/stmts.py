@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..diagnostics import Label
-from .results import (ConstRes, StaticRes)
+from .results import (ConstRes, StaticRes, describe)
 
 
 class StmtMixin:
@@ -99,5 +99,16 @@ class StmtMixin:
             init_ty = self.check_expr(stmt.init, ty)
             diverges = isinstance(self.shallow(init_ty), T.NeverTy)
             self.coerce(init_ty, ty, stmt.init.span, why=why)
+        if stmt.else_ is not None:  # let-else: refutable, and the `else` block must diverge
+            else_ty = self.check_block(stmt.else_, None)
+            if not isinstance(self.shallow(else_ty), (T.NeverTy, T.ErrorTy)):
+                self.sink.error("E0308", "`else` clause of `let...else` does not diverge",
+                                stmt.else_.span, f"expected `!`, found "
+                                f"{describe(self.deep(else_ty))}",
+                                notes=["expected type `!`", "try adding a diverging expression, "
+                                       "such as `return` or `panic!(..)`"],
+                                help="... or use `match` instead of `let...else`")
+            self.bind_pattern(stmt.pat, ty, irrefutable=False, let_span=stmt.span)
+            return diverges
         self.bind_pattern(stmt.pat, ty, irrefutable=True, let_span=stmt.span)
         return diverges

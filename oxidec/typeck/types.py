@@ -62,8 +62,10 @@ class TypeLoweringMixin:
         if name == "SharedArray" and len(gargs) == 2:
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
             return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0)
-        if name == "Option" and len(gargs) == 1:
-            return T.OptionTy(self._type_arg(gargs[0]))
+        if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
+            return T.option_ty(self._type_arg(gargs[0]))
+        if name == "Result" and len(gargs) == 2 and name not in self.items.enums:
+            return T.result_ty(self._type_arg(gargs[0]), self._type_arg(gargs[1]))
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
         atomic = T.atomic_type_name(name)
@@ -74,10 +76,10 @@ class TypeLoweringMixin:
         if len(names) > 1 and names[0] not in ("cuda_device", "core", "std", "thread"):
             self.resolver.resolve(self.module, te.path, "type")  # E0433 / E0412
             return T.ERROR
-        known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option"] \
+        known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option", "Result"] \
             + list(API_TYPES)
         hint = nearest(name, known)
-        if name in ("DisjointSlice", "SharedArray", "Option"):
+        if name in ("DisjointSlice", "SharedArray", "Option", "Result"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
                             "wrong number of generic arguments")
         else:
@@ -130,6 +132,8 @@ class TypeLoweringMixin:
         if key in self.r.struct_tys:
             return self.r.struct_tys[key]
         item = self.items.adts[key]
+        if isinstance(item, ast.EnumItem):
+            return self.enum_ty(key)
         derive = attr(item, "derive")
         derived = {a.path.last.name for a in (derive.args or ()) if isinstance(a, ast.PathExpr)} \
             if derive else set()

@@ -14,7 +14,7 @@ from oxidec.mir.syntax import (Aggregate, Assert, BinaryOp, Call, Cast, Field, G
                                Program, Ref, Repeat, Return, StaticRef, SwitchInt, UnaryOp,
                                Unreachable, Use)
 from oxidec.types import (BOOL, F32, F64, I8, I16, I32, I64, ISIZE, U8, U16, U32, U64, UNIT,
-                          USIZE, ArrayTy, DisjointSliceTy, OptionTy, PtrTy, RefTy,
+                          USIZE, ArrayTy, DisjointSliceTy, option_ty, PtrTy, RefTy,
                           SharedArrayTy, StructTy, ThreadIndexTy, TupleTy)
 
 
@@ -63,13 +63,13 @@ def get_mut(f: Fn, bb: int, out: int, i: int, some_bb: int, none_bb: int) -> int
     elem = out_elem = f.locals[out].ty.elem
     ref_ty = RefTy(out_elem, True)
     n, ok, r = f.local(USIZE), f.local(BOOL), f.local(ref_ty)
-    opt, o = f.local(OptionTy(ref_ty)), f.local(ref_ty, "o")
+    opt, o = f.local(option_ty(ref_ty)), f.local(ref_ty, "o")
     f.assign(bb, n, Len(P(out)))
     f.assign(bb, ok, BinaryOp("lt", cp(i), cp(n)))
     f.assign(bb, r, Ref(P(out, D, idx(i)), True))
-    f.assign(bb, opt, Aggregate(OptionTy(ref_ty), (cp(ok), mv(r))))
-    f.term(bb, SwitchInt, cp(opt, F0), (0,), (none_bb,), some_bb)
-    f.assign(some_bb, o, Use(cp(opt, F1)))
+    f.assign(bb, opt, Aggregate(option_ty(ref_ty), (cp(ok), mv(r))))
+    f.term(bb, SwitchInt, cp(ok), (0,), (none_bb,), some_bb)
+    f.assign(some_bb, o, Use(cp(opt, Field(0, 1))))
     del elem
     return o
 
@@ -715,7 +715,7 @@ def i64_arith_and_division():
 
 @case
 def option_payload_none_and_bool_memory():
-    opt = OptionTy(F32)
+    opt = option_ty(F32)
     f = Fn("opts")
     flag = f.arg("flag", BOOL)
     x = f.arg("x", F32)
@@ -723,9 +723,9 @@ def option_payload_none_and_bool_memory():
     b0, b1, b2, b3 = (f.block() for _ in range(4))
     o = f.local(opt)
     f.term(b0, SwitchInt, cp(flag), (0,), (b2,), b1)
-    f.assign(b1, o, Aggregate(opt, (c(True, BOOL), cp(x))))
+    f.assign(b1, o, Aggregate(opt, (cp(x),), 1))
     f.term(b1, Goto, b3)
-    f.assign(b2, o, Aggregate(opt, (c(False, BOOL),)))
+    f.assign(b2, o, Aggregate(opt, (), 0))
     f.term(b2, Goto, b3)
     f.assign(b3, P(out, D), Use(cp(o)))
     f.term(b3, Return)

@@ -1,9 +1,9 @@
 // A plain fn a kernel calls must be kernel-language code; one the grammar cannot parse (here:
-// a closure) is an error only because the kernel calls it. The unreached host fn with the
+// an async block) is an error only because the kernel calls it. The unreached host fn with the
 // same kind of syntax is not.
 fn clamp_all(x: f32) -> f32 {
-    let f = |v: f32| v.max(0.0);
-    f(x)
+    let f = async move { x };
+    x
 }
 
 fn host_only(v: &[f32]) -> f32 {

@@ -157,7 +157,7 @@ class BodyTaint:
             if rv.name in WARP_UNIFORM_RESULT and lv[0] > 1:
                 return 1, lv[1]
             return lv
-        if isinstance(rv, (M.Ref, M.Len)):
+        if isinstance(rv, (M.Ref, M.Len, M.Discriminant)):
             return self.place(rv.place)
         return 0, None
 

@@ -262,7 +262,7 @@ class MoveCheck:
         self.reported.add(local)
         decl = body.locals[local]
         what = describe(body, M.Place(local, tuple(
-            M.Field(f) for f in self.paths.keys[path][1:]))) or name
+            f for f in self.paths.keys[path][1:]))) or name
         sites = self.move_sites(point, k, path)
         if not sites:
             self.report_uninit(a, name, what, bool(i & (self.paths.desc[path]

@@ -47,8 +47,8 @@ def carries_ref(ty: T.Ty) -> bool:
     """Does a value of this type hold a reference (and so keep a borrow alive)?"""
     if isinstance(ty, T.RefTy) or is_atomic_view(ty):
         return True
-    if isinstance(ty, T.OptionTy):
-        return carries_ref(ty.inner)
+    if isinstance(ty, T.EnumTy):
+        return any(carries_ref(t) for v in ty.variants for _, t in v.fields)
     if isinstance(ty, (T.TupleTy,)):
         return any(carries_ref(t) for t in ty.elems)
     if isinstance(ty, T.ArrayTy):
@@ -130,6 +130,9 @@ class Accesses:
         elif isinstance(rv, M.Len):
             self._index_reads(rv.place, span, out)
             out.append(Access("borrow", rv.place, span))
+        elif isinstance(rv, M.Discriminant):  # reads the tag only: never a move
+            self._index_reads(rv.place, span, out)
+            out.append(Access("borrow", rv.place, span))
 
     def _write(self, place: M.Place, span: Span, out: list[Access]) -> None:
         self._index_reads(place, span, out)
@@ -196,13 +199,13 @@ def statement_span(body: M.Body, point: Point) -> Span:
 # ---------------------------------------------------------------------------
 # Paths, overlap
 
-def field_prefix(place: M.Place) -> tuple[tuple[int, ...], str | None]:
+def field_prefix(place: M.Place) -> tuple[tuple[M.Field, ...], str | None]:
     """The leading `Field` projections of a place (its move path below the local), and what
     comes after them: None, "deref" or "index"."""
-    fields: list[int] = []
+    fields: list[M.Field] = []
     for proj in place.projection:
         if isinstance(proj, M.Field):
-            fields.append(proj.index)
+            fields.append(proj)
         elif isinstance(proj, M.Deref):
             return tuple(fields), "deref"
         else:
@@ -216,7 +219,7 @@ def overlaps(a: M.Place, b: M.Place) -> bool:
     if a.local != b.local:
         return False
     for pa, pb in zip(a.projection, b.projection):
-        if isinstance(pa, M.Field) and isinstance(pb, M.Field) and pa.index != pb.index:
+        if isinstance(pa, M.Field) and isinstance(pb, M.Field) and pa != pb:
             return False
         if isinstance(pa, M.ConstIndex) and isinstance(pb, M.ConstIndex) \
                 and pa.offset != pb.offset:
@@ -284,10 +287,10 @@ def describe(body: M.Body, place: M.Place, statics: dict[int, str] | None = None
             elif isinstance(ty, T.TupleTy) and proj.index < len(ty.elems):
                 text = f"{text}.{proj.index}"
                 ty = ty.elems[proj.index]
-            elif isinstance(ty, T.OptionTy):
-                if proj.index == 1:
-                    text = f"({text} as Some).0"
-                ty = ty.inner if proj.index == 1 else T.BOOL
+            elif isinstance(ty, T.EnumTy) and proj.variant is not None:
+                v = ty.variants[proj.variant]
+                fname, ty = v.fields[proj.index]
+                text = f"({text} as {v.name}).{fname}"
             else:
                 text = f"{text}.{proj.index}"
                 ty = T.ERROR
