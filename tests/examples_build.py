@@ -34,7 +34,11 @@ def env() -> dict:
     # the checkout first, then whatever the caller's path already had (on the GPU machine,
     # the carried lark)
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    return dict(os.environ, PYTHONPATH=path, OXIDEC=OXIDEC, NO_COLOR="1")
+    # not the variables of a make that runs the tests (`make test`): with them the examples'
+    # make believes it is a sub-make and prints "Entering directory" lines
+    outer = {k: v for k, v in os.environ.items()
+             if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+    return dict(outer, PYTHONPATH=path, OXIDEC=OXIDEC, NO_COLOR="1")
 
 
 def have_tools(name: str) -> bool:
