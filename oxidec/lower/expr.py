@@ -176,6 +176,11 @@ class ExprLowering:
     def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:
         return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
+    def lower_range_expr(self, e: ast.RangeExpr) -> M.Operand:
+        # range_expr: expr ".." expr -- only `for` loops consume ranges so far (they never get
+        # here); a range as a value (`let r = &(8..16)`) needs `Range<T>` as a struct
+        return self.unsupported(e.span, "ranges as values (outside `for` loops) are")
+
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:
         if e.unsafe:
             outer = self.scope

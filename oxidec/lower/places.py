@@ -9,6 +9,7 @@ from .. import ast
 from .. import types as T
 from ..mir import syntax as M
 from ..typeck import LocalRes, StaticRes
+from .builder import UNIT_CONST
 
 class PlaceLowering:
 
@@ -37,7 +38,12 @@ class PlaceLowering:
                 bty = bty.inner
             if isinstance(bty, T.StructTy):
                 return base.project(M.Field(bty.field_index(e.name)))
-            return base.project(M.Field(int(e.name)))
+            if isinstance(bty, T.TupleTy) and e.name.isdigit():
+                return base.project(M.Field(int(e.name)))
+            # an error type was reported where it arose: keep lowering on a dummy place
+            op = UNIT_CONST if isinstance(bty, T.ErrorTy) else \
+                self.unsupported(e.span, f"field `{e.name}` of `{bty}` is")
+            return M.Place(self.operand_local(op, T.UNIT, e.span))
         if isinstance(e, ast.IndexExpr):
             return self.lower_index_place(e)
         # Any other expression: evaluate into a temporary and use that.
