@@ -203,16 +203,6 @@ target (it builds for sm_80 to sm_90; the H200 is sm_90).
     let r = cluster::cluster_ctaidX();   // with --arch sm_80: error[OX0013]
                                          // with --arch sm_90: ok
 """,
-    "OX0013": """\
-An item of the device API needs a newer GPU than the build targets: the minimum is the
-item's (`cluster::cluster_ctaidX` needs sm_90, `barrier::nanosleep` sm_70). Build with
-`--arch` set to that architecture or a newer one. The Blackwell-only parts of the API
-(`tcgen05` tensor cores, `clc` cluster launch control) need sm_100, which oxidec does not
-target (it builds for sm_80 to sm_90; the H200 is sm_90).
-
-    let r = cluster::cluster_ctaidX();   // with --arch sm_80: error[OX0013]
-                                         // with --arch sm_90: ok
-""",
     # -- rustc's ----------------------------------------------------------------------
     "E0005": """\
 A `let` pattern must match every value; `Some(x)` does not match `None`.
