@@ -96,7 +96,9 @@ def run(cmd: list[str], cwd: Path, extra: dict | None = None) -> subprocess.Comp
 
 
 def build_cpp_make(src: Path, libdir: Path) -> subprocess.CompletedProcess:
-    return run(["make", f"OXIDEC={OXIDEC}", f"CUDA_INCLUDE={CUDA_INCLUDE}",
+    # --no-print-directory: whatever make the tests run under (CI's, or `make test` with
+    # its MAKEFLAGS), the example's output is its commands only
+    return run(["make", "--no-print-directory", f"OXIDEC={OXIDEC}", f"CUDA_INCLUDE={CUDA_INCLUDE}",
                 f"CUDA_LIBDIR={libdir}"], src)
 
 

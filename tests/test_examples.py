@@ -51,7 +51,9 @@ def run_on_fake_driver(program: Path, fake: Path, name: str, launches: list[str]
 
 
 def commands(output: str) -> str:
-    return "\n".join(line for line in output.splitlines() if line.strip())
+    """The commands make ran: not its own chatter ("make[1]: Entering directory ...")."""
+    return "\n".join(line for line in output.splitlines()
+                     if line.strip() and not re.match(r"make(\[\d+\])?: ", line))
 
 
 @needs("cpp-make")
