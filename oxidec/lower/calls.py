@@ -171,8 +171,11 @@ class CallLowering:
             if name == "get_unchecked_mut":
                 i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, span)
                 return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty, span)
-        if kind == "array":
-            return M.Constant(self.ty(e.receiver).length, T.USIZE)
+        if kind == "array":  # the receiver may be a reference to the array (auto-deref)
+            array = self.ty(e.receiver)
+            while isinstance(array, T.RefTy):
+                array = array.inner
+            return M.Constant(array.length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))
         if kind == "ptr":
             return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
