@@ -191,8 +191,11 @@ class CallLowering:
             place = self.lower_place(e.receiver)
             if name == "len":
                 return self.to_temp(M.Len(place), T.USIZE, span)
-        if kind == "array":
-            return M.Constant(self.ty(e.receiver).length, T.USIZE)
+        if kind == "array":  # the receiver may be a reference to the array (auto-deref)
+            array = self.ty(e.receiver)
+            while isinstance(array, T.RefTy):
+                array = array.inner
+            return M.Constant(array.length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))
         if kind == "ptr":
             return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)

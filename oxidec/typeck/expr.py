@@ -193,8 +193,13 @@ class ExprMixin:
         return self.check_block(e.block, expected)
 
     def check_unary_expr(self, e: ast.UnaryExpr, expected):
-        if e.op == "-" and isinstance(e.operand, ast.LitExpr):
-            self.negated.add(e.operand)
+        # rustc's overflowing_literals: a negation counts for its operand unless it is itself
+        # the counted operand of a negation, so in `-(-128i8)` the literal is not negated
+        # (out of range) and in `-(-(-128i8))` it is
+        if e.op == "-" and e not in self.neg_counted:
+            self.neg_counted.add(e.operand)
+            if isinstance(e.operand, ast.LitExpr):
+                self.negated.add(e.operand)
         if e.op == "*":
             ty = self.shallow(self.check_expr(e.operand))
             if isinstance(ty, T.AtomicTy):

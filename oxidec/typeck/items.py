@@ -47,6 +47,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.consts = ConstEvaluator(items, sink, self.lower_type, self)
         self.ctx: FnCtx | None = None
         self.negated: set[ast.LitExpr] = set()
+        self.neg_counted: set[ast.Expr] = set()  # operands of negations that count
 
     # -- items -------------------------------------------------------------
     def run(self) -> TypeckResults:
