@@ -26,12 +26,13 @@ class EnumMixin:
         if name in self.r.enum_tys:
             return self.r.enum_tys[name]
         item = self.items.enums[name]
-        saved = self.module, self.consts.module
+        saved = self.module, self.consts.module, self.generic_env
         self.module = self.consts.module = self.items.scope_of(item)
+        self.generic_env = self.adt_envs.get(name, {})  # an instance's arguments
         try:
             return self._build_enum_ty(name, item)
         finally:
-            self.module, self.consts.module = saved
+            self.module, self.consts.module, self.generic_env = saved
 
     def _build_enum_ty(self, name: str, item: ast.EnumItem) -> T.Ty:
         repr_ty = None
