@@ -179,6 +179,11 @@ class GenericCallsMixin:
         return params, ret
 
     def _probe(self, te):
+        """`te` over the variables of `generic_env`; None when it needs what is not known
+        yet (a struct over a variable, an array over an unknown const parameter)."""
+        unknown = {k for k, v in self.generic_env.items() if v is None}
+        if unknown and _mentions(te, unknown):
+            return None
         try:
             return self.lower_type(te)
         except _NeedsConcrete:
@@ -253,6 +258,13 @@ class GenericCallsMixin:
         for name, args, start, end in launch_sites(self.items.source, set(generic)):
             d = generic[name]
             self.instantiate_launch(d, args, start, end)
+        for name, d in generic.items():
+            if not any(k[0] == d.key for k in self.fn_instances):
+                params = ", ".join(p.name for p in own_params(d.item))
+                self.sink.warning(None, f"generic kernel `{name}` is never instantiated",
+                                  d.item.name_span, "no PTX entry is made for it",
+                                  help=f"list its types (`#[kernel(f32)]`) or launch "
+                                       f"`{name}::<{params}>` from host code in this file")
 
     def kernel_type_list(self, fn: ast.FnItem):
         """The types of `#[kernel(f32, f64)]` as type expressions; None without a list."""
@@ -333,3 +345,16 @@ class GenericCallsMixin:
                         help=f"a bound on `{name}` must provide `{e.method}`: restrict `{name}` "
                              "with a trait that has it")
         return True
+
+
+def _mentions(node, names: set[str]) -> bool:
+    """Whether an AST fragment names one of `names` (as a path of one segment)."""
+    import dataclasses
+    if isinstance(node, ast.PathSegment):
+        return node.name in names or any(_mentions(a, names) for a in node.generic_args)
+    if isinstance(node, ast.Node):
+        return any(_mentions(getattr(node, f.name), names) for f in dataclasses.fields(node)
+                   if f.name != "span")
+    if isinstance(node, tuple):
+        return any(_mentions(c, names) for c in node)
+    return False

@@ -147,12 +147,17 @@ class GenericsMixin:
             return exp
         env, ftys = self._probe_fields(d)
         done = {}
+        decl = {f.name: f.ty for f in d.item.fields}
         for fname, x in e.fields:
             fty = ftys.get(fname)
             done[x] = self.check_expr(x, fty) if fty is not None else self.check_expr(x)
             if fty is not None:
                 self.coerce(done[x], fty, x.span)
+            elif fname in decl:
+                self.infer_const_from(decl[fname], done[x], env)
         ty = self._adt_from_env(d, env, e.path.span)
+        if expected is not None:
+            self.unify(ty, expected)  # an unannotated `let` takes the instance
         if isinstance(ty, T.StructTy):
             for fname, x in e.fields:
                 idx = ty.field_index(fname)
@@ -192,18 +197,36 @@ class GenericsMixin:
             self.check_args(e, tuple(p or T.ERROR for p in params), "struct", d.item.name_span)
             return T.ERROR
         done = []
-        for a, p in zip(e.args, params):
+        for a, p, f in zip(e.args, params, d.item.fields):
             t = self.check_expr(a, p) if p is not None else self.check_expr(a)
             if p is not None:
                 self.coerce(t, p, a.span)
+            else:
+                self.infer_const_from(f.ty, t, env)
             done.append(t)
         ty = self._adt_from_env(d, env, e.func.span)
         if not isinstance(ty, T.StructTy):
             return T.ERROR
+        if expected is not None:
+            self.unify(ty, expected)
         self.r.calls[e] = ("ctor", ty)
         for a, t, (_, fty) in zip(e.args, done, ty.fields):
             self.coerce(t, fty, a.span)
         return ty
+
+    def infer_const_from(self, te: ast.TypeExpr, ty: T.Ty, env: dict) -> None:
+        """A const parameter an array value gives (`[T; N]` or `&[T; N]` against `[f32; 4]`
+        binds N = 4)."""
+        if isinstance(te, ast.RefType):
+            te = te.inner
+        arr = self.shallow(ty)
+        if isinstance(arr, T.RefTy):
+            arr = self.shallow(arr.inner)
+        if isinstance(te, ast.ArrayType) and isinstance(arr, T.ArrayTy) and isinstance(
+                te.length, ast.PathExpr) and len(te.length.path.names) == 1:
+            name = te.length.path.names[0]
+            if name in env and env[name] is None:
+                env[name] = ConstValue(arr.length, T.USIZE)
 
     def _generic_adt_def(self, path: ast.Path):
         res = self.resolver.walk(self.module, path.names, "type")

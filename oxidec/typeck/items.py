@@ -30,12 +30,13 @@ from .reach import ReachMixin
 from .api import ApiMixin, target_sm
 from .generics import GenericsMixin, is_generic
 from .generic_calls import GenericCallsMixin
+from .generic_enums import GenericEnumsMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin):
+             GenericCallsMixin, GenericEnumsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
