@@ -12,7 +12,7 @@ from .. import types as T
 from ..consteval import ConstValue
 from ..diagnostics import Label
 from ..resolve.generics import all_params, clone_fn, impl_params, is_generic, own_params
-from .generics import MARKER_TRAITS, _NeedsConcrete, _plural, arg_tag
+from .generics import MARKER_TRAITS, _NeedsConcrete, _plural, arg_tag, arg_text
 
 
 INSTANCE_LIMIT = 64  # instances of one generic fn (rustc's recursion limit is 128 deep)
@@ -229,6 +229,8 @@ class GenericCallsMixin:
             owner = getattr(owner_ty, "name", owner)
         key = self.instance_key(d, args)
         self.fn_instances[(d.key, args)] = key
+        self.instance_names[key] = f"{d.key.replace('$', '::')}::<" \
+            f"{', '.join(arg_text(a) for a in args)}>"
         self.check_instance_bounds(fn, env, span)
         copy = clone_fn(self.items, fn, key, owner)
         self.inst_env[id(copy)] = dict(env)

@@ -68,6 +68,7 @@ class GenericsMixin:
         self.adt_instances: dict[str, tuple[str, tuple]] = {}  # inst key -> (adt key, args)
         self.adt_envs: dict[str, dict] = {}  # ADT instance key -> its env
         self.generic_probe = False  # lowering a signature over inference variables
+        self.instance_names: dict[str, str] = {}  # instance key -> `scale::<f32>` (messages)
         self.self_impl: ast.ImplItem | None = None  # the impl of the item being checked
 
     # -- names of parameters ------------------------------------------------
