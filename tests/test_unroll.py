@@ -84,3 +84,31 @@ def test_only_the_long_loop_stays_a_loop() -> None:
     (body,) = comp.program.bodies
     # The 16- and 3-trip loops are unrolled; the 40-trip loop without #[unroll] is not.
     assert back_edges(body) == 1
+
+
+HUGE = """
+#[kernel]
+pub fn k(mut out: DisjointSlice<u64>) {
+    let idx = thread::index_1d();
+    let mut s = 0u64;
+    #[unroll]
+    for j in 0..100000000u64 { s = s.wrapping_add(j); }
+    for j in (0..u64::MAX).step_by(3) { s ^= j; if s > 7 { break; } }
+    if let Some(o) = out.get_mut(idx) { *o = s; }
+}
+"""
+
+
+def test_a_huge_trip_count_is_refused_arithmetically() -> None:
+    # The trip count is checked before any list of trips exists: 10^8 trips would take
+    # gigabytes and 0..u64::MAX overflow Python's sizes; both loops stay loops.
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        comp = driver.compile_source(HUGE, "huge.rs", driver.Options(stop="mir"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    (body,) = comp.program.bodies
+    assert back_edges(body) == 2
+    assert peak < 200 * 2**20

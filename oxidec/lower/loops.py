@@ -110,7 +110,9 @@ class ForLowering:
         if s <= 0:
             return None
         stop = hi.value + 1 if rng.inclusive else hi.value
-        trips = list(range(lo.value, stop, s))
+        # the trip count by arithmetic: a list (or len() of a range past sys.maxsize) of
+        # `0..100000000` would cost gigabytes before the limit below refuses it
+        count = max(0, -(-(stop - lo.value) // s))
         unroll = next((a for a in e.attrs if a.name == "unroll"), None)
         if unroll is None:
             limit = self.AUTO_UNROLL
@@ -119,7 +121,9 @@ class ForLowering:
         else:
             arg = unroll.args[0]
             limit = arg.value if isinstance(arg, ast.LitExpr) and arg.kind == "int" else 0
-        return trips if len(trips) <= min(limit, self.MAX_UNROLL) else None
+        if count > min(limit, self.MAX_UNROLL):
+            return None
+        return list(range(lo.value, stop, s))
 
     def lower_unrolled_loop(self, e: ast.ForExpr, trips: list[int], ty: T.Ty) -> None:
         exit_bb = self.new_block()
