@@ -2,11 +2,15 @@
 default, `#[unroll(N)]` when N covers the trip count; break/continue keep their meaning."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from oxidec import driver
 from oxidec.mir.cfg import successors
 from oxidec.sim import run_kernel
+
+ROOT_UI = Path(__file__).resolve().parent / "ui"
 
 SRC = """
 #[kernel]
@@ -112,3 +116,25 @@ def test_a_huge_trip_count_is_refused_arithmetically() -> None:
     (body,) = comp.program.bodies
     assert back_edges(body) == 2
     assert peak < 200 * 2**20
+
+
+def test_a_mut_ref_in_an_unrolled_body_runs() -> None:
+    src = (ROOT_UI / "accept_mut_ref_in_unrolled_loop.rs").read_text()
+    comp = driver.compile_source(src, "k.rs")
+    out = np.full(70, 0xDEADBEEF, np.uint32)
+    run_kernel(comp.program, "k", (1, 1, 1), (70, 1, 1), [out])
+    v = 1
+    for j in range(3):
+        v = v * 3 + j
+    assert (out == v).all()
+
+
+def test_if_let_on_a_tuple_of_options_runs(rng) -> None:
+    src = (ROOT_UI / "accept_if_let_tuple_of_options.rs").read_text()
+    comp = driver.compile_source(src, "k.rs")
+    a = rng.integers(1, 2**32, 100, dtype=np.uint32)
+    out = np.full(128, 0xDEADBEEF, np.uint32)
+    run_kernel(comp.program, "k", (1, 1, 1), (128, 1, 1), [a, out])
+    want = np.full(128, 7, np.uint32)
+    want[:99] = a[:99] ^ a[1:]
+    np.testing.assert_array_equal(out, want)
