@@ -43,6 +43,8 @@ class GenericCallsMixin:
             for p in fparams:
                 env[p.name] = self.fresh("any") if p.kind == "type" else None
         checked = self.infer_consts(fn, args, env, skip_self)
+        if expected is not None and fn.ret is not None:  # `let a: [f32; 4] = make();`
+            self.infer_const_from(fn.ret, expected, env)
         missing = [n for n, v in env.items() if v is None]
         if missing:
             for a in args:
@@ -66,7 +68,9 @@ class GenericCallsMixin:
             self.unify_ret_adt(fn, env, expected)
         later = []
         for a, pty in zip(args, ptys):
-            if a in checked:
+            if a in checked and pty is not None:
+                self.coerce(checked[a], pty, a.span)
+            elif a in checked:
                 later.append((a, checked[a]))
             elif pty is None:
                 later.append((a, self.check_expr(a)))
