@@ -91,7 +91,7 @@ class MethodMixin:
                     self.check_expr(a)
                 self.sink.error("E0689", f"can't call method `{m}` on ambiguous numeric type "
                                 f"`{base}`", e.method_span, "",
-                                help="you must specify a type for this binding, like "
+                                help="you must specify a concrete type for this numeric value, like "
                                 f"`{'i32' if is_int else 'f32'}`")
                 return T.ERROR
             if num.applies(more[m][2], base):

@@ -74,7 +74,10 @@ INT_ARMS += [("x.rotate_left(n) as u64", ""), ("x.rotate_right(n) as u64", ""),
              ("x.clamp(y.min(x ^ y), y.max(x ^ y)) as u64", ""),
              ("{ let b = x.to_le_bytes(); (b[0] as u64) ^ ((b[b.len() - 1] as u64) << 8) }", ""),
              ("{ let b = x.to_be_bytes(); (b[0] as u64) ^ ((b[b.len() - 1] as u64) << 8) }", ""),
-             ("(T::MAX as u64) ^ (T::MIN as u64) ^ (T::BITS as u64)", "")]
+             ("(T::MAX as u64) ^ (T::MIN as u64) ^ (T::BITS as u64)", ""),
+             ("T::from_be_bytes(x.to_le_bytes()) as u64", ""),
+             ("T::from_ne_bytes(y.to_be_bytes()) as u64", ""),
+             ("(T::from_be(x) ^ T::from_le(y)) as u64", "")]
 
 FLOAT_ARMS = [
     "x.fract()", "x.round_ties_even()", "x.signum()", "x.recip()", "x.to_degrees()",
