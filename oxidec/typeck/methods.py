@@ -38,6 +38,8 @@ class MethodMixin:
 
     def check_method_call_expr(self, e: ast.MethodCallExpr, expected):
         recv = self.shallow(self.check_expr(e.receiver))
+        if self.method_on_bare_param(e):  # `x.sqrt()` with `x: T`, `T: Copy` (generics.py)
+            return T.ERROR
         base = recv
         while isinstance(base, T.RefTy) and not isinstance(base.inner, T.SliceTy):
             base = self.shallow(base.inner)
