@@ -42,6 +42,11 @@ FNS = [
     ApiFn("f64::from_bits", ("u64",), "f64", op("bitcast")),
 ]
 
+FNS += [
+    ApiFn("char::from_u32", ("u32",), "Option<char>", hook("char_from_u32")),
+    ApiFn("char::from_digit", ("u32", "u32"), "Option<char>", hook("char_from_digit")),
+]
+
 # `u32::from_be(x)`, `i64::from_le_bytes(b)`, ...: the byte-order conversions of every
 # integer type (the device is little-endian; lower/num_methods.py has the hooks).
 INT_NAMES = ("u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "usize", "isize")

@@ -73,6 +73,8 @@ class NumLowering:
         o = _Ops(self, e.span)
         if kind == "num_float":
             return self.float_method(o, name, recv, args, ty, self.ty(e))
+        if kind == "num_char":
+            return getattr(self, f"char_{name}")(o, recv, *args, ret=self.ty(e))
         return self.int_method(o, name, recv, args, ty, self.ty(e))
 
     # -- integers ---------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 import tests.oracle.num_cases as C
 from oxidec import driver
 
-TYPES = C.INT_TYPES + C.FLOAT_TYPES
+TYPES = C.INT_TYPES + C.FLOAT_TYPES + C.CHAR_TYPES
 POISON = 0xDEAD_BEEF_0BAD_F00D
 
 
@@ -42,7 +42,7 @@ def test_gpu_matches_simulator(source: str, ty: str, rng) -> None:
         view, width = (np.float32, np.uint32) if ty == "f32" else (np.float64, np.uint64)
         same |= np.isnan(gpu.astype(width).view(view)) & np.isnan(sim.astype(width).view(view))
     bad = np.flatnonzero(~same)
-    arms = C.float_arms(ty) if ty in C.FLOAT_TYPES else C.int_arms(ty)
+    arms = C.arms_of(ty)
     assert bad.size == 0, (f"{bad.size} of {n} differ; first `{arms[bad[0] % m]}` on "
                            f"a={int(a[bad[0] // m]):#x} b={int(b[bad[0] // m]):#x}: "
                            f"gpu {int(gpu[bad[0]]):#x}, sim {int(sim[bad[0]]):#x}")
