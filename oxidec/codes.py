@@ -69,6 +69,7 @@ CODES: dict[str, str] = {
     "E0597": "a borrowed value does not live long enough",
     "E0599": "no method with that name for this type",
     "E0600": "cannot apply unary operator",
+    "E0689": "a method called on a numeric literal or binding of no concrete type",
     "E0604": "only primitive types can be cast with `as`",
     "E0606": "invalid cast",
     "E0608": "cannot index into a value of this type",

@@ -529,6 +529,13 @@ The unary operator does not apply to the type: `-` on an unsigned integer or a b
 
     let n = -(x as u32);           // error[E0600]: unsigned values cannot be negated
 """,
+    "E0689": """\
+A method of the number types needs to know which type: on a literal without a suffix or a
+binding whose type nothing fixed, there is no such method yet.
+
+    let b = 2.pow(3);              // error[E0689]
+    let b = 2_i32.pow(3);          // ok
+""",
     "E0604": """\
 In rustc: only primitive types can be cast with `as`. oxidec reports every invalid cast
 as E0606, including casts of non-primitive values such as a `ThreadIndex` (use

@@ -29,12 +29,13 @@ from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
 from .num_methods import NumLowering
+from .char_methods import CharLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  NumLowering):
+                  NumLowering, CharLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -26,6 +26,8 @@ class ExprLowering:
 
     def lower_lit_expr(self, e: ast.LitExpr) -> M.Operand:
         ty = self.ty(e)
+        if isinstance(ty, T.CharTy):  # a char is its scalar value
+            return M.Constant(ord(e.value), ty)
         if isinstance(ty, T.FloatTy):  # rounded once, from the exact decimal
             return M.Constant(float_literal(e.value, ty.bits), ty)
         if isinstance(ty, T.IntTy):
