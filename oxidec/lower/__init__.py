@@ -30,12 +30,13 @@ from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
+from .num_methods import NumLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, ContractEntryLowering):
+                  OverflowLint, ContractEntryLowering, NumLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
