@@ -49,6 +49,7 @@ class TypeExpr(Node):
 @node
 class PathType(TypeExpr):
     path: Path  # `f32`, `DisjointSlice<f32>`, `thread::Index2D<16>`
+    qself: QSelf | None = None  # `<T as Tr>::Out`: path holds the segments after it
 
 
 @node
@@ -190,6 +191,7 @@ class LitExpr(Expr):
 @node
 class PathExpr(Expr):
     path: Path
+    qself: QSelf | None = None  # `<S as Tr>::f`: path holds the segments after it
 
 
 @node
@@ -562,6 +564,10 @@ class SkippedItem(Item):
 @node
 class SourceUnit(Node):
     items: tuple[Item, ...]
+
+
+from .ast_traits import (AssocTypeItem, DynType, QSelf, TraitConstItem,  # noqa: E402
+                         TraitFnDecl, TraitImplItem, TraitItem)
 
 
 def dump(n: object, indent: int = 0) -> str:

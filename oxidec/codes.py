@@ -81,7 +81,9 @@ CODES: dict[str, str] = {
 
 def _add_pattern_codes() -> None:
     from .explain_patterns import SUMMARIES
+    from .explain_traits import SUMMARIES as TRAIT_SUMMARIES
     CODES.update(SUMMARIES)
+    CODES.update(TRAIT_SUMMARIES)
 
 
 _add_pattern_codes()

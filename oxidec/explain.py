@@ -571,7 +571,9 @@ A call of something that is not a function (a local variable, an expression).
 
 def _add_pattern_pages() -> None:
     from .explain_patterns import PAGES as PATTERN_PAGES
+    from .explain_traits import PAGES as TRAIT_PAGES
     PAGES.update(PATTERN_PAGES)
+    PAGES.update(TRAIT_PAGES)
 
 
 _add_pattern_pages()

@@ -892,7 +892,7 @@ def test_host_items(src, tree):
 
 @pytest.mark.parametrize("src, message", [
     ("fn foo()\n#[kernel] fn k() {}", "expected one of `->` or `{`, found `#`"),
-    ("impl Foo\n#[kernel] fn k() {}", "expected one of `::`, `<`, or `{`, found `#`"),
+    ("impl Foo\n#[kernel] fn k() {}", "expected one of `::`, `<`, `for`, or `{`, found `#`"),
     ("fn", "unexpected end of file"),
     ("pub", "unexpected end of file"),
     ("mod", "unexpected end of file"),

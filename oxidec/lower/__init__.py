@@ -28,11 +28,13 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .trait_calls import TraitCallLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
-                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering):
+                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
+                  TraitCallLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
@@ -40,6 +42,8 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     program = M.Program([], source_name=items.source.span.file.name if items.source else "")
     levels = lint_levels(items.source)
     for name, sig in r.fn_sigs.items():
+        if name in r.inline_fns:  # `Index::index`: inlined at each use (trait_calls.py)
+            continue
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings

@@ -533,8 +533,16 @@ class _ItemScanner:
         return None
 
     def impl_self_name(self, i: int, end: int) -> int | None:
-        """Token index of the self type's last name in `impl Path {`, or None for a generic
-        or trait impl (which the grammar does not parse; they stay host code)."""
+        """Token index of the self type's last name in `impl Path {` or
+        `impl Trait<..> for Path {`, or None for a generic impl (which the grammar does not
+        parse; it stays host code)."""
+        j, depth = i, 0
+        while j < end and not self.is_punct(i, "<") and not (depth == 0 and self.is_punct(j, "{")):
+            depth += self.is_punct(j, "<") - (self.is_punct(j, ">") and depth > 0)
+            if depth == 0 and self.is_word(j, "for"):
+                i = j + 1
+                break
+            j += 1
         last = None
         while i < end and self.toks[i].kind == IDENT and self.tok(i) not in ("for", "where"):
             last = i

@@ -22,6 +22,7 @@ from . import literals
 from .prescan import RESERVED, SkippedInfo
 from .transform_enums import EnumRules
 from .transform_items import ItemRules
+from .transform_traits import TraitRules
 
 SYNTAX = "OX0001"
 ATTR = "OX0003"
@@ -82,6 +83,7 @@ def _rule_methods(cls) -> list[str]:
 @v_args(meta=True)
 class AstBuilder(EnumRules, Transformer_NonRecursive):
     vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
+    vars().update({k: v for k, v in vars(TraitRules).items() if not k.startswith("__")})
 
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):

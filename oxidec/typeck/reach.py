@@ -32,16 +32,17 @@ class ReachMixin:
     def in_scope_of(self, item: ast.Item):
         """Names in `item`'s signature and body are looked up in its scope; `Self` is the
         type of the `impl` it belongs to."""
-        saved = self.module, self.self_ty, self.consts.module
+        saved = self.module, self.self_ty, self.consts.module, self.cur_impl
         d = self.items.def_of(item)
         self.module = self.items.scope_of(item)
         self.consts.module = self.module
         if d is not None and d.owner is not None:
-            self.self_ty = self.adt_ty(d.owner)
+            self.self_ty = self.owner_ty(d.owner)  # a trait impl's may be a scalar
+            self.cur_impl = d.impl
         try:
             yield
         finally:
-            self.module, self.self_ty, self.consts.module = saved
+            self.module, self.self_ty, self.consts.module, self.cur_impl = saved
 
     def request_fn(self, key: str, span=None):
         """The signature of fn `key`; its body is queued for checking the first time."""
