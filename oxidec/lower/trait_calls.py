@@ -124,7 +124,9 @@ class TraitCallLowering:
         if name == "clone":
             place = self.receiver_place(e.receiver)
             return self.read(place, ty)
-        value = self.lower_expr(e.receiver)  # `into` between numbers
+        value = self.lower_expr(e.receiver)  # `into`/`try_into` between numbers
+        if name == "try_into":
+            return self.try_convert(value, self.ty(e.receiver), ty, e.span)
         return self.convert(value, self.ty(e.receiver), ty, e.span)
 
     def lower_user_from(self, e: ast.MethodCallExpr, key: str) -> M.Operand:

@@ -128,7 +128,7 @@ class TraitImplAttacher:
                                                                      "convert", "default",
                                                                      "clone", "fmt", "marker")):
             return last, None
-        if len(names) == 1 and last not in self.collector.host_traits:
+        if len(names) == 1 and last not in self.collector.host_traits and res is None:
             self.sink.error("E0405", f"cannot find trait `{last}` in this scope",
                             te.span, "not found in this scope")
         return None  # a host trait (`fmt::Display`, a crate's): the impl is host code

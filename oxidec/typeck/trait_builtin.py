@@ -98,6 +98,11 @@ def builtin_method(ck, e: ast.MethodCallExpr, recv: T.Ty, base: T.Ty, expected) 
                                                or "Copy" in ck.derived(base)):
         ck.r.methods[e] = ("trait", "clone")
         return base
+    if e.method == "try_into" and not e.args and isinstance(base, T.IntTy):
+        exp = ck.shallow(expected) if expected is not None else None
+        dst = exp.args[0] if T.is_result(exp) else ck.fresh("int")  # `.try_into().unwrap()`
+        ck.r.methods[e] = ("trait", "try_into")
+        return T.result_ty(dst, TRY_FROM_INT_ERROR)
     if e.method == "into" and not e.args and T.is_scalar(base):
         exp = ck.deep(expected) if expected is not None else None
         if exp is None or isinstance(exp, T.InferTy):

@@ -174,6 +174,9 @@ fn compute(x: f32, i: usize) -> f32 {
     let ti = i8::try_from(y as i64).unwrap_or(-100) as f32;
     let tu = u32::try_from(y as i16).is_ok() as u32 as f32;
     let ts = i16::try_from(i as u64 * 300).unwrap_or(7) as f32;
+    let tn: Result<u16, _> = (y as i32).try_into();
+    let tv: u8 = ((i * 3) as u32).try_into().unwrap_or(200);
     c.x + c.y + dot + (bits + kb * 128 + lv * 4096) as f32 + sv + ap as f32 + t.0 + t2.0 + t3.0
-        + w as f32 + f as f32 + g as f32 + h + tf + ti + tu + ts
+        + w as f32 + f as f32 + g as f32 + h + tf + ti + tu + ts + tn.unwrap_or(9) as f32
+        + tv as f32
 }
