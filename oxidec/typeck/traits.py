@@ -52,9 +52,9 @@ class TraitMixin:
         return bool(self.impls_of(ty, trait)) or trait in self.derived(ty)
 
     def owner_ty(self, key: str) -> T.Ty:
-        if key in SCALAR_NAMES and key not in self.items.adts:
-            return T.SCALARS[key]
-        return self.adt_ty(key)
+        if key in self.items.adts:
+            return self.adt_ty(key)
+        return T.SCALARS.get(key, T.ERROR)  # `f16`, `u128`: scalars typeck does not have
 
     def trait_named(self, te: ast.TypeExpr):
         """(name, TraitInfo or None for core's) a trait path names here, or None."""
@@ -138,7 +138,7 @@ class TraitMixin:
         if head == "Self" and self.self_ty is not None and not isinstance(
                 self.self_ty, (T.StructTy, T.EnumTy)):
             return self.call_on(e, self.self_ty, None, name, expected)
-        if head in SCALAR_NAMES and self.resolver.lookup(self.module, head, "type") is None:
+        if head in T.SCALARS and self.resolver.lookup(self.module, head, "type") is None:
             ty = T.SCALARS[head]
             if any(name in i.fns for i in self.impls_of(ty)) or name in ("from", "try_from",
                                                                          "default"):
@@ -278,7 +278,7 @@ class TraitMixin:
         elif len(names) == 2 and (names[0] == "Self" and self.self_ty is not None and
                                   not isinstance(self.self_ty, (T.StructTy, T.EnumTy))):
             impls = self.impls_of(self.self_ty)
-        elif len(names) == 2 and names[0] in SCALAR_NAMES and \
+        elif len(names) == 2 and names[0] in T.SCALARS and \
                 self.resolver.lookup(self.module, names[0], "type") is None:
             impls = self.impls_of(T.SCALARS[names[0]])
             if not any(names[1] in i.consts for i in impls):
