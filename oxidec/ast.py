@@ -454,6 +454,7 @@ class Item(Node):
     attrs: tuple[Attribute, ...]
     name: str
     name_span: Span
+    generics: Generics | None = None  # `fn f<T>`, `struct S<const N: usize>`, `impl<T> S<T>`
 
 
 @node
@@ -566,10 +567,6 @@ class SourceUnit(Node):
     items: tuple[Item, ...]
 
 
-from .ast_traits import (AssocTypeItem, DynType, QSelf, TraitConstItem,  # noqa: E402
-                         TraitFnDecl, TraitImplItem, TraitItem)
-
-
 def dump(n: object, indent: int = 0) -> str:
     """An indented, deterministic text form of an AST (`oxidec build --emit ast`)."""
     pad = "  " * indent
@@ -595,3 +592,9 @@ def dump(n: object, indent: int = 0) -> str:
     if isinstance(n, tuple):
         return "\n".join(dump(x, indent) for x in n)
     return f"{pad}{n!r}"
+
+
+# generic parameters, bounds and `where` clauses (their own module, for the line limit)
+from .ast_generics import (AssocTypeArg, GenericParam, Generics, TraitBound,  # noqa: E402
+                           WherePredicate)
+from .ast_traits import *  # noqa: E402,F401,F403  (TraitItem, TraitImplItem, QSelf, DynType, ..)

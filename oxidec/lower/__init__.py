@@ -28,13 +28,14 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .num_methods import NumLowering
 from .trait_calls import TraitCallLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  TraitCallLowering):
+                  NumLowering, TraitCallLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

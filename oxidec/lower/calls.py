@@ -189,6 +189,8 @@ class CallLowering:
             return self.lower_option_method(e, kind, name)
         if kind == "user":
             return self.lower_user_method(e, name)
+        if kind in ("num_int", "num_float"):
+            return self.lower_num_method(e, kind, name)
         if kind == "trait":
             return self.lower_trait_method(e, name)  # trait_calls.py
         if kind == "user_from":

@@ -208,7 +208,8 @@ class TraitImplAttacher:
     def add(self, info: ImplInfo, member: ast.Item, module: Module, kind: str, prefix: str,
             suffix: str) -> None:
         key = f"{prefix}${member.name}{suffix}"
-        d = Def(kind, member.name, member, module, key, owner=info.self_key, impl=info)
+        d = Def(kind, member.name, member, module, key, owner=info.self_key, impl=info,
+                impl_item=info.item)
         (info.fns if kind == "fn" else info.consts)[member.name] = d
         self.table.defs[id(member)] = d
         self.table.assoc.setdefault((info.self_key, member.name), d)

@@ -2,9 +2,11 @@
 impls, associated types, qualified paths and `dyn`. A mixin of `AstBuilder` (transform.py),
 copied into its class body like ItemRules.
 
-    trait_item: vis? UNSAFE? "trait" IDENT (":" _bounds)? "{" trait_member* "}"
-    trait_impl_item: UNSAFE? "impl" type "for" type "{" impl_member* "}"
-    trait_fn_decl: CONST? UNSAFE? "fn" IDENT "(" _fn_params? ")" ("->" type)? ";"
+    trait_item: vis? UNSAFE? "trait" IDENT generic_params? (":" _supertraits)? where_clause?
+                "{" trait_member* "}"
+    trait_impl_item: UNSAFE? "impl" generic_params? type "for" type where_clause? "{" impl_member* "}"
+    trait_fn_decl: CONST? UNSAFE? "fn" IDENT generic_params? "(" _fn_params? ")" ("->" type)?
+                   where_clause? ";"
     trait_const_item: "const" IDENT ":" type ("=" expr)? ";"
     assoc_type_item: "type" IDENT (":" _bounds)? ("=" type)? ";"
     qualified_path_expr / qualified_type: LT type "as" type GT "::" IDENT ("::" IDENT)*
@@ -32,14 +34,17 @@ class TraitRules:
     """Transformer methods for the trait rules (see ItemRules for how they are mixed in)."""
 
     def trait_item(self, meta, children):
-        # trait_item: vis? UNSAFE? "trait" IDENT (":" _bounds)? "{" trait_member* "}"
+        # trait_item: vis? UNSAFE? "trait" IDENT generic_params? (":" _supertraits)? ..
         from .transform import _Vis
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
         name_tok = _toks(children, "IDENT")[0]
         nodes = [c for c in _nodes(children) if not isinstance(c, _Vis)]
         supers = tuple(c for c in nodes if isinstance(c, ast.TypeExpr))
         members = tuple(c for c in nodes if isinstance(c, ast.Item))
         return ast.TraitItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
-                             supertraits=supers, items=members, span=self.span(meta))
+                             supertraits=supers, items=members, generics=generics,
+                             span=self.span(meta))
 
     def trait_member(self, meta, children):
         # trait_member: attribute* (fn_item | trait_fn_decl | trait_const_item | assoc_type_item)
@@ -49,7 +54,9 @@ class TraitRules:
 
     def trait_fn_decl(self, meta, children):
         # trait_fn_decl: CONST? UNSAFE? "fn" IDENT "(" _fn_params? ")" ("->" type)? ";"
+        from .transform_generics import split_generics
         from .transform_items import _self_as_param
+        children, generics = split_generics(children)
         name_tok = _toks(children, "IDENT")[0]
         rest = _nodes(children)
         params = tuple(c for c in rest if isinstance(c, ast.Param))
@@ -64,7 +71,7 @@ class TraitRules:
         return ast.TraitFnDecl(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
                                is_unsafe=any(t.type == "UNSAFE" for t in _toks(children)),
                                params=params, ret=ret, self_param=self_param,
-                               span=self.span(meta))
+                               generics=generics, span=self.span(meta))
 
     def trait_const_item(self, meta, children):
         # trait_const_item: "const" IDENT ":" type ("=" expr)? ";"
@@ -86,11 +93,13 @@ class TraitRules:
 
     def trait_impl_item(self, meta, children):
         # trait_impl_item: UNSAFE? "impl" type "for" type "{" impl_member* "}"
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
         nodes = _nodes(children)
         trait_ty, self_ty = nodes[0], nodes[1]
         return ast.TraitImplItem(attrs=(), name=self_ty.span.text(), name_span=self_ty.span,
                                  trait_ty=trait_ty, self_ty=self_ty, items=tuple(nodes[2:]),
-                                 span=self.span(meta))
+                                 generics=generics, span=self.span(meta))
 
     def _qualified(self, meta, children):
         nodes = _nodes(children)

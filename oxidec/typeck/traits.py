@@ -149,6 +149,8 @@ class TraitMixin:
             info = self.items.traits[id(res.def_.item)]
             return self.call_trait_fn(e, head, info, name, expected)
         if res is not None and res.def_ is not None and res.def_.kind in ("struct", "enum"):
+            if self.is_generic_base(res.def_.key) or path.segments[0].generic_args:
+                return None  # `Pair::<f32>::new`: generics.py's
             ty = self.adt_ty(res.def_.key)
             inherent = self.items.assoc.get((res.def_.key, name))
             several = sum(1 for i in self.impls_of(ty) if name in i.fns) > 1
