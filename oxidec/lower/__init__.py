@@ -32,12 +32,13 @@ from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
 from .char_methods import CharLowering
+from .trait_calls import TraitCallLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering):
+                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering, TraitCallLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
@@ -46,6 +47,8 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     levels = lint_levels(items.source)
     noted: set[str] = set()  # rustc notes a default lint level once per crate
     for name, sig in r.fn_sigs.items():
+        if name in r.inline_fns:  # `Index::index`: inlined at each use (trait_calls.py)
+            continue
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings

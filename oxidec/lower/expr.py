@@ -63,6 +63,8 @@ class ExprLowering:
         return M.Constant(None, ty)
 
     def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
+        if e in self.r.overloads:  # `-a` of a user type (trait_calls.py)
+            return self.lower_overload(e)
         if e.op == "*":
             return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
         value = self.lower_expr(e.operand)
@@ -74,6 +76,8 @@ class ExprLowering:
     def lower_binary_expr(self, e: ast.BinaryExpr) -> M.Operand:
         if e.op in ("&&", "||"):
             return self.lower_short_circuit(e)
+        if e in self.r.overloads:  # an operator of a user type (trait_calls.py)
+            return self.lower_overload(e)
         lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
         if isinstance(self.ty(e.lhs), T.TupleTy):
             return self.tuple_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
@@ -140,6 +144,8 @@ class ExprLowering:
         return UNIT_CONST
 
     def lower_compound_assign_expr(self, e: ast.CompoundAssignExpr) -> M.Operand:
+        if e in self.r.overloads:  # `a += b` of a user type (trait_calls.py)
+            return self.lower_overload(e)
         # Rust evaluates the right operand first for primitive compound assignment.
         value = self.lower_expr(e.rhs)
         place = self.lower_place(e.lhs)
