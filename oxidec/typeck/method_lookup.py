@@ -63,9 +63,11 @@ class UserMethodMixin:
         self.check_args(e, params, "struct", d.item.name_span)
         return ty
 
-    def user_method(self, e: ast.MethodCallExpr, recv: T.Ty, base: T.StructTy) -> T.Ty | None:
-        """`recv.m(args)` for an inherent method of struct `base`; None when it has none."""
-        d = self.items.assoc.get((self.adt_base(base.name), e.method))
+    def user_method(self, e: ast.MethodCallExpr, recv: T.Ty, base: T.StructTy,
+                    d=None) -> T.Ty | None:
+        """`recv.m(args)` for an inherent (or trait) method of struct `base`; None when it
+        has none. `d`: the method's Def when the caller found it (typeck/traits.py)."""
+        d = d or self.items.assoc.get((self.adt_base(base.name), e.method))
         if d is None or d.kind != "fn":
             return None
         fn = d.item
