@@ -246,14 +246,6 @@ value only known at run time.
 
     const N: usize = 1 / 0;         // error[E0080]
 """,
-    "E0107": """\
-A generic type or function gets the wrong number of generic arguments.
-
-    let t: SharedArray<f32> = ...;          // error[E0107]: SharedArray<T, N> takes two
-    let i = thread::index_2d();             // error[E0107]: write index_2d::<N>()
-    fn scale<T>(a: T) -> T { a }
-    scale::<f32, f64>(1.0);                 // error[E0107]: scale takes one
-""",
     "E0133": """\
 Some operations can break memory safety, so Rust (and oxidec) only allow them inside an
 `unsafe { ... }` block or an `unsafe fn`, where the programmer takes responsibility:

@@ -235,10 +235,13 @@ class GenericCallsMixin:
         self.fn_instances[(d.key, args)] = key
         self.instance_names[key] = f"{d.key.replace('$', '::')}::<" \
             f"{', '.join(arg_text(a) for a in args)}>"
-        self.check_instance_bounds(fn, env, span)
+        with self.in_scope_of(fn):  # the bounds name traits of the generic fn's scope
+            ok = self.check_instance_bounds(fn, env, span)
         copy = clone_fn(self.items, fn, key, owner)
         self.inst_env[id(copy)] = dict(env)
         sig = self.request_fn(key, span)
+        if not ok and key in self.queue:  # its body would only repeat the bound's error
+            self.queue.remove(key)
         return sig
 
     def instance_key(self, d, args: tuple) -> str:
