@@ -27,6 +27,8 @@ class CallMixin:
         name = names[-1]
         if len(names) == 1:
             local = self.lookup(name)
+            if isinstance(local, Var) and isinstance(self.shallow(local.ty), T.ClosureTy):
+                return self.check_closure_call(e, local, self.shallow(local.ty))
             if isinstance(local, Var):
                 self.sink.error("E0618", f"expected function, found `{local.ty}`", e.func.span,
                                 f"`{name}` is a local variable, not a function",

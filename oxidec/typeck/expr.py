@@ -11,7 +11,7 @@ import functools
 from .. import ast
 from .. import types as T
 from ..diagnostics import Label
-from .operators import operator_mismatch
+from .operators import deref_operands, operator_mismatch, scalar_ref
 from .results import (ConstRes, LocalRes, Loop,
                       StaticRes, Var, describe, nearest)
 
@@ -255,7 +255,9 @@ class ExprMixin:
             return lt
         comparison = op in ("==", "!=", "<", "<=", ">", ">=")
         lt = self.check_expr(e.lhs, None if comparison else expected)
-        rt = self.check_expr(e.rhs, lt)
+        lref = scalar_ref(self, lt)
+        rt = self.check_expr(e.rhs, lref if lref is not None and not comparison else lt)
+        lt, rt = deref_operands(self, e, lt, rt, comparison)
         if not self.unify(lt, rt):
             if comparison:
                 self.mismatch(lt, rt, e.rhs.span)

@@ -28,9 +28,12 @@ from .aggregates import AggregateOpsMixin
 from .statics import StaticsMixin
 from .reach import ReachMixin
 from .api import ApiMixin, target_sm
+from .closures import ClosureMixin
+from .iterators import IteratorMixin
 
 
-class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
+class Typeck(ClosureMixin, IteratorMixin,
+             InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
@@ -175,6 +178,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             elif fn.body.tail is not None:
                 self.coerce(body_ty, sig.ret, tail_span)
         self.finish_fn(ctx)
+        self.check_closure_escapes(fn.body)
         self.ctx = None
 
     def finish_fn(self, ctx: FnCtx) -> None:

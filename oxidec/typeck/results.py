@@ -78,6 +78,10 @@ class TypeckResults:
     pat_const: dict[ast.Pattern, object] = field(default_factory=dict)  # literal / (lo, hi)
     binding_mode: dict[ast.IdentPat, str] = field(default_factory=dict)  # "ref" | "ref mut"
     pat_alias: dict[ast.PathPat, ast.IdentPat] = field(default_factory=dict)  # `X` binding
+    # closures and iterator chains (typeck/closures.py, typeck/iterators.py)
+    closures: dict[ast.ClosureExpr, object] = field(default_factory=dict)  # -> ClosureInfo
+    iter_methods: dict[ast.MethodCallExpr, str] = field(default_factory=dict)  # -> the method
+    deref_operands: set = field(default_factory=set)  # `&x` operands of `+`, `==`...: read `*x`
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]
