@@ -89,6 +89,15 @@ class InferType(TypeExpr):
     pass  # `_`
 
 
+@node
+class FnTraitType(TypeExpr):
+    """`impl Fn(A, B) -> R` (or FnMut, FnOnce): the type of a closure parameter."""
+
+    trait: str
+    params: tuple[TypeExpr, ...]
+    ret: TypeExpr | None
+
+
 # ---------------------------------------------------------------------------
 # Patterns
 

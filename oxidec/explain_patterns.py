@@ -22,6 +22,7 @@ SUMMARIES: dict[str, str] = {
     "E0559": "struct literal of a variant with an unknown field",
     "E0579": "exclusive range pattern that is empty",
     "E0271": "an iterator adapter whose items have the wrong type",
+    "E0525": "a closure that changes its captures passed where an `Fn` is wanted",
     "E0593": "closure with the wrong number of parameters",
     "E0605": "`as` cast of a non-primitive type (an enum with fields)",
 }
@@ -145,6 +146,13 @@ references.
 
     a.iter().chain(0..4)             // error[E0271]: items `&f32` and `i32`
     (0..4).copied()                  // error[E0271]: the items are not references
+""",
+    "E0525": """\
+An `impl Fn(..)` parameter may be called any number of times, also at once; a closure that
+assigns to a captured variable is only `FnMut`. Take `impl FnMut(..)` (and `mut f`) instead.
+
+    fn apply(f: impl Fn(u32) -> u32) -> u32 { f(1) }
+    apply(|v| { n += v; n })         // error[E0525]
 """,
     "E0593": """\
 A closure passed to a method takes as many parameters as the method gives it.

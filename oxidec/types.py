@@ -260,6 +260,20 @@ class ClosureTy(Ty):
 
 
 @dataclass(frozen=True)
+class FnBoundTy(Ty):
+    """`impl Fn(A) -> R` (FnMut, FnOnce): a closure parameter. A function with one is
+    inlined at each call (lower/closures.py), the closure argument with it."""
+
+    trait: str
+    params: tuple[Ty, ...]
+    ret: Ty
+
+    def __str__(self) -> str:
+        ret = "" if isinstance(self.ret, UnitTy) else f" -> {self.ret}"
+        return f"impl {self.trait}({', '.join(map(str, self.params))}){ret}"
+
+
+@dataclass(frozen=True)
 class SharedArrayTy(Ty):
     """`SharedArray<T, N>`: a block-shared array; lives in `.shared` memory."""
 

@@ -8,6 +8,7 @@ hot path. The passes clean up the redundancy this produces.
 """
 from __future__ import annotations
 
+from .. import types as T
 from ..diagnostics import DiagnosticSink
 from ..mir import syntax as M
 from ..resolve import ItemTable
@@ -42,6 +43,8 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     program = M.Program([], source_name=items.source.span.file.name if items.source else "")
     levels = lint_levels(items.source)
     for name, sig in r.fn_sigs.items():
+        if any(isinstance(t, T.FnBoundTy) for t in sig.params):
+            continue  # inlined at each call, with the closure it gets (lower/closures.py)
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings

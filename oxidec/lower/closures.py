@@ -149,6 +149,51 @@ class ClosureLowering:
         """A closure argument of an `Option`/`Result` combinator, called once, here."""
         return self.call_closure(self.closure_arg_env(c), args, c.span)
 
+    MAX_INLINE_DEPTH = 16
+
+    def inline_user_fn(self, sig, args: list[ast.Expr], span) -> M.Operand:
+        """A call of a function with `impl Fn` parameters: its body, inlined here with the
+        closures it is given (each call site is its own instance, as rustc monomorphises
+        each closure type). Arguments are evaluated left to right first."""
+        fn = sig.item
+        if len(self.inline_frames) >= self.MAX_INLINE_DEPTH:
+            self.sink.error("OX0002", f"`{fn.name}` takes a closure and calls itself: such "
+                            "recursion is not supported by oxidec", span, "called here",
+                            notes=["a function with an `impl Fn` parameter is inlined at "
+                                   "each call"])
+            return UNIT_CONST
+        values = []
+        for a, ty in zip(args, sig.params):
+            if isinstance(ty, T.FnBoundTy):
+                values.append(self.closure_arg_env(a))
+            else:
+                values.append(self.fixed(self.lower_expr(a), ty, a.span))
+        self.fresh_locals(fn.body, *(p.pat for p in fn.params))
+        for p, ty, v in zip(fn.params, sig.params, values):
+            var = self.r.param_var.get(p)
+            if var is None:
+                continue
+            self.var_local.pop(id(var), None)
+            if isinstance(ty, T.FnBoundTy):
+                self.closure_vars[id(var)] = v
+            else:
+                local = self.local_for(var)
+                self.assign(M.Place(local), M.Use(v), p.span)
+        result = self.new_local(sig.ret, span)
+        join = self.new_block()
+        saved_loops, self.loops = self.loops, []
+        self.inline_frames.append((result, join))
+        try:
+            value = self.lower_block(fn.body)
+            if self.cur is not None and sig.ret != T.UNIT:
+                self.assign(M.Place(result), M.Use(value), span)
+            self.goto(join, span)
+        finally:
+            self.inline_frames.pop()
+            self.loops = saved_loops
+        self.cur = join
+        return self.read(M.Place(result), sig.ret)
+
     def lower_closure_call(self, e: ast.CallExpr, var) -> M.Operand:
         """`f(a, b)` of a `let`-bound closure `f`: the arguments left to right, then the
         body inlined."""

@@ -124,7 +124,8 @@ class ClosureMixin:
         return captures, any(id(v) in mutated for v in order)
 
     # -- calls of a closure ------------------------------------------------------
-    def check_closure_call(self, e: ast.CallExpr, var: Var, cty: T.ClosureTy) -> T.Ty:
+    def check_closure_call(self, e: ast.CallExpr, var: Var, cty) -> T.Ty:
+        """`f(a, b)`: `f` a `let`-bound closure (`ClosureTy`) or an `impl Fn` parameter."""
         if len(e.args) != len(cty.params):
             n, m = len(cty.params), len(e.args)
             self.sink.error("E0057", f"this function takes {n} argument{'s' if n != 1 else ''} "
@@ -136,13 +137,51 @@ class ClosureMixin:
         for a, p in zip(e.args, cty.params):
             self.coerce(self.check_expr(a, p), p, a.span)
         self.r.calls[e] = ("closure", var)
+        if isinstance(cty, T.FnBoundTy):
+            if cty.trait == "FnMut" and not var.mutable:
+                self.not_mut_closure(e, var)
+            return cty.ret
         info = next((i for i in self.r.closures.values() if i.ty.key == cty.key), None)
         if info is not None and info.mutates and not var.mutable:
-            self.sink.error("E0596", f"cannot borrow `{var.name}` as mutable, as it is not "
-                            "declared as mutable", e.func.span, "cannot borrow as mutable",
-                            labels=[Label(var.span, "help: consider changing this to be "
-                                          f"mutable: `mut {var.name}`")])
+            self.not_mut_closure(e, var)
         return cty.ret
+
+    def not_mut_closure(self, e: ast.CallExpr, var: Var) -> None:
+        self.sink.error("E0596", f"cannot borrow `{var.name}` as mutable, as it is not "
+                        "declared as mutable", e.func.span, "cannot borrow as mutable",
+                        labels=[Label(var.span, "help: consider changing this to be "
+                                      f"mutable: `mut {var.name}`")])
+
+    # -- `impl Fn(..)` parameters ----------------------------------------------------
+    def fn_bound_type(self, te: ast.FnTraitType) -> T.Ty:
+        params = tuple(self.lower_type(p) for p in te.params)
+        ret = self.lower_type(te.ret) if te.ret is not None else T.UNIT
+        if te.trait not in ("Fn", "FnMut", "FnOnce"):
+            self.unsupported(te.span, f"`impl {te.trait}` types",
+                             help="closure parameters are `impl Fn(..)`, `impl FnMut(..)` or "
+                                  "`impl FnOnce(..)`")
+            return T.ERROR
+        return T.FnBoundTy(te.trait, params, ret)
+
+    def check_closure_arg_for(self, a: ast.Expr, p: T.FnBoundTy) -> None:
+        """A closure passed for an `impl Fn` parameter: its parameters take the bound's types,
+        it returns the bound's, and it does what the trait allows (rustc's E0525)."""
+        out = self.closure_arg(a, list(p.params), p.ret)
+        self.coerce(out, p.ret, a.body.span if isinstance(a, ast.ClosureExpr) else a.span)
+        info = self.r.closures.get(a) if isinstance(a, ast.ClosureExpr) else None
+        if info is not None and info.mutates and p.trait == "Fn":
+            self.sink.error("E0525", "expected a closure that implements the `Fn` trait, but "
+                            "this closure only implements `FnMut`", a.span,
+                            "this closure implements `FnMut`, not `Fn`",
+                            help="take an `impl FnMut(..)` parameter, or leave the captured "
+                                 "variables unchanged")
+
+    def closure_escapes(self, span, how: str) -> None:
+        self.sink.error("OX0002", "a closure may not escape where it is written", span,
+                        f"the closure is {how}",
+                        notes=["oxidec inlines every closure at its calls: a closure can be "
+                               "bound with `let`, called, or passed as an argument, but not "
+                               "returned, stored or copied"])
 
     def closure_arg(self, c: ast.Expr, params: list[T.Ty], expected) -> T.Ty:
         """A closure passed as an argument (an adapter's `f`): written inline or a
@@ -153,7 +192,7 @@ class ClosureMixin:
                 return T.ERROR
             return self.check_closure_body(c, params, expected).ret
         ty = self.shallow(self.check_expr(c))
-        if isinstance(ty, T.ClosureTy):
+        if isinstance(ty, (T.ClosureTy, T.FnBoundTy)):
             if len(ty.params) != len(params):
                 self.closure_arity(c, len(params), len(ty.params))
                 return T.ERROR
@@ -177,7 +216,10 @@ class ClosureMixin:
     def check_closure_escapes(self, body: ast.Block) -> None:
         """A value of a closure or iterator type used anywhere but where it is consumed."""
         allowed: set[int] = set()
+        returned = {id(body.tail)} if body.tail is not None else set()
         for node in ast_walk(body):
+            if isinstance(node, ast.ReturnExpr) and node.value is not None:
+                returned.add(id(node.value))
             if isinstance(node, ast.LetStmt) and isinstance(node.pat, ast.IdentPat) \
                     and node.init is not None and node.pat.sub is None:
                 if isinstance(self.shallow(self.r.expr_ty.get(node.init, T.ERROR)), T.ClosureTy):
@@ -194,12 +236,9 @@ class ClosureMixin:
             if not isinstance(node, ast.Expr) or id(node) in allowed:
                 continue
             ty = self.shallow(self.r.expr_ty.get(node, T.ERROR))
-            if isinstance(ty, T.ClosureTy):
-                self.sink.error("OX0002", "a closure may not escape where it is written",
-                                node.span, "the closure is used as a value here",
-                                notes=["oxidec inlines every closure at its calls: a closure "
-                                       "can be bound with `let`, called, or passed as an "
-                                       "argument, but not returned, stored or copied"])
+            if isinstance(ty, (T.ClosureTy, T.FnBoundTy)):
+                self.closure_escapes(node.span, "returned from the function that creates it"
+                                     if id(node) in returned else "used as a value here")
             elif isinstance(ty, T.IterTy):
                 self.sink.error("OX0002", "an iterator must be consumed where it is written",
                                 node.span, "the iterator is used as a value here",

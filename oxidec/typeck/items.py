@@ -81,6 +81,8 @@ class Typeck(ClosureMixin, IteratorMixin,
         kind = self.items.fn_kind(fn)
         params = tuple(self.lower_type(p.ty) for p in fn.params)
         ret = self.lower_type(fn.ret) if fn.ret else T.UNIT
+        if isinstance(ret, T.FnBoundTy):  # the returned closure is reported (closures.py)
+            ret = T.ERROR
         sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
         if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
                 ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
