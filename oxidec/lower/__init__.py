@@ -29,13 +29,16 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .num_methods import NumLowering
 from .closures import ClosureLowering
 from .iterators import IteratorLowering
 
 
-class BodyBuilder(ClosureLowering, IteratorLowering, BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
+class BodyBuilder(ClosureLowering, IteratorLowering,
+                  BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
-                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering):
+                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
+                  NumLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

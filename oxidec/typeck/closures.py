@@ -163,6 +163,27 @@ class ClosureMixin:
             return T.ERROR
         return T.FnBoundTy(te.trait, params, ret)
 
+    def fn_bound_params(self, fn: ast.FnItem, env: dict) -> None:
+        """A type parameter bounded by `Fn(A) -> R` (FnMut, FnOnce) takes the bound itself as
+        its argument: `fn apply<F: Fn(f32) -> f32>(f: F)` is `fn apply(f: impl Fn(f32) ->
+        f32)`, one instance inlined at each call with the closure it gets."""
+        from ..resolve.generics import bounds, own_params
+        for p in own_params(fn):
+            if p.kind != "type" or not isinstance(env.get(p.name), T.InferTy):
+                continue
+            for b in bounds(self.items, fn, p.name):
+                trait = b.path.names[-1]
+                if trait in ("Fn", "FnMut", "FnOnce") and b.fn_args is not None:
+                    with self.in_scope_of(fn):
+                        saved, self.generic_env = self.generic_env, env
+                        try:
+                            params = tuple(self.lower_type(t) for t in b.fn_args)
+                            ret = self.lower_type(b.fn_ret) if b.fn_ret else T.UNIT
+                        finally:
+                            self.generic_env = saved
+                    env[p.name] = T.FnBoundTy(trait, params, ret)
+                    break
+
     def check_closure_arg_for(self, a: ast.Expr, p: T.FnBoundTy) -> None:
         """A closure passed for an `impl Fn` parameter: its parameters take the bound's types,
         it returns the bound's, and it does what the trait allows (rustc's E0525)."""

@@ -39,7 +39,7 @@ class InferMixin:
             return _rebuild_enum(ty, [self.deep(a) for a in ty.args])
         if isinstance(ty, T.RangeTy):
             return T.RangeTy(self.deep(ty.elem))
-        if isinstance(ty, (T.IterTy, T.ClosureTy)):
+        if isinstance(ty, (T.IterTy, T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.deep)
         return ty
 
@@ -57,7 +57,7 @@ class InferMixin:
         if isinstance(ty, T.EnumTy) and ty.args:
             return _rebuild_enum(ty, [self.finalize(a) for a in ty.args])
         if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.IterTy,
-                           T.ClosureTy)):
+                           T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.finalize)
         return ty
 
@@ -77,6 +77,8 @@ class InferMixin:
             return T.IterTy(f(ty.item))
         if isinstance(ty, T.ClosureTy):
             return T.ClosureTy(ty.key, tuple(f(t) for t in ty.params), f(ty.ret), ty.where)
+        if isinstance(ty, T.FnBoundTy):
+            return T.FnBoundTy(ty.trait, tuple(f(t) for t in ty.params), f(ty.ret))
         return T.RangeTy(f(ty.elem))
 
     def unify(self, a: T.Ty, b: T.Ty) -> bool:
@@ -116,6 +118,9 @@ class InferMixin:
             return self.unify(a.item, b.item)
         if isinstance(a, T.ClosureTy):
             return a.key == b.key
+        if isinstance(a, T.FnBoundTy):
+            return a.trait == b.trait and len(a.params) == len(b.params) and all(
+                self.unify(x, y) for x, y in zip(a.params + (a.ret,), b.params + (b.ret,)))
         return False
 
     def _bind(self, var: T.InferTy, ty: T.Ty) -> bool:

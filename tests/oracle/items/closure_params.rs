@@ -27,6 +27,22 @@ fn compose(f: impl Fn(f32) -> f32, g: impl Fn(f32) -> f32, x: f32) -> f32 {
     twice(|v| g(f(v)), x)
 }
 
+// the same through generic parameters bounded by the closure traits
+fn twice_generic<F: Fn(f32) -> f32>(f: F, x: f32) -> f32 {
+    f(f(x)) - f(0.25)
+}
+
+fn fold_generic<T: Copy, F>(mut f: F, init: T, n: usize) -> T
+where
+    F: FnMut(T, usize) -> T,
+{
+    let mut acc = init;
+    for k in 0..n {
+        acc = f(acc, k);
+    }
+    acc
+}
+
 fn compute(x: f32, i: usize) -> f32 {
     let k = (i % 5) as f32 - 2.0;
     let a = twice(|v| v * 0.5 + k, x);
@@ -38,5 +54,9 @@ fn compute(x: f32, i: usize) -> f32 {
     let captured = x * 3.0;
     let o = once(move || captured - k);
     let c = compose(|v| v + 1.0, |v| v * k, x);
-    a + acc + p + q + o + c
+    let mut calls = 0u32;
+    let g = twice_generic(|v| v * k - 1.0, x);
+    let h = fold_generic(|s, j| { calls += 1; s * 0.5 + j as f32 * k }, x, i % 6);
+    let u = fold_generic(|s: u32, j| s.wrapping_mul(3).wrapping_add(j as u32), 7u32, i % 9);
+    a + acc + p + q + o + c + g + h + u as f32 + calls as f32
 }
