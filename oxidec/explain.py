@@ -251,6 +251,8 @@ A generic type or function gets the wrong number of generic arguments.
 
     let t: SharedArray<f32> = ...;          // error[E0107]: SharedArray<T, N> takes two
     let i = thread::index_2d();             // error[E0107]: write index_2d::<N>()
+    fn scale<T>(a: T) -> T { a }
+    scale::<f32, f64>(1.0);                 // error[E0107]: scale takes one
 """,
     "E0133": """\
 Some operations can break memory safety, so Rust (and oxidec) only allow them inside an
@@ -515,6 +517,11 @@ Only `loop` can `break` with a value (`while` and `for` may end without a `break
     let v = while c { break 1.0; };     // error[E0571]
     let v = loop { break 1.0; };        // ok
 """,
+    "E0689": """\
+A method of a number called on a literal (or a binding of one) whose type nothing has fixed
+yet: `2.0.powi(2)` could be `f32` or `f64`. Give the literal a suffix (`2.0f32`) or the
+binding a type (`let x: f32 = 2.0;`).
+""",
     "E0599": """\
 No method with this name exists for the receiver's type. The help suggests the nearest
 existing one.
@@ -579,8 +586,10 @@ A call of something that is not a function (a local variable, an expression).
 def _add_pattern_pages() -> None:
     from .explain_patterns import PAGES as PATTERN_PAGES
     from .explain_generics import PAGES as GENERIC_PAGES
+    from .explain_traits import PAGES as TRAIT_PAGES
     PAGES.update(PATTERN_PAGES)
     PAGES.update(GENERIC_PAGES)
+    PAGES.update(TRAIT_PAGES)
 
 
 _add_pattern_pages()

@@ -1420,6 +1420,45 @@ PARTICLES = KernelCase(
 # --------------------------------------------------------------------------------------------
 # The table
 
+# --------------------------------------------------------------------------------------------
+# complex_mul.rs: interleaved (re, im) pairs, z = a * b + conj(a) * s through `impl Mul`/`Add`
+
+
+def _complex_mul_make(rng, small):
+    n = _n1d(rng, small)  # complex numbers; the output has 2n floats, one per thread
+    return {"a": _uniform_f32(rng, 2 * n, -2.0, 2.0), "b": _uniform_f32(rng, 2 * n, -2.0, 2.0),
+            "s": np.float32(rng.uniform(0.25, 2.0) * rng.choice([-1.0, 1.0])),
+            "out": _out(np.float32, 2 * n)}
+
+
+def _complex_terms(inp):
+    """The three products of each output component, in float64 (re and im interleaved)."""
+    a, b, s = _f64(inp["a"]), _f64(inp["b"]), _f64(inp["s"])
+    ar, ai, br, bi = a[0::2], a[1::2], b[0::2], b[1::2]
+    terms = np.empty((3, a.size))
+    terms[:, 0::2] = (ar * br, -(ai * bi), ar * s)
+    terms[:, 1::2] = (ar * bi, ai * br, -(ai * s))
+    return terms
+
+
+def _complex_mul_ref(inp):
+    return {"out": _complex_terms(inp).sum(axis=0)}
+
+
+COMPLEX_MUL = KernelCase(
+    "complex_mul",
+    "complex_mul",
+    (slice_("a", np.float32), slice_("b", np.float32), scalar("s", np.float32), disjoint("out", np.float32)),
+    _complex_mul_make,
+    _launch_1d_over("out"),
+    _complex_mul_ref,
+    lambda inp: Tolerance(
+        atol=3.03 * U32 * np.abs(_complex_terms(inp)).sum(axis=0),
+        why="float64 reference; three rounded (or fused) products and two sums: "
+            "3u(|t1| + |t2| + |t3|) bounds both",
+    ),
+)
+
 SAMPLES: dict[str, list[KernelCase]] = {
     "vecadd": [VECADD],
     "saxpy": [SAXPY],
@@ -1444,6 +1483,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "stencil": [STENCIL5],
     "softmax": [SOFTMAX],
     "particles": [PARTICLES],
+    "complex_mul": [COMPLEX_MUL],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]

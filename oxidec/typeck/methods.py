@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 from .. import ast
+from .trait_builtin import builtin_method
 from .. import types as T
 from ..device_api import lookup_method, methods_of
 from ..device_api.atomic import FLOAT_METHODS as FLOAT_ATOMIC_METHODS
@@ -59,6 +60,8 @@ class MethodMixin:
             return T.ERROR
         if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
+            if found is None:
+                found = builtin_method(self, e, recv, base, expected)
             if found is not None:
                 return found
         if isinstance(base, T.AtomicTy):
@@ -112,6 +115,12 @@ class MethodMixin:
                 if result == "bits":  # to_bits: u32 for f32, u64 for f64
                     ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
             return done("int" if is_int else "float", params, ret)
+        if T.is_scalar(base):  # user traits' methods, then core's (typeck/traits.py)
+            found = self.scalar_trait_method(e, recv, base)
+            if found is None:
+                found = builtin_method(self, e, recv, base, expected)
+            if found is not None:
+                return found
         if isinstance(base, T.InferTy) and base.kind == "any":
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")
