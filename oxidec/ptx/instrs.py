@@ -45,6 +45,10 @@ FLOAT_COMPARE = {"eq": "eq", "ne": "neu", "lt": "lt", "le": "le", "gt": "gt", "g
 
 INT_UNARY = {"neg": "neg.{s}", "not": "not.{b}"}
 FLOAT_UNARY = {"neg": "neg.{f}"}
+# f32/f64 `neg` and `abs` are sign-bit operations (as Rust defines them, NaN included);
+# neg.f32/abs.f32 would return the canonical NaN and abs.f64 keeps a NaN's sign.
+SIGN_BIT = {32: "0x80000000", 64: "0x8000000000000000"}
+MAGNITUDE_BITS = {32: "0x7FFFFFFF", 64: "0x7FFFFFFFFFFFFFFF"}
 
 # One-instruction math intrinsics on floats: name -> template.
 FLOAT_MATH = {

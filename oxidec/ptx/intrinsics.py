@@ -24,7 +24,8 @@ from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
 from . import legalize
 from .int_bits import INT_BITS
-from .instrs import FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, VOTES, fill, instr
+from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
+                     fill, instr)
 from .places import Val
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
@@ -142,6 +143,8 @@ def _float_math(em, name: str, args: list[Val], dst: str) -> None:
     f = arith(x.ty)
     if name == "round":
         legalize.round_half_away(em, x, dst)
+    elif name == "abs" and x.ty.bits in MAGNITUDE_BITS:
+        em.emit(instr(f"and.b{x.ty.bits}", dst, x.text, MAGNITUDE_BITS[x.ty.bits]))
     elif name in FLOAT_MATH:
         operands = [a.text for a in args]
         if name == "copysign":  # Rust: x.copysign(sign); PTX: copysign d, sign, x

@@ -12,7 +12,7 @@ from ..mir import syntax as mir
 from ..types import BoolTy, FloatTy, IntTy, Ty
 from . import intrinsics, legalize
 from .instrs import (BOOL_BINARY, FLOAT_BINARY, FLOAT_COMPARE, FLOAT_UNARY, INT_BINARY,
-                     INT_COMPARE, INT_UNARY, fill, instr)
+                     INT_COMPARE, INT_UNARY, SIGN_BIT, fill, instr)
 from .places import Val
 from .spaces import GENERIC, representation
 from .types import (PtxEmitError, aggregate_fields, arith, bits_suffix, is_fat_pointer,
@@ -160,6 +160,9 @@ def emit_unary(em, rv: mir.UnaryOp, ty, hint):
         if rv.op != "not":
             raise PtxEmitError("only `!` applies to bool")
         em.emit(instr("not.pred", dst, legalize.pred(em, a)))
+    elif isinstance(a.ty, FloatTy) and a.ty.bits in SIGN_BIT:
+        # Rust's `-x` flips the sign bit, NaN or not; `neg.f32` returns the canonical NaN
+        em.emit(instr(f"xor.b{a.ty.bits}", dst, a.text, SIGN_BIT[a.ty.bits]))
     elif isinstance(a.ty, FloatTy):
         em.emit(instr(fill(FLOAT_UNARY[rv.op], f=arith(a.ty)), dst, a.text))
     else:

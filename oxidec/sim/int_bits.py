@@ -40,7 +40,8 @@ def mul_hi(x, args, arg_tys, result_ty):
 
 
 def rint(x, args, arg_tys, result_ty):
-    return np.rint(args[0])  # half to even, as cvt.rni
+    from .nans import gpu_nans
+    return gpu_nans(np.rint(args[0]), args[0])  # half to even, as cvt.rni
 
 
 INT_BITS = {"brev": brev, "bswap": bswap, "mul_hi": mul_hi, "rint": rint}

@@ -25,6 +25,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from .errors import SimError
 from .fma import fma
+from .nans import gpu_nans, signed_zero_order
 from .int_bits import INT_BITS
 from .layout import canon, scalar_dtype, size_of, tree_map
 from .ops import unsigned_view
@@ -83,7 +84,7 @@ def _clock(x, args, arg_tys, result_ty):
 def _float_unary(ufunc) -> Impl:
     def fn(x, args, arg_tys, result_ty):
         with np.errstate(all="ignore"):
-            return ufunc(args[0])
+            return gpu_nans(ufunc(args[0]), args[0])
     return fn
 
 
@@ -144,18 +145,22 @@ def _abs(x, args, arg_tys, result_ty):
 @intrinsic("min")
 def _min(x, args, arg_tys, result_ty):
     a, b = args
-    return np.fmin(a, b) if a.dtype.kind == "f" else np.minimum(a, b.astype(a.dtype))
+    if a.dtype.kind != "f":
+        return np.minimum(a, b.astype(a.dtype))
+    return signed_zero_order(gpu_nans(np.fmin(a, b), a, b), a, b, lowest=True)
 
 
 @intrinsic("max")
 def _max(x, args, arg_tys, result_ty):
     a, b = args
-    return np.fmax(a, b) if a.dtype.kind == "f" else np.maximum(a, b.astype(a.dtype))
+    if a.dtype.kind != "f":
+        return np.maximum(a, b.astype(a.dtype))
+    return signed_zero_order(gpu_nans(np.fmax(a, b), a, b), a, b, lowest=False)
 
 
 @intrinsic("fma")
 def _fma(x, args, arg_tys, result_ty):
-    return fma(*args)
+    return gpu_nans(fma(*args), *args)
 
 
 @intrinsic("round")
@@ -166,7 +171,7 @@ def _round(x, args, arg_tys, result_ty):
         t = np.trunc(a)
         frac = a - t
         r = t + np.where(np.abs(frac) >= a.dtype.type(0.5), np.sign(a), a.dtype.type(0))
-        return np.copysign(r, a).astype(a.dtype)
+        return gpu_nans(np.copysign(r, a).astype(a.dtype), a)
 
 
 # -- bits ---------------------------------------------------------------------------------

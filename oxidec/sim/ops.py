@@ -13,6 +13,7 @@ import numpy as np
 from .. import types as T
 from .errors import LaneFault, SimError
 from .layout import BOOL_DTYPE, canon, scalar_dtype
+from .nans import gpu_nans
 
 _UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
              8: np.dtype(np.uint64)}
@@ -31,7 +32,12 @@ def binary(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     fn = _BINARY.get(op)
     if fn is None:
         raise SimError(f"unknown binary operator `{op}`")
+    if op in _FLOAT_ARITH and a.dtype.kind == "f":
+        return gpu_nans(fn(a, b), a, b)
     return fn(a, b)
+
+
+_FLOAT_ARITH = {"add", "sub", "mul", "div"}  # `rem` runs the GPU's own fmod routine
 
 
 def _shift(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -163,7 +163,7 @@ def sub_of_product_contracts():
     f.assign(bb, r2, BinaryOp("sub", mv(p2), cp(r1)))  # a*b - r1 = fma(a, b, -r1)
     f.assign(bb, P(out, D), Use(cp(r2)))
     f.term(bb, Return)
-    return Case(program(f), ["neg.f32", "fma.rn.f32", "neg.f32", "fma.rn.f32"],
+    return Case(program(f), ["xor.b32", "fma.rn.f32", "xor.b32", "fma.rn.f32"],
                 absent=["mul.rn", "sub.rn"])
 
 
@@ -493,7 +493,7 @@ def math_intrinsics():
     names = ["floor", "ceil", "round", "trunc", "abs", "sqrt"]
     checks = []
     expect = {"floor": "cvt.rmi.f32.f32", "ceil": "cvt.rpi.f32.f32", "round": "add.rz.f32",
-              "trunc": "cvt.rzi.f32.f32", "abs": "abs.f32", "sqrt": "sqrt.rn.f32"}
+              "trunc": "cvt.rzi.f32.f32", "abs": "and.b32", "sqrt": "sqrt.rn.f32"}
     for name in names:
         r = f.local(F32)
         f.assign(bb, r, Intrinsic(name, (cp(x),)))
