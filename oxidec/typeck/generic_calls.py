@@ -42,6 +42,7 @@ class GenericCallsMixin:
         else:
             for p in fparams:
                 env[p.name] = self.fresh("any") if p.kind == "type" else None
+        self.fn_bound_params(fn, env)  # `F: Fn(..)` is a closure parameter (closures.py)
         checked = self.infer_consts(fn, args, env, skip_self)
         if expected is not None and fn.ret is not None:  # `let a: [f32; 4] = make();`
             self.infer_const_from(fn.ret, expected, env)
@@ -74,6 +75,8 @@ class GenericCallsMixin:
                 later.append((a, checked[a]))
             elif pty is None:
                 later.append((a, self.check_expr(a)))
+            elif isinstance(self.shallow(pty), T.FnBoundTy):
+                self.check_closure_arg_for(a, self.shallow(pty))
             else:
                 self.coerce(self.check_expr(a, pty), pty, a.span)
         concrete = {}
