@@ -80,7 +80,8 @@ def run_one(case, tool: str, seed: int, small: bool, sanitizer: str) -> tuple[bo
         cmd = [sanitizer, "--tool", tool, "--error-exitcode", "97", "--target-processes", "all",
                *command(case, inputs, work, save)]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1800,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                  p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)})
         text = proc.stdout + proc.stderr
         problems = check_outputs(case, inputs, save) if proc.returncode == 0 else []
     clean = proc.returncode == 0 and CLEAN in text and not problems
