@@ -266,6 +266,8 @@ class ExprMixin:
             return lt
         comparison = op in ("==", "!=", "<", "<=", ">", ">=")
         lt = self.check_expr(e.lhs, None if comparison else expected)
+        if self.op_on_bare_param(e):  # `a + b` with `a: T`, `T: Copy` (generic_bounds.py)
+            return T.BOOL if comparison else T.ERROR
         if self.overloadable(lt, op):  # a user type: its trait impl (typeck/trait_ops.py)
             return self.check_binary_overload(e, lt, expected)
         lref = scalar_ref(self, lt)  # `&x` operands (operators.py)

@@ -39,7 +39,46 @@ def scalar_has(ty: T.Ty, trait: str) -> bool | None:
     return None
 
 
+# the traits that give a binary operator (a bound naming one of them lets generic code use it)
+_OP_TRAITS = {"+": ("Add",), "-": ("Sub",), "*": ("Mul",), "/": ("Div",), "%": ("Rem",),
+              "&": ("BitAnd",), "|": ("BitOr",), "^": ("BitXor",),
+              "==": ("PartialEq", "Eq", "PartialOrd", "Ord"), "!=": ("PartialEq", "Eq",
+                                                                  "PartialOrd", "Ord"),
+              **{op: ("PartialOrd", "Ord") for op in ("<", "<=", ">", ">=")}}
+_OP_WORDS = {"+": "add `{t}` to `{t}`", "-": "subtract `{t}` from `{t}`",
+             "*": "multiply `{t}` by `{t}`", "/": "divide `{t}` by `{t}`",
+             "%": "calculate the remainder of `{t}` divided by `{t}`"}
+
+
 class GenericBoundsMixin:
+
+    def op_on_bare_param(self, e: ast.BinaryExpr) -> bool:
+        """E0369 for `a + b` where `a` is declared with a bare type parameter none of whose
+        bounds gives the operator (rustc checks the generic body; oxidec its instances, so
+        it says this here). A bound on a trait of the file or of another crate may give it
+        through a supertrait: then the instance decides."""
+        from .results import LocalRes
+        from .generics import MARKER_TRAITS
+        needs = _OP_TRAITS.get(e.op)
+        res = self.r.res.get(e.lhs) if isinstance(e.lhs, ast.PathExpr) else None
+        name = self.__dict__.get("param_typed", {}).get(res.var) \
+            if isinstance(res, LocalRes) and needs else None
+        if name is None or self.ctx is None:
+            return False
+        found = [b.path.last.name for b in self.generic_bounds(self.ctx.sig.item, name)]
+        if any(b in needs or (b not in MARKER_TRAITS and b not in _KNOWN_CORE) for b in found):
+            return False
+        self.check_expr(e.rhs)
+        what = _OP_WORDS.get(e.op, f"apply binary operation `{e.op}` to `{{t}}`")
+        self.sink.error("E0369", f"cannot {what.format(t=name)}" if e.op in _OP_WORDS else
+                        f"binary operation `{e.op}` cannot be applied to type `{name}`",
+                        e.op_span, f"`{e.op}` needs a bound on `{name}`",
+                        help=f"restrict `{name}` with `core::"
+                             f"{'cmp' if needs[0].startswith('Partial') else 'ops'}::{needs[0]}`: "
+                             f"`{name}: {needs[0]}" + ("<Output = " + name + ">`"
+                                                      if e.op in _OP_WORDS or needs[0] in
+                                                      ("BitAnd", "BitOr", "BitXor") else "`"))
+        return True
 
     def check_instance_bounds(self, item: ast.Item, env: dict, span) -> bool:
         """E0277 for each bound of `item`'s parameters that the argument surely lacks;
