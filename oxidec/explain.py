@@ -517,11 +517,6 @@ Only `loop` can `break` with a value (`while` and `for` may end without a `break
     let v = while c { break 1.0; };     // error[E0571]
     let v = loop { break 1.0; };        // ok
 """,
-    "E0689": """\
-A method of a number called on a literal (or a binding of one) whose type nothing has fixed
-yet: `2.0.powi(2)` could be `f32` or `f64`. Give the literal a suffix (`2.0f32`) or the
-binding a type (`let x: f32 = 2.0;`).
-""",
     "E0599": """\
 No method with this name exists for the receiver's type. The help suggests the nearest
 existing one.
