@@ -154,6 +154,7 @@ class BuilderCore:
                                    (var.mutable if var else False) or by_value_mut)
             if var:
                 self.var_local[id(var)] = local
+        self.check_returned_ref(fn)  # user_calls.py
         if body_ret is not self.sig.ret:  # `&mut` aggregates are copied out (user_calls.py)
             self.user_ret = self.new_local(self.sig.ret, fn.name_span)
         if attr(fn, "kernel"):

@@ -25,6 +25,16 @@ from .builder import UNIT_CONST
 AGGREGATES = (T.StructTy, T.TupleTy, T.ArrayTy)
 
 
+def _holds_ref(ty: T.Ty) -> bool:
+    if isinstance(ty, T.RefTy):
+        return True
+    if isinstance(ty, T.TupleTy):
+        return any(_holds_ref(t) for t in ty.elems)
+    if isinstance(ty, T.EnumTy):
+        return any(_holds_ref(t) for v in ty.variants for _, t in v.fields)
+    return False
+
+
 def byval_ref(ty: T.Ty) -> bool:
     """A reference parameter passed by value (see the module docstring)."""
     return isinstance(ty, T.RefTy) and isinstance(ty.inner, AGGREGATES)
@@ -43,6 +53,22 @@ def out_types(sig: FnSig) -> tuple[list[T.Ty], T.Ty]:
 class UserCallLowering:
 
     # -- callee side --------------------------------------------------------------
+    def check_returned_ref(self, fn: ast.FnItem) -> None:
+        """A reference result of a fn with a by-value reference parameter: it could only
+        point into the callee's copy (`fn first(&mut self) -> &mut u32 { &mut self.a[0] }`),
+        so it is an unsupported form, not a borrow error."""
+        if self.sig.kind == "kernel" or not any(byval_ref(t) for t in self.sig.params):
+            return
+        if _holds_ref(self.sig.ret):
+            span = fn.ret.span if fn.ret is not None else fn.name_span
+            self.sink.error(
+                "OX0002", "returning a reference from a function that takes a reference to "
+                "an aggregate is not supported by oxidec yet", span, "returns a reference",
+                notes=["a `&`/`&mut` struct, tuple or array parameter is passed by value (and "
+                       "a `&mut` one copied back): a reference into it would point into the "
+                       "callee's copy"],
+                help="return an index or the value, and borrow the element in the caller")
+
     def param_local_ty(self, ty: T.Ty) -> T.Ty:
         return ty.inner if self.sig.kind != "kernel" and byval_ref(ty) else ty
 

@@ -366,7 +366,9 @@ class BorrowCheck:
     def conflict_help(self, code: str, a: Access, loan: Loan) -> list[str]:
         ty = place_ty(self.body, M.Place(loan.place.local))
         if isinstance(ty, T.DisjointSliceTy) and code in ("E0499", "E0502"):
-            return ["`get_mut` borrows the whole `DisjointSlice` for as long as its "
+            method = "get_unchecked_mut" if "get_unchecked_mut" in loan.span.text() \
+                else "get_mut"
+            return [f"`{method}` borrows the whole `DisjointSlice` for as long as its "
                     "reference is used: finish with one element (or read `len()` into a "
                     "variable) before borrowing again"]
         if code in ("E0499", "E0502", "E0503", "E0506"):
