@@ -249,12 +249,13 @@ class AtomicTy(PtrTy):
     """`DeviceAtomicU32`, `BlockAtomicF32`, ...: a view of one scalar in global or shared
     memory through which every access is atomic. Below typeck it is a thin `*mut T` (hence
     the subclass: the emitter and the simulator treat it as one); `scope` is the PTX scope
-    of its operations: "gpu" (`DeviceAtomic*`) or "cta" (`BlockAtomic*`)."""
+    of its operations: "gpu" (`DeviceAtomic*`), "cta" (`BlockAtomic*`) or "sys"
+    (`SystemAtomic*`: also ordered with the host and other GPUs)."""
 
     scope: str = "gpu"
 
     def __str__(self) -> str:
-        prefix = "Block" if self.scope == "cta" else "Device"
+        prefix = {"cta": "Block", "sys": "System"}.get(self.scope, "Device")
         return f"{prefix}Atomic{str(self.inner).upper()}"
 
 
@@ -313,7 +314,8 @@ ATOMIC_ELEMS.update({"U32": U32, "I32": I32, "U64": U64, "I64": I64, "F32": F32,
 
 def atomic_type_name(name: str) -> AtomicTy | None:
     """The view type a name such as `DeviceAtomicU32` / `BlockAtomicF32` denotes, if any."""
-    for prefix, scope in (("DeviceAtomic", "gpu"), ("BlockAtomic", "cta")):
+    for prefix, scope in (("DeviceAtomic", "gpu"), ("BlockAtomic", "cta"),
+                          ("SystemAtomic", "sys")):
         if name.startswith(prefix) and name[len(prefix):] in ATOMIC_ELEMS:
             return AtomicTy(ATOMIC_ELEMS[name[len(prefix):]], True, scope)
     return None

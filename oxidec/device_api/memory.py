@@ -17,6 +17,16 @@ FNS = [
     ApiFn("DisjointSlice::get_mut", ("ThreadIndex",), "Option<&mut T>",
           hook("disjoint_get_mut"), kind="method", owner="DisjointSlice", type_params=("T",)),
     ApiFn("DisjointSlice::len", (), "usize", hook("len"), kind="method", owner="DisjointSlice"),
+    ApiFn("DisjointSlice::is_empty", (), "bool", hook("is_empty"), kind="method",
+          owner="DisjointSlice"),
+    # the data pointer (writes through it are `unsafe` and unchecked, as in cuda-oxide)
+    ApiFn("DisjointSlice::as_mut_ptr", (), "*mut T", hook("disjoint_as_mut_ptr"),
+          kind="method", owner="DisjointSlice", type_params=("T",)),
+    # `s.get_mut_indexed()`: the thread's own index and its element in one call (the
+    # macro's launch context is implicit): Some((elem, index)) when the index is valid and
+    # in bounds. 1-D slices use index_1d, `Index2D<S>` ones index_2d::<S>.
+    ApiFn("DisjointSlice::get_mut_indexed", (), "Option<(&mut T, ThreadIndex)>",
+          hook("get_mut_indexed"), kind="method", owner="DisjointSlice", type_params=("T",)),
     ApiFn("DisjointSlice::get_unchecked_mut", ("usize",), "&mut T",
           hook("get_unchecked_mut"), kind="method", owner="DisjointSlice",
           type_params=("T",), unsafe=True),

@@ -28,11 +28,13 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .warp_api import WarpApiLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
-                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering):
+                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
+                  WarpApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

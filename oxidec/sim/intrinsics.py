@@ -356,7 +356,6 @@ def _vote_all(x, args, arg_tys, result_ty):
     return _ballot(x, args[0]) == _ballot(x, np.ones(x.n, dtype=bool))
 
 
-@intrinsic("redux_sync_add")
 def _redux_add(x, args, arg_tys, result_ty):
     v = args[0]
     total = _warp_sum(x, unsigned_view(v).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
@@ -374,9 +373,4 @@ def _redux(ufunc, identity) -> Impl:
     return fn
 
 
-INTRINSICS["redux_sync_min"] = _redux(np.minimum, lambda dt: np.iinfo(dt).max)
-INTRINSICS["redux_sync_max"] = _redux(np.maximum, lambda dt: np.iinfo(dt).min)
-INTRINSICS["redux_sync_and"] = _redux(np.bitwise_and, lambda dt: dt.type(-1) if dt.kind == "i"
-                                      else np.iinfo(dt).max)
-INTRINSICS["redux_sync_or"] = _redux(np.bitwise_or, lambda dt: 0)
-INTRINSICS["redux_sync_xor"] = _redux(np.bitwise_xor, lambda dt: 0)
+from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)

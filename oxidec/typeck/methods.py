@@ -54,6 +54,9 @@ class MethodMixin:
                 if not _ordering_name(a):  # an `AtomicOrdering::X` is no value to check
                     self.check_expr(a)
             return T.ERROR
+        static = self.r.res.get(e.receiver) if isinstance(e.receiver, ast.PathExpr) else None
+        if isinstance(static, StaticRes) and static.space == "const":
+            return self.constant_method(e, static, done)
         if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
             if found is not None:
@@ -168,6 +171,8 @@ class MethodMixin:
         self.check_ordering_allowed(e, m, orders)
         self.r.methods[e] = ("atomic", m)
         self.r.atomic_orderings[e] = tuple(orders)
+        if m == "compare_exchange":  # Ok(previous) when it was `current`, else Err(previous)
+            return T.result_ty(elem, elem)
         return T.UNIT if m == "store" else elem
 
     def check_ordering(self, a: ast.Expr) -> str:
