@@ -235,13 +235,16 @@ class RangeTy(Ty):
 
 @dataclass(frozen=True)
 class SharedArrayTy(Ty):
-    """`SharedArray<T, N>`: a block-shared array; lives in `.shared` memory."""
+    """`SharedArray<T, N, ALIGN>`: a block-shared array; lives in `.shared` memory, aligned
+    to ALIGN bytes when that is more than T's alignment (0: T's own, as cuda-oxide)."""
 
     elem: Ty
     length: int
+    align: int = 0
 
     def __str__(self) -> str:
-        return f"SharedArray<{self.elem}, {self.length}>"
+        extra = f", {self.align}" if self.align else ""
+        return f"SharedArray<{self.elem}, {self.length}{extra}>"
 
 
 @dataclass(frozen=True)

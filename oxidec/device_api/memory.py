@@ -7,9 +7,9 @@ from .model import ApiFn, ApiType, hook, op
 TYPES = [
     ApiType("DisjointSlice", "disjoint", "<T, S = Index1D>",
             doc="writable global slice; a thread writes only the element of its ThreadIndex"),
-    ApiType("SharedArray", "shared", "<T, const N: usize>",
+    ApiType("SharedArray", "shared", "<T, const N: usize, const ALIGN: usize = 0>",
             doc="a block-shared array, declared `static mut` in a kernel"),
-    ApiType("DynamicSharedArray", "shared", "<T>",
+    ApiType("DynamicSharedArray", "shared", "<T, const ALIGN: usize = 16>",
             doc="the block's dynamic shared memory, sized at launch"),
 ]
 
@@ -33,6 +33,12 @@ FNS = [
     ApiFn("shared::dynamic_smem_size", (), "u32", op("dynamic_smem_size")),
     # `DynamicSharedArray::<T>::get()`: the type argument is on the type's segment, or
     # inferred from the expected `*mut T` (typeck hook `dynamic_shared`)
-    ApiFn("DynamicSharedArray::get", (), "*mut T", op("dynamic_shared"), kind="assoc_fn",
+    ApiFn("DynamicSharedArray::get", (), "*mut T", hook("dynamic_shared"), kind="assoc_fn",
           owner="DynamicSharedArray", type_params=("T",), check="dynamic_shared"),
+    ApiFn("DynamicSharedArray::get_raw", (), "*mut u8", hook("dynamic_shared"),
+          kind="assoc_fn", owner="DynamicSharedArray", check="dynamic_shared"),
+    # a typed pointer `byte_offset` bytes into the block's dynamic shared memory
+    ApiFn("DynamicSharedArray::offset", ("usize",), "*mut T", hook("dynamic_shared"),
+          kind="assoc_fn", owner="DynamicSharedArray", type_params=("T",),
+          check="dynamic_shared"),
 ]

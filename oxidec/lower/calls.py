@@ -127,6 +127,21 @@ class CallLowering:
         place = self.lower_place(e.receiver)
         return self.to_temp(M.Len(place), T.USIZE, e.span)
 
+    def api_dynamic_shared(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`DynamicSharedArray::<T, ALIGN>::get()` / `get_raw()` / `offset(bytes)`: the
+        block's dynamic shared memory (an ALIGN above 16 is an operand: the emitter aligns
+        the `.extern .shared` array to it)."""
+        ty = self.ty(e)
+        align = self.r.generic_values.get(e, (16,))[0]
+        extra = (M.Constant(align, T.U32),) if align > 16 else ()
+        if api.name != "offset":
+            return self.to_temp(M.Intrinsic("dynamic_shared", extra), ty, e.span)
+        (nbytes,) = self.lower_in_order(e.args)
+        bytes_ptr = T.PtrTy(T.U8, True)
+        base = self.to_temp(M.Intrinsic("dynamic_shared", extra), bytes_ptr, e.span)
+        at = self.to_temp(M.Intrinsic("ptr_add", (base, nbytes)), bytes_ptr, e.span)
+        return self.to_temp(M.Cast(at, ty), ty, e.span)
+
     def api_is_empty(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         n = self.api_len(e, api)
         return self.to_temp(M.BinaryOp("eq", n, M.Constant(0, T.USIZE)), T.BOOL, e.span)

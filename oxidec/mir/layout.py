@@ -81,7 +81,9 @@ def align_of(ty: T.Ty) -> int:
         return ty.bits // 8
     if isinstance(ty, (T.RefTy, T.PtrTy, T.DisjointSliceTy, T.ThreadIndexTy)):
         return 8
-    if isinstance(ty, (T.ArrayTy, T.SharedArrayTy, T.SliceTy)):
+    if isinstance(ty, T.SharedArrayTy):
+        return max(align_of(ty.elem), ty.align)
+    if isinstance(ty, (T.ArrayTy, T.SliceTy)):
         return align_of(ty.elem)
     if isinstance(ty, (T.TupleTy, T.StructTy, T.EnumTy)):
         return max([align_of(f) for f in fields_of(ty)] or [1])

@@ -108,6 +108,8 @@ def dynamic_shared(em, rv, ty, hint) -> list[Val]:
     """The address of the block's dynamic shared memory (`extern .shared dyn_smem[]`)."""
     from .module import DYNAMIC_SHARED
     em.module.uses_dynamic_shared = True
+    if rv.args:  # DynamicSharedArray::<T, ALIGN> with ALIGN above 16
+        em.module.dynamic_shared_align = max(em.module.dynamic_shared_align, rv.args[0].value)
     leaf = _leaf(ty)
     dst = _dst(em, leaf, hint)
     em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))

@@ -71,7 +71,7 @@ def emit_program(program: mir.Program, arch: str = "sm_80", *,
     for decl in program.statics:
         out.append(module.static_declaration(decl))
     if module.uses_dynamic_shared:
-        out.append(f".extern .shared .align 16 .b8 {DYNAMIC_SHARED}[];")
+        out.append(f".extern .shared .align {module.dynamic_shared_align} .b8 {DYNAMIC_SHARED}[];")
     if program.statics or module.uses_dynamic_shared:
         out.append("")
     if module.uses_vprintf:
@@ -134,6 +134,7 @@ class Module:
         self.files: dict[str, int] = _file_table(program) if line_info else {}
         self._signatures: dict[str, abi.Signature] = {}
         self.uses_dynamic_shared = False
+        self.dynamic_shared_align = 16  # raised by DynamicSharedArray::<T, ALIGN>
         self.uses_vprintf = False
         self.min_version = DEFAULT_VERSION  # raised by instructions of a newer ISA (elect.sync)
         self.strings: dict[str, str] = {}  # symbol -> text (NUL-terminated on output)

@@ -218,7 +218,7 @@ class _Compiler:
                 if isinstance(st.ty, T.SliceTy):  # dynamic shared memory
                     continue
                 cty = canon(st.ty)
-                a = max(align_of(cty), 16)
+                a = max(align_of(cty), 16, getattr(st.ty, "align", 0))
                 off = (off + a - 1) // a * a
                 self.shared_offsets[st.name] = off
                 off += size_of(cty)

@@ -53,10 +53,6 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
     def run(self) -> TypeckResults:
         """Check what the kernels reach: kernels and `#[device]` fns are the roots; a plain
         `fn` or a method is checked when checked code calls it (`request_fn`)."""
-        for item in self.items.statics.values():
-            if _is_shared_array(item.ty) and not self.items.scope_of(item).block:
-                # a misplaced shared array: said even when unreached
-                self.check_module_static(item)
         for key, fn in self.items.fns.items():
             if self.items.is_device_root(fn):
                 self.request_fn(key)
@@ -99,21 +95,6 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
         return sig
-
-    def check_module_static(self, item: ast.StaticItem) -> None:
-        """Shared memory belongs to a block running a kernel: it is declared in the kernel
-        (or a `#[device]` function it calls), never at module level."""
-        te = item.ty
-        if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
-            self.sink.error("OX0011", "a `SharedArray` must be declared inside a kernel",
-                            item.name_span, "declared outside of any function",
-                            notes=["each block of a launch gets its own copy of a shared array, "
-                                   "so it lives in the kernel that uses it"],
-                            help=f"move `static mut {item.name}` into the body of the "
-                                 "`#[kernel]` (or `#[device]` function) that uses it")
-        else:
-            self.unsupported(te.span, "non-`SharedArray` statics",
-                             help="use a `const` for a constant value")
 
     def check_kernel_signature(self, sig: FnSig) -> None:
         fn = sig.item
@@ -225,10 +206,6 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
     def visible_names(self) -> list[str]:
         names = [n for s in self.ctx.scopes for n in s] if self.ctx else []
         return names + self.resolver.visible(self.module, "value")
-
-
-def _is_shared_array(te: ast.TypeExpr) -> bool:
-    return isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray"
 
 
 def typeck(items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80") -> TypeckResults:

@@ -5,8 +5,9 @@
 `static X: T = v;` is read-only (the simulator's region is read-only; the PTX is `.global`
 with the value as its initialiser); `static mut X` may be written, and every use of it
 needs `unsafe` (E0133, unsafeck.py), as in rustc. The value must be a constant: scalars
-(consteval.py), arrays, tuples and structs of them, other consts. A `SharedArray` static
-belongs in a kernel (check_module_static).
+(consteval.py), arrays, tuples and structs of them, other consts. A module-level
+`SharedArray` static is shared memory (typeck/stmts.py `shared_static`), a `#[constant]` one
+constant memory (`constant_static`).
 """
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ class StaticsMixin:
     def module_static(self, e: ast.PathExpr, d) -> T.Ty:
         item = d.item
         te = item.ty
-        if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
-            self.check_module_static(item)
-            return T.ERROR
         res = self.r.statics.get(d.key)
+        if res is None and isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
+            with self.in_scope_of(item):
+                res = self.shared_static(item, d.key)
+            if res is None:
+                return T.ERROR
         if res is None and any(a.name == "constant" for a in item.attrs):
             res = self.constant_static(d, item)
             if res is None:

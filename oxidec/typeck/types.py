@@ -59,9 +59,15 @@ class TypeLoweringMixin:
             if len(gargs) == 2:
                 index = self._index_kind(gargs[1])
             return T.DisjointSliceTy(elem, index)
-        if name == "SharedArray" and len(gargs) == 2:
+        if name == "SharedArray" and len(gargs) in (2, 3):
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
-            return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0)
+            align = self.consts.eval_usize(self._const_arg(gargs[2])) if len(gargs) == 3 else 0
+            if align is not None and align & (align - 1):
+                self.sink.error("E0080", f"the alignment of a `SharedArray` must be a power of "
+                                f"two, not {align}", gargs[2].span, "not a power of two")
+                align = 0
+            return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0,
+                                   align or 0)
         if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
             return T.option_ty(self._type_arg(gargs[0]))
         if name == "Result" and len(gargs) == 2 and name not in self.items.enums:
