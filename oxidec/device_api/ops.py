@@ -134,7 +134,13 @@ def _effects() -> list[Op]:
     ]
 
 
-OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()}
+def _packed() -> list[Op]:
+    from .packed import ops
+    return ops()
+
+
+OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
+                      + _packed()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)

@@ -1,4 +1,5 @@
-"""The warp functions that cuda-oxide writes as library code over the intrinsics: `popc`,
+"""Library items of cuda-oxide expanded into the MIR operations they are made of: the
+packed-pair unpacking `convert::cvt_f32x2_f16x2` (two halves), and the warp functions: `popc`,
 `is_elected_sync`, `live_lanes_1d` and the `reduce_*` butterflies, expanded here into the
 MIR operations they are made of (so the simulator and the emitter need nothing new).
 
@@ -19,6 +20,15 @@ COMBINE = {"sum": ("binary", "add"), "max": ("intrinsic", "max"), "min": ("intri
 
 
 class WarpApiLowering:
+
+    def api_unpack_pair(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`convert::cvt_f32x2_f16x2(p) -> (lo, hi)` (and bf16x2): both halves as f32."""
+        (p,) = self.lower_in_order(e.args)
+        fmt = "bf16" if "bf16" in api.name else "f16"
+        lo, hi = (self.to_temp(M.Intrinsic(f"unpack.{fmt}.{h}", (p,)), T.F32, e.span)
+                  for h in ("lo", "hi"))
+        ty = self.ty(e)
+        return self.to_temp(M.Aggregate(ty, (lo, hi)), ty, e.span)
 
     def api_warp_popc(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         (p,) = self.lower_in_order(e.args)

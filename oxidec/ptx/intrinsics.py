@@ -22,7 +22,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import legalize, warp
+from . import legalize, packed, warp
 from .instrs import FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, VOTES, fill, instr
 from .places import Val
 from .spaces import GENERIC, join, representation
@@ -283,6 +283,7 @@ INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})
 INTRINSICS.update(warp.MASKED)
+INTRINSICS.update(packed.PACKED)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,

@@ -373,4 +373,5 @@ def _redux(ufunc, identity) -> Impl:
     return fn
 
 
+from . import packed as _packed  # noqa: E402,F401  (registers the packed half pairs)
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)

@@ -47,6 +47,9 @@ class CallMixin:
                 self.check_expr(a)
             return T.ERROR
         api = lookup_api(names)
+        if api is None and len(names) == 1:  # a bare name two API items share: its `use`
+            full = self.resolver.imported_path(self.module, name)
+            api = lookup_api(full) if full else None
         if api is not None:
             return self.call_api(e, api, expected)
         for a in e.args:
