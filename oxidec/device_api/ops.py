@@ -75,6 +75,9 @@ def _compute() -> list[Op]:
         # a's 4 bytes and b's (dp4a), or of a's 2 halves and b's low 2 bytes (dp2a.lo); s32:
         # the parts are signed. Wrapping, as the hardware's.
         *(Op(n, n.rpartition("_")[2], min_sm=61) for n in DOT_PRODUCTS),
+        # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
+        # with sel bit 4k+3 that byte's sign replicated
+        Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
     ]
 
 

@@ -290,6 +290,8 @@ INTRINSICS.update({
     "active_mask": active_mask,
     "dynamic_shared": dynamic_shared,
     **{name: dot_product for name in ops.DOT_PRODUCTS},
+    "prmt": lambda em, rv, ty, hint: packed.arith(em, mir.Intrinsic("prmt.b32", rv.args), ty,
+                                                  hint),
 })
 
 

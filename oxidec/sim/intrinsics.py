@@ -237,6 +237,19 @@ INTRINSICS.update({name: _dot(8, 4) if name.startswith("dp4a") else _dot(16, 2)
                    for name in ops.DOT_PRODUCTS})
 
 
+@intrinsic("prmt")
+def _prmt(x, args, arg_tys, result_ty):
+    a, b, sel = (unsigned_view(v).astype(np.uint64) for v in args)
+    source = a | (b << np.uint64(32))  # bytes 0..3 from a, 4..7 from b
+    out = np.zeros(x.n, np.uint64)
+    for k in range(4):
+        nib = (sel >> np.uint64(4 * k)) & np.uint64(0xF)
+        byte = (source >> ((nib & np.uint64(7)) * np.uint64(8))) & np.uint64(0xFF)
+        sign = (byte >> np.uint64(7)) * np.uint64(0xFF)
+        out |= np.where(nib >= 8, sign, byte) << np.uint64(8 * k)
+    return out.astype(np.uint32)
+
+
 # -- select, pointers ----------------------------------------------------------------------
 
 @intrinsic("select")

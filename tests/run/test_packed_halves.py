@@ -194,3 +194,36 @@ def test_packed_halves_on_gpu(rng):
     sim = run(m, "sim", x, h, b)
     for g, s in zip(gpu, sim):
         np.testing.assert_array_equal(g, s)
+
+
+PRMT = """
+#[kernel]
+pub fn permute(a: &[u32], b: &[u32], s: &[u32], mut out: DisjointSlice<u32>) {
+    let i = thread::index_1d().get();
+    if let Some(o) = out.get_mut(thread::index_1d()) {
+        *o = cuda_device::prmt::prmt(a[i], b[i], s[i]);
+    }
+}
+"""
+
+
+def prmt_reference(a: int, b: int, s: int) -> int:
+    src = [(a >> (8 * k)) & 0xFF for k in range(4)] + [(b >> (8 * k)) & 0xFF for k in range(4)]
+    out = 0
+    for k in range(4):
+        nib = (s >> (4 * k)) & 0xF
+        byte = src[nib & 7]
+        if nib & 8:
+            byte = 0xFF if byte & 0x80 else 0
+        out |= byte << (8 * k)
+    return out
+
+
+@pytest.mark.parametrize("device", ["sim", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_prmt(device, rng):
+    n = 300
+    a, b, s = (rng.integers(0, 2**32, n, dtype=np.uint32) for _ in range(3))
+    out = np.full(n, 0xDEAD_BEEF, np.uint32)
+    compile_source(PRMT, "prmt.rs").permute[(3,), (128,)](a, b, s, out, device=device)
+    want = [prmt_reference(int(x), int(y), int(z)) for x, y, z in zip(a, b, s)]
+    assert out.tolist() == want
