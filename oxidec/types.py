@@ -301,6 +301,11 @@ NEVER = NeverTy()
 ERROR = ErrorTy()
 THREAD_INDEX = ThreadIndexTy()
 ORDERING = OrderingTy()
+# `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
+# 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
+LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
+THREAD_INDEX32 = StructTy("ThreadIndex32", (("0", U32),))
+THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 
 # Element types of the atomic views: `DeviceAtomicU32`, `BlockAtomicF64`, ...
 ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below

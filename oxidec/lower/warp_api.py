@@ -21,6 +21,28 @@ COMBINE = {"sum": ("binary", "add"), "max": ("intrinsic", "max"), "min": ("intri
 
 class WarpApiLowering:
 
+    def api_coords_u32(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`index_1d_u32(ctx)`: blockIdx.x * blockDim.x + threadIdx.x in u32;
+        `coord_2d_u32(ctx)`: (row, col) the same way in y and x."""
+        self.lower_in_order(e.args)
+        span = e.span
+
+        def axis(a: str) -> M.Operand:
+            prod = self.to_temp(M.BinaryOp("mul", self.special(f"ctaid.{a}", span),
+                                           self.special(f"ntid.{a}", span)), T.U32, span)
+            return self.to_temp(M.BinaryOp("add", prod, self.special(f"tid.{a}", span)),
+                                T.U32, span)
+        ty = self.ty(e)
+        parts = (axis("x"),) if api.name == "index_1d_u32" else (axis("y"), axis("x"))
+        return self.to_temp(M.Aggregate(ty, parts), ty, span)
+
+    def api_coord_field(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        place = self.lower_place(e.receiver)
+        if isinstance(self.ty(e.receiver), T.RefTy):
+            place = place.project(M.Deref())
+        field = 1 if api.name == "col" else 0
+        return self.to_temp(M.Use(M.Copy(place.project(M.Field(field)))), T.U32, e.span)
+
     def api_unpack_pair(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         """`convert::cvt_f32x2_f16x2(p) -> (lo, hi)` (and bf16x2): both halves as f32."""
         (p,) = self.lower_in_order(e.args)

@@ -143,6 +143,11 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                 ctx.scopes[-1][p.pat.name] = var
             elif not isinstance(p.pat, ast.WildPat):
                 self.unsupported(p.pat.span, "patterns in parameters")
+        ctx_arg = launch_context_arg(fn)
+        if ctx_arg is not None:  # `#[kernel(launch_context = NAME)]`
+            var = Var(ctx_arg.rhs.path.names[0], T.LAUNCH_CONTEXT, False, ctx_arg.rhs.span)
+            self.r.launch_context[fn.name] = var
+            ctx.scopes[-1][var.name] = var
         body_ty = self.check_block(fn.body, sig.ret)
         tail_span = fn.body.tail.span if fn.body.tail else fn.body.span
         if fn.body.tail is not None or not isinstance(self.shallow(body_ty), T.NeverTy):
@@ -206,6 +211,17 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
     def visible_names(self) -> list[str]:
         names = [n for s in self.ctx.scopes for n in s] if self.ctx else []
         return names + self.resolver.visible(self.module, "value")
+
+
+def launch_context_arg(fn: ast.FnItem) -> ast.AssignExpr | None:
+    """`launch_context = NAME` among the arguments of `#[kernel(..)]`."""
+    kattr = attr(fn, "kernel")
+    for a in (kattr.args or ()) if kattr else ():
+        if isinstance(a, ast.AssignExpr) and isinstance(a.lhs, ast.PathExpr) and \
+                a.lhs.path.names == ("launch_context",) and isinstance(a.rhs, ast.PathExpr) \
+                and len(a.rhs.path.names) == 1:
+            return a
+    return None
 
 
 def typeck(items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80") -> TypeckResults:

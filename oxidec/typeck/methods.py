@@ -30,6 +30,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32):
+        return ty.name
     return None
 
 
