@@ -22,10 +22,11 @@ class TypeLoweringMixin:
         if isinstance(te, ast.PtrType):
             return T.PtrTy(self.lower_type(te.inner), te.mutable)
         if isinstance(te, ast.SliceType):
-            return T.SliceTy(self.lower_type(te.elem))
+            return T.SliceTy(self.no_atomic_elems(self.lower_type(te.elem), te.elem))
         if isinstance(te, ast.ArrayType):
             n = self.consts.eval_usize(te.length)
-            return T.ArrayTy(self.lower_type(te.elem), n if n is not None else 0)
+            elem = self.no_atomic_elems(self.lower_type(te.elem), te.elem)
+            return T.ArrayTy(elem, n if n is not None else 0)
         if isinstance(te, ast.TupleType):
             return T.UNIT if not te.elems else T.TupleTy(tuple(self.lower_type(t) for t in te.elems))
         if isinstance(te, ast.NeverType):
@@ -92,6 +93,17 @@ class TypeLoweringMixin:
             self.sink.error("E0412", f"cannot find type `{name}` in this scope", te.span,
                             "not found in this scope",
                             help=f"a type with a similar name exists: `{hint}`" if hint else None)
+        return T.ERROR
+
+    def no_atomic_elems(self, elem: T.Ty, te: ast.TypeExpr) -> T.Ty:
+        """`&[DeviceAtomicU32]`: a view is a pointer here, so a slice of them would not have
+        the memory layout of the cells (an error rather than wrong addresses)."""
+        if not isinstance(elem, T.AtomicTy):
+            return elem
+        self.unsupported(te.span, f"a slice or array of `{elem}`",
+                         help=f"pass a `*mut {elem.inner}` (or a `DisjointSlice<{elem.inner}>`) "
+                              f"and take a view of one element: `unsafe {{ {elem}::from_ptr("
+                              "p.add(i)) }` (or `from_slice_elem(&s, i)`)")
         return T.ERROR
 
     def _type_arg(self, arg) -> T.Ty:
