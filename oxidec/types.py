@@ -263,6 +263,22 @@ class AtomicTy(PtrTy):
 
 
 @dataclass(frozen=True)
+class AtomicCellTy(Ty):
+    """The element of a `&[DeviceAtomicU32]` (a kernel parameter): the atomic cell itself, laid
+    out as its scalar. `cells[i]` is a place; its methods take a view of its address (an
+    `AtomicTy`); it is never copied or moved."""
+
+    inner: Ty
+    scope: str = "gpu"
+
+    def view(self) -> "AtomicTy":
+        return AtomicTy(self.inner, True, self.scope)
+
+    def __str__(self) -> str:
+        return str(self.view())
+
+
+@dataclass(frozen=True)
 class OrderingTy(Ty):
     """`AtomicOrdering`: only ever written out as an argument of an atomic operation."""
 

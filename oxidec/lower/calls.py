@@ -207,7 +207,15 @@ class CallLowering:
         """`view.fetch_add(v, AtomicOrdering::Relaxed)` -> `_d = atomic add(view, v)`."""
         span = e.span
         view_ty = self.ty(e.receiver)
-        view = self.lower_expr(e.receiver)
+        cell = view_ty.inner if isinstance(view_ty, T.RefTy) else view_ty
+        if isinstance(cell, T.AtomicCellTy):  # `cells[i]` (or `&cells[i]`): its address
+            place = self.lower_place(e.receiver)
+            if isinstance(view_ty, T.RefTy):
+                place = place.project(M.Deref())
+            view_ty = cell.view()
+            view = self.to_temp(M.Ref(place, False), view_ty, span)
+        else:
+            view = self.lower_expr(e.receiver)
         while isinstance(view_ty, T.RefTy):  # `&DeviceAtomicU32`
             local = self.operand_local(view, view_ty, span)
             view_ty = view_ty.inner

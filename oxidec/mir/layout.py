@@ -79,6 +79,8 @@ def variant_slots(ty: T.EnumTy, variant: int) -> range:
 def align_of(ty: T.Ty) -> int:
     if isinstance(ty, (T.IntTy, T.FloatTy)):
         return ty.bits // 8
+    if isinstance(ty, T.AtomicCellTy):
+        return align_of(ty.inner)
     if isinstance(ty, (T.RefTy, T.PtrTy, T.DisjointSliceTy, T.ThreadIndexTy)):
         return 8
     if isinstance(ty, T.SharedArrayTy):
@@ -94,6 +96,8 @@ def align_of(ty: T.Ty) -> int:
 def size_of(ty: T.Ty) -> int:
     if isinstance(ty, (T.IntTy, T.FloatTy)):
         return ty.bits // 8
+    if isinstance(ty, T.AtomicCellTy):
+        return size_of(ty.inner)
     if isinstance(ty, T.BoolTy):
         return 1
     if isinstance(ty, (T.UnitTy, T.NeverTy)):

@@ -162,7 +162,8 @@ class Launch:
             if dt is not None and arg.dtype != dt:
                 raise SimError(f"argument `{name}: {ty}`: expected an array of {elem} ({dt}), "
                                f"got {arg.dtype}")
-            writable = isinstance(ty, T.DisjointSliceTy) or ty.mutable
+            writable = isinstance(ty, T.DisjointSliceTy) or ty.mutable or \
+                isinstance(getattr(ty.inner, "elem", None), T.AtomicCellTy)  # atomic cells
             work = arg
             if not arg.flags.c_contiguous:
                 work = np.ascontiguousarray(arg)

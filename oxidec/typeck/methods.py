@@ -65,6 +65,8 @@ class MethodMixin:
                 return found
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
+        if isinstance(base, T.AtomicCellTy):  # `cells[i].fetch_add(..)`: through its address
+            return self.atomic_method(e, base.view())
         owner = api_owner(base)
         api = lookup_method(owner, m) if owner else None
         if api is not None:

@@ -25,7 +25,7 @@ class TypeLoweringMixin:
             return T.SliceTy(self.no_atomic_elems(self.lower_type(te.elem), te.elem))
         if isinstance(te, ast.ArrayType):
             n = self.consts.eval_usize(te.length)
-            elem = self.no_atomic_elems(self.lower_type(te.elem), te.elem)
+            elem = self.no_atomic_elems(self.lower_type(te.elem), te.elem, array=True)
             return T.ArrayTy(elem, n if n is not None else 0)
         if isinstance(te, ast.TupleType):
             return T.UNIT if not te.elems else T.TupleTy(tuple(self.lower_type(t) for t in te.elems))
@@ -95,15 +95,17 @@ class TypeLoweringMixin:
                             help=f"a type with a similar name exists: `{hint}`" if hint else None)
         return T.ERROR
 
-    def no_atomic_elems(self, elem: T.Ty, te: ast.TypeExpr) -> T.Ty:
-        """`&[DeviceAtomicU32]`: a view is a pointer here, so a slice of them would not have
-        the memory layout of the cells (an error rather than wrong addresses)."""
+    def no_atomic_elems(self, elem: T.Ty, te: ast.TypeExpr, array: bool = False) -> T.Ty:
+        """`&[DeviceAtomicU32]`: a slice of atomic cells (a view written as a type is a
+        pointer; as a slice element it is the cell, laid out as its scalar). Arrays of
+        them are not supported."""
         if not isinstance(elem, T.AtomicTy):
             return elem
-        self.unsupported(te.span, f"a slice or array of `{elem}`",
-                         help=f"pass a `*mut {elem.inner}` (or a `DisjointSlice<{elem.inner}>`) "
-                              f"and take a view of one element: `unsafe {{ {elem}::from_ptr("
-                              "p.add(i)) }` (or `from_slice_elem(&s, i)`)")
+        if not array:
+            return T.AtomicCellTy(elem.inner, elem.scope)
+        self.unsupported(te.span, f"an array of `{elem}`",
+                         help=f"pass a `&[{elem}]` or a `*mut {elem.inner}` and take a view of "
+                              f"one element: `unsafe {{ {elem}::from_ptr(p.add(i)) }}`")
         return T.ERROR
 
     def _type_arg(self, arg) -> T.Ty:

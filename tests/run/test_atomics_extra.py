@@ -84,3 +84,58 @@ def test_atomics_extra_ptx(arch, ptxas, tmp_path):
 @pytest.mark.gpu
 def test_compare_exchange_result_on_gpu():
     check(*run("gpu", 256), n=256)
+
+
+CELLS = """
+#[kernel]
+pub fn cells(ctrl: &[DeviceAtomicU32], wide: &[SystemAtomicU64], x: &[u32],
+             mut prev: DisjointSlice<u32>) {
+    let i = thread::index_1d().get();
+    if i < x.len() {
+        let k = (x[i] % ctrl.len() as u32) as usize;
+        let before = ctrl[k].fetch_add(1, AtomicOrdering::Relaxed);
+        let w = &wide[k % wide.len()];
+        w.fetch_max(x[i] as u64 * 3, AtomicOrdering::AcqRel);
+        if let Some(p) = prev.get_mut(thread::index_1d()) {
+            *p = before;
+        }
+    }
+}
+"""
+
+
+def run_cells(device, rng, n):
+    module = compile_source(CELLS, "cells.rs")
+    x = rng.integers(0, 2**31, n, dtype=np.uint32)
+    ctrl = rng.integers(0, 1000, 7, dtype=np.uint32)
+    wide = np.zeros(3, np.uint64)
+    prev = np.full(n, 0xDEAD_BEEF, np.uint32)
+    start = ctrl.copy()
+    module.cells[((n + 127) // 128,), (128,)](ctrl, wide, x, prev, device=device)
+    k = x % 7
+    np.testing.assert_array_equal(ctrl, start + np.bincount(k, minlength=7).astype(np.uint32))
+    want_wide = [max([int(v) * 3 for v, kk in zip(x, k) if kk % 3 == j] or [0])
+                 for j in range(3)]
+    assert wide.tolist() == want_wide
+    for j in range(7):  # each cell's previous values are start, start + 1, ... in some order
+        got = np.sort(prev[k == j])
+        np.testing.assert_array_equal(got, start[j] + np.arange(got.size, dtype=np.uint32))
+
+
+def test_atomic_cell_slices_on_the_simulator(rng):
+    run_cells("sim", rng, 500)
+
+
+def test_atomic_cell_slices_ptx(ptxas, tmp_path):
+    ptx = compile_source(CELLS, "cells.rs").ptx
+    assert "atom.relaxed.gpu.global.add.u32" in ptx and "atom.acq_rel.sys.global.max.u64" in ptx
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([ptxas, "-arch=sm_80", str(path), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.gpu
+def test_atomic_cell_slices_on_gpu(rng):
+    run_cells("gpu", rng, 5000)
