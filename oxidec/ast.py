@@ -452,6 +452,7 @@ class Item(Node):
     attrs: tuple[Attribute, ...]
     name: str
     name_span: Span
+    generics: Generics | None = None  # `fn f<T>`, `struct S<const N: usize>`, `impl<T> S<T>`
 
 
 @node
@@ -589,3 +590,8 @@ def dump(n: object, indent: int = 0) -> str:
     if isinstance(n, tuple):
         return "\n".join(dump(x, indent) for x in n)
     return f"{pad}{n!r}"
+
+
+# generic parameters, bounds and `where` clauses (their own module, for the line limit)
+from .ast_generics import (AssocTypeArg, GenericParam, Generics, TraitBound,  # noqa: E402
+                           WherePredicate)

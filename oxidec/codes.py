@@ -81,7 +81,9 @@ CODES: dict[str, str] = {
 
 def _add_pattern_codes() -> None:
     from .explain_patterns import SUMMARIES
+    from .explain_generics import SUMMARIES as GENERIC_SUMMARIES
     CODES.update(SUMMARIES)
+    CODES.update(GENERIC_SUMMARIES)
 
 
 _add_pattern_codes()

@@ -584,7 +584,9 @@ A call of something that is not a function (a local variable, an expression).
 
 def _add_pattern_pages() -> None:
     from .explain_patterns import PAGES as PATTERN_PAGES
+    from .explain_generics import PAGES as GENERIC_PAGES
     PAGES.update(PATTERN_PAGES)
+    PAGES.update(GENERIC_PAGES)
 
 
 _add_pattern_pages()

@@ -381,6 +381,59 @@ SAXPY = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# axpy_generic.rs: one generic kernel `axpy<T>`, instantiated for f32 and f64 (PTX entries
+# `axpy_f32`, `axpy_f64`)
+
+
+def _axpy_generic_make(dtype):
+    def make(rng, small):
+        n = _n1d(rng, small)
+        a = dtype(rng.uniform(0.5, 4.0) * rng.choice([-1.0, 1.0]))
+        x = rng.uniform(-1.0, 1.0, n).astype(dtype)
+        y = rng.uniform(-1.0, 1.0, n).astype(dtype)
+        return {"a": a, "x": x, "y": y, "out": _out(dtype, n)}
+    return make
+
+
+def _axpy_generic_ref(inp):
+    a, x, y = (np.asarray(inp[k], np.longdouble) for k in ("a", "x", "y"))
+    return {"out": a * x + y}
+
+
+def _axpy_generic_tolerance(u):
+    # one rounding of a*x+y, or two unfused (2 u (|ax| + |y|)), plus rounding the longdouble
+    # reference to float64 for the comparison (u/2 |ax + y|): 3 u (|ax| + |y|) covers all
+    return lambda inp: Tolerance(
+        atol=3.0 * u * (np.abs(_f64(inp["a"]) * _f64(inp["x"])) + np.abs(_f64(inp["y"]))),
+        why="longdouble reference; a*x+y rounds differently with and without fma contraction",
+    )
+
+
+AXPY_GENERIC_F32 = KernelCase(
+    "axpy_generic",
+    "axpy_f32",
+    (scalar("a", np.float32), slice_("x", np.float32), slice_("y", np.float32),
+     disjoint("out", np.float32)),
+    _axpy_generic_make(np.float32),
+    _launch_1d_over("out"),
+    _axpy_generic_ref,
+    _axpy_generic_tolerance(U32),
+    notes="the f32 instance of the generic kernel `axpy<T>`",
+)
+
+AXPY_GENERIC_F64 = KernelCase(
+    "axpy_generic",
+    "axpy_f64",
+    (scalar("a", np.float64), slice_("x", np.float64), slice_("y", np.float64),
+     disjoint("out", np.float64)),
+    _axpy_generic_make(np.float64),
+    _launch_1d_over("out"),
+    _axpy_generic_ref,
+    _axpy_generic_tolerance(2.0**-53),
+    notes="the f64 instance of the generic kernel `axpy<T>`",
+)
+
+# --------------------------------------------------------------------------------------------
 # scale_offset.rs
 
 
@@ -1301,6 +1354,7 @@ WARP_STATS = KernelCase(
 SAMPLES: dict[str, list[KernelCase]] = {
     "vecadd": [VECADD],
     "saxpy": [SAXPY],
+    "axpy_generic": [AXPY_GENERIC_F32, AXPY_GENERIC_F64],
     "scale_offset": [SCALE_OFFSET],
     "relu": [RELU, CLAMP],
     "activation": [ACTIVATION],

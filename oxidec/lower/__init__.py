@@ -29,12 +29,13 @@ from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
+from .num_methods import NumLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  WarpApiLowering):
+                  WarpApiLowering, NumLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

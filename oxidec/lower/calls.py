@@ -275,6 +275,8 @@ class CallLowering:
             return self.lower_option_method(e, kind, name)
         if kind == "user":
             return self.lower_user_method(e, name)
+        if kind in ("num_int", "num_float"):
+            return self.lower_num_method(e, kind, name)
         if kind == "slice":
             place = self.lower_place(e.receiver)
             if name == "len":

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import algebraic, explog, explog32, fmod, trig
+from . import algebraic, explog, explog32, fmod, hyperbolic, trig
 from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
 
 NAN = float("nan")
@@ -83,6 +83,8 @@ ROUTINES = {
     # the f64-based, correctly rounded f32 versions of the routines NATIVE_F32 replaces
     "exp.exact": ("f", explog.exp),
     "exp2.exact": ("f", explog.exp2),
+    **{name: ("f", getattr(hyperbolic, name)) for name in (
+        "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")},
 }
 
 # f32 routines computed in f32 (no f64 op on the GPU): MIR name -> the routine.

@@ -23,6 +23,7 @@ from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
 from . import legalize, packed, warp
+from .int_bits import INT_BITS
 from .instrs import FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, VOTES, fill, instr
 from .places import Val
 from .spaces import GENERIC, join, representation
@@ -292,6 +293,7 @@ INTRINSICS.update({
     **{name: dot_product for name in ops.DOT_PRODUCTS},
     "prmt": lambda em, rv, ty, hint: packed.arith(em, mir.Intrinsic("prmt.b32", rv.args), ty,
                                                   hint),
+    **INT_BITS,
 })
 
 

@@ -162,7 +162,9 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
     for impl, module in c.impls:
         te = impl.self_ty
         target = None
-        if isinstance(te, ast.PathType) and not any(s.generic_args for s in te.path.segments):
+        if isinstance(te, ast.PathType) and not any(s.generic_args for s in te.path.segments[:-1]) \
+                and (impl.generics is not None or not te.path.last.generic_args):
+            # `impl<T> V<T>`: the arguments bind the impl's parameters (typeck/generics.py)
             res = resolver.resolve(module, te.path, "type", report=True)
             target = res.def_ if res else None
         if target is None or target.kind not in ("struct", "enum", "union"):
@@ -175,7 +177,7 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
         for member in impl.items:
             kind = "fn" if isinstance(member, ast.FnItem) else "const"
             key = f"{target.key}${member.name}"
-            d = Def(kind, member.name, member, module, key, owner=target.key)
+            d = Def(kind, member.name, member, module, key, owner=target.key, impl_item=impl)
             prev = table.assoc.get((target.key, member.name))
             if prev is not None:
                 sink.error("E0592", f"duplicate definitions with name `{member.name}`",

@@ -32,6 +32,8 @@ class Def:
     key: str = ""  # program-unique name (MIR body / type / static name)
     owner: str | None = None  # for an associated item (`impl S { fn f }`): S's key
     scope: "Module | None" = None  # a `mod`'s own scope
+    impl_item: ast.ImplItem | None = None  # for an associated item: its `impl` block
+    instance_of: str | None = None  # an instance of a generic fn: the generic fn's key
 
     def __repr__(self) -> str:
         return f"Def({self.kind} {self.key or self.name})"

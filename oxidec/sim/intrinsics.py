@@ -25,6 +25,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from .errors import SimError
 from .fma import fma
+from .int_bits import INT_BITS
 from .layout import canon, scalar_dtype, size_of, tree_map
 from .ops import unsigned_view
 
@@ -385,6 +386,8 @@ def _redux(ufunc, identity) -> Impl:
         return acc[wid]
     return fn
 
+
+INTRINSICS.update(INT_BITS)
 
 from . import packed as _packed  # noqa: E402,F401  (registers the packed half pairs)
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)

@@ -21,6 +21,7 @@ from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
 from .transform_enums import EnumRules
+from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
 
 SYNTAX = "OX0001"
@@ -82,6 +83,7 @@ def _rule_methods(cls) -> list[str]:
 @v_args(meta=True)
 class AstBuilder(EnumRules, Transformer_NonRecursive):
     vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
+    vars().update({k: v for k, v in vars(GenericRules).items() if not k.startswith("__")})
 
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):
@@ -177,12 +179,13 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
                               ty=ty, value=value, span=self.span(meta))
 
     def struct_item(self, meta, children):
-        # struct_item: vis? "struct" IDENT ("{" _field_defs? "}" | ";")
+        # struct_item: vis? "struct" IDENT generic_params? where_clause? ("{" _field_defs? "}" | ";")
+        children, generics = split_generics(children)
         name_tok = _tokens(children, "IDENT")[0]
         fields = tuple(c for c in children if isinstance(c, ast.FieldDef))
         span = self.span(meta)
         return ast.StructItem(attrs=(), name=self.name(name_tok),
-                              name_span=self.tspan(name_tok), fields=fields,
+                              name_span=self.tspan(name_tok), fields=fields, generics=generics,
                               shape="unit" if span.text().endswith(";") else "named", span=span)
 
     def field_def(self, meta, children):

@@ -147,8 +147,12 @@ class ExprMixin:
             ty = self.check_variant_value(e, e.path, ("struct", e.fields), expected)
             if ty is not None:
                 return ty
-        ty = self.self_ty if e.path.names == ("Self",) else \
-            self.user_type(ast.PathType(path=e.path, span=e.path.span))
+        ty = self.generic_struct_expr(e, expected)  # `Pair { .. }` of a generic struct
+        if isinstance(ty, tuple):
+            return ty[0]  # checked there, its arguments inferred from the fields
+        if ty is None:
+            ty = self.self_ty if e.path.names == ("Self",) else \
+                self.user_type(ast.PathType(path=e.path, span=e.path.span))
         if not isinstance(ty, T.StructTy):
             hint = nearest(name, self.resolver.visible(self.module, "type"))
             self.sink.error("E0422", f"cannot find struct, variant or union type `{name}` in "

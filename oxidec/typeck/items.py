@@ -28,11 +28,15 @@ from .aggregates import AggregateOpsMixin
 from .statics import StaticsMixin
 from .reach import ReachMixin
 from .api import ApiMixin, target_sm
+from .generics import GenericsMixin, is_generic
+from .generic_calls import GenericCallsMixin
+from .generic_enums import GenericEnumsMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
-             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin):
+             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
+             GenericCallsMixin, GenericEnumsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -48,19 +52,22 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.ctx: FnCtx | None = None
         self.negated: set[ast.LitExpr] = set()
         self.neg_counted: set[ast.Expr] = set()  # operands of negations that count
+        self.init_generics()
 
     # -- items -------------------------------------------------------------
     def run(self) -> TypeckResults:
         """Check what the kernels reach: kernels and `#[device]` fns are the roots; a plain
         `fn` or a method is checked when checked code calls it (`request_fn`)."""
-        for key, fn in self.items.fns.items():
-            if self.items.is_device_root(fn):
+        for key, fn in list(self.items.fns.items()):
+            if self.items.is_device_root(fn) and not is_generic(self.items, fn):
                 self.request_fn(key)
+        self.instantiate_kernels()
         while self.queue:
             self.check_fn(self.r.fn_sigs[self.queue.pop(0)])
         self.finalize_results()
-        for key in self.items.enums:
-            self.enum_ty(key)
+        for key, item in list(self.items.enums.items()):
+            if not item.generics or key in self.adt_instances:
+                self.enum_ty(key)
         # bodies in source order, as they always were (the PTX lists them so)
         order = sorted(self.r.fn_sigs.items(), key=lambda kv: kv[1].item.span.start)
         self.r.fn_sigs = dict(order)
@@ -88,6 +95,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                                             a.path.names == ("unchecked_indexing",)
                                             for a in kattr.args):
                 self.r.kernels_unchecked.add(fn.name)
+                self.r.kernels_unchecked.add(sig.name)
             contract = attr(fn, "launch_contract")
             if contract is not None:
                 from .contract import parse_contract
@@ -134,11 +142,12 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
 
     def _check_fn(self, sig: FnSig) -> None:
         fn = sig.item
-        self.ctx = ctx = FnCtx(sig, scopes=[{}])
+        self.ctx = ctx = FnCtx(sig, scopes=[self.generic_value_scope()])
         for p, ty in zip(fn.params, sig.params):
             if isinstance(p.pat, ast.IdentPat):
                 var = Var(p.pat.name, ty, p.pat.mutable, p.pat.span)
                 self.r.param_var[p] = var
+                self.note_param_var(p, var)
                 self.r.pat_var[p.pat] = var
                 ctx.scopes[-1][p.pat.name] = var
             elif not isinstance(p.pat, ast.WildPat):

@@ -12,6 +12,7 @@ from ..device_api.atomic import FLOAT_METHODS as FLOAT_ATOMIC_METHODS
 from ..device_api.atomic import METHODS as ATOMIC_METHODS
 from ..device_api.atomic import ORDERINGS
 from ..device_api.numbers import FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS
+from . import num_methods as num
 from .results import (StaticRes, describe, nearest)
 
 
@@ -39,6 +40,8 @@ class MethodMixin:
 
     def check_method_call_expr(self, e: ast.MethodCallExpr, expected):
         recv = self.shallow(self.check_expr(e.receiver))
+        if self.method_on_bare_param(e):  # `x.sqrt()` with `x: T`, `T: Copy` (generics.py)
+            return T.ERROR
         base = recv
         while isinstance(base, T.RefTy) and not isinstance(base.inner, T.SliceTy):
             base = self.shallow(base.inner)
@@ -90,6 +93,19 @@ class MethodMixin:
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")
         table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
+        more = num.INT_METHODS if is_int else num.FLOAT_METHODS if is_float else {}
+        if m in more and (table is None or m not in table):
+            if isinstance(base, T.InferTy):
+                for a in e.args:
+                    self.check_expr(a)
+                self.sink.error("E0689", f"can't call method `{m}` on ambiguous numeric type "
+                                f"`{base}`", e.method_span, "",
+                                help="you must specify a type for this binding, like "
+                                f"`{'i32' if is_int else 'f32'}`")
+                return T.ERROR
+            if num.applies(more[m][2], base):
+                params, ret = num.signature(more, m, base)
+                return done("num_int" if is_int else "num_float", params, ret)
         if table is not None and m in table:
             arity, result, _ = table[m]
             ret = recv if result == "self" else T.BOOL if result == "bool" else T.U32

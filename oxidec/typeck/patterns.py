@@ -230,7 +230,7 @@ class PatternMixin:
         return out
 
     def pat_PathPat(self, pat: ast.PathPat, ty, mode, names, let_span):
-        found = self.variant_of(pat.path)
+        found = self.variant_of(pat.path, ty)
         if found is None:
             if len(pat.path.segments) == 1:  # `N` naming a const, or a capitalised binding
                 name = pat.path.names[0]
@@ -254,7 +254,7 @@ class PatternMixin:
         self._variant_pat(pat, found, ty, "unit", (), mode, names, let_span)
 
     def pat_TupleStructPat(self, pat: ast.TupleStructPat, ty, mode, names, let_span):
-        found = self.variant_of(pat.path)
+        found = self.variant_of(pat.path, ty)
         if found is None:
             self.sink.error("E0531", f"cannot find tuple struct or tuple variant "
                             f"`{'::'.join(pat.path.names)}` in this scope", pat.path.span,
@@ -270,7 +270,7 @@ class PatternMixin:
                 return
             self._field_pats(pat, sty.name, sty.fields, mode, names, let_span)
             return
-        found = self.variant_of(pat.path)
+        found = self.variant_of(pat.path, ty)
         if found is None:
             self.sink.error("E0422", f"cannot find struct, variant or union type "
                             f"`{'::'.join(pat.path.names)}` in this scope", pat.path.span,

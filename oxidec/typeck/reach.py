@@ -32,16 +32,19 @@ class ReachMixin:
     def in_scope_of(self, item: ast.Item):
         """Names in `item`'s signature and body are looked up in its scope; `Self` is the
         type of the `impl` it belongs to."""
-        saved = self.module, self.self_ty, self.consts.module
+        saved = self.module, self.self_ty, self.consts.module, self.generic_env, self.self_impl
         d = self.items.def_of(item)
         self.module = self.items.scope_of(item)
+        self.generic_env = self.env_of(item)  # an instance's parameters (generics.py)
         self.consts.module = self.module
         if d is not None and d.owner is not None:
-            self.self_ty = self.adt_ty(d.owner)
+            # `Self` of a generic impl is its self type over the parameters (generics.py)
+            self.self_impl = d.impl_item
+            self.self_ty = None if self.is_generic_base(d.owner) else self.adt_ty(d.owner)
         try:
             yield
         finally:
-            self.module, self.self_ty, self.consts.module = saved
+            self.module, self.self_ty, self.consts.module, self.generic_env, self.self_impl = saved
 
     def request_fn(self, key: str, span=None):
         """The signature of fn `key`; its body is queued for checking the first time."""
