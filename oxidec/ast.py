@@ -49,6 +49,7 @@ class TypeExpr(Node):
 @node
 class PathType(TypeExpr):
     path: Path  # `f32`, `DisjointSlice<f32>`, `thread::Index2D<16>`
+    qself: QSelf | None = None  # `<T as Tr>::Out`: path holds the segments after it
 
 
 @node
@@ -190,6 +191,7 @@ class LitExpr(Expr):
 @node
 class PathExpr(Expr):
     path: Path
+    qself: QSelf | None = None  # `<S as Tr>::f`: path holds the segments after it
 
 
 @node
@@ -595,3 +597,4 @@ def dump(n: object, indent: int = 0) -> str:
 # generic parameters, bounds and `where` clauses (their own module, for the line limit)
 from .ast_generics import (AssocTypeArg, GenericParam, Generics, TraitBound,  # noqa: E402
                            WherePredicate)
+from .ast_traits import *  # noqa: E402,F401,F403  (TraitItem, TraitImplItem, QSelf, DynType, ..)

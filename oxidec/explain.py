@@ -145,18 +145,9 @@ conditions). Conditions on `warp_id()` or on `threadIdx.x < 32 * k` are the same
 lanes of a warp, so warp collectives under them are fine (this assumes blockDim.x is a
 multiple of 32). Branches to a trap (bounds checks) do not count.
 
-A masked collective (`shuffle_xor_sync(mask, ..)`, `ballot_sync`, `match_any_sync`,
-`redux_sync_*`, `elect_sync`, `sync_mask`) must be executed by exactly the lanes of its
-mask. oxidec compares a constant mask with the conditions on the lane id around it, a mask
-from `ballot(p)` with a branch on `p`, and an `active_mask()` with where it was read:
-
-    if lane < 16 { v += warp::shuffle_xor_sync(0x0000ffff, v, 1); }   // ok
-    if lane < 8  { v += warp::shuffle_xor_sync(0x0000ffff, v, 1); }   // error[OX0009]
-    let m = warp::ballot(odd);
-    if odd { v += warp::redux_sync_add(m, v); }                        // ok
-
-A mask computed otherwise at run time is not checked here; the simulator stops when the
-lanes that execute a masked collective are not its mask.
+A masked collective (`shuffle_xor_sync(mask, ..)`, `ballot_sync`, ...) must be executed by
+exactly its mask's lanes: a constant mask is compared with the lane-id conditions around it
+(`if lane < 16 { shuffle_xor_sync(0xffff, v, 1) }`), a `ballot(p)` mask with a branch on `p`.
 """,
     "OX0010": """\
 A warning (the lint `shared_race`): within one barrier interval (between two
@@ -264,6 +255,8 @@ A generic type or function gets the wrong number of generic arguments.
 
     let t: SharedArray<f32> = ...;          // error[E0107]: SharedArray<T, N> takes two
     let i = thread::index_2d();             // error[E0107]: write index_2d::<N>()
+    fn scale<T>(a: T) -> T { a }
+    scale::<f32, f64>(1.0);                 // error[E0107]: scale takes one
 """,
     "E0133": """\
 Some operations can break memory safety, so Rust (and oxidec) only allow them inside an
@@ -540,6 +533,13 @@ The unary operator does not apply to the type: `-` on an unsigned integer or a b
 
     let n = -(x as u32);           // error[E0600]: unsigned values cannot be negated
 """,
+    "E0689": """\
+A method of the number types needs to know which type: on a literal without a suffix or a
+binding whose type nothing fixed, there is no such method yet.
+
+    let b = 2.pow(3);              // error[E0689]
+    let b = 2_i32.pow(3);          // ok
+""",
     "E0604": """\
 In rustc: only primitive types can be cast with `as`. oxidec reports every invalid cast
 as E0606, including casts of non-primitive values such as a `ThreadIndex` (use
@@ -585,8 +585,10 @@ A call of something that is not a function (a local variable, an expression).
 def _add_pattern_pages() -> None:
     from .explain_patterns import PAGES as PATTERN_PAGES
     from .explain_generics import PAGES as GENERIC_PAGES
+    from .explain_traits import PAGES as TRAIT_PAGES
     PAGES.update(PATTERN_PAGES)
     PAGES.update(GENERIC_PAGES)
+    PAGES.update(TRAIT_PAGES)
 
 
 _add_pattern_pages()

@@ -893,7 +893,7 @@ def test_host_items(src, tree):
 
 @pytest.mark.parametrize("src, message", [
     ("fn foo()\n#[kernel] fn k() {}", "expected one of `->`, `where`, or `{`, found `#`"),
-    ("impl Foo\n#[kernel] fn k() {}", "expected one of `::`, `<`, `where`, or `{`, found `#`"),
+    ("impl Foo\n#[kernel] fn k() {}", "expected one of `::`, `<`, `for`, `where`, or `{`, found `#`"),
     ("fn", "unexpected end of file"),
     ("pub", "unexpected end of file"),
     ("mod", "unexpected end of file"),

@@ -51,6 +51,8 @@ class PlaceLowering:
         return M.Place(self.operand_local(op, self.ty(e), e.span))
 
     def lower_index_place(self, e: ast.IndexExpr) -> M.Place:
+        if e in self.r.overloads:  # `v[i]` through `impl Index` (trait_calls.py)
+            return self.inline_index_place(e)
         base = self.lower_place(e.base)
         bty = self.ty(e.base)
         index = self.lower_expr(e.index)

@@ -11,6 +11,7 @@ from ..diagnostics import DiagnosticSink, Label
 from .attrs import (FN_ATTRS, MOD_ATTRS, OTHER_ATTRS, STATIC_ATTRS, STRUCT_ATTRS, attr,
                     check_attrs)
 from .table import Def, ItemTable, Module
+from .traits import attach_trait_impls, define_trait
 
 
 class Collector:
@@ -19,6 +20,8 @@ class Collector:
         self.sink = sink
         self.all: list[Def] = []
         self.impls: list[tuple[ast.ImplItem, Module]] = []
+        self.trait_impls: list[tuple[ast.TraitImplItem, Module]] = []
+        self.host_traits: set[str] = set()  # traits left unparsed (host code)
 
     def items(self, items, module: Module) -> None:
         for item in items:
@@ -57,9 +60,15 @@ class Collector:
             self.define(module, "type", Def("enum", item.name, item, module))
         elif isinstance(item, ast.ImplItem):
             self.impls.append((item, module))
+        elif isinstance(item, ast.TraitImplItem):
+            self.trait_impls.append((item, module))
+        elif isinstance(item, ast.TraitItem):
+            define_trait(self, item, module)
         elif isinstance(item, ast.UseItem):
             for imp in item.imports:
                 (module.globs if imp.glob else module.imports).append(imp)
+        elif isinstance(item, ast.SkippedItem) and item.kind == "trait":
+            self.host_traits.add(item.name)
         # SkippedItem: host code nobody reaches (reach.py promotes the reached ones)
 
     def define(self, module: Module, ns: str, d: Def, quiet: bool = False) -> None:
@@ -120,6 +129,7 @@ def collect(unit: ast.SourceUnit, sink: DiagnosticSink) -> ItemTable:
     c.items(unit.items, table.root)
     assign_keys(table, c.all)
     attach_impls(table, c, sink)
+    attach_trait_impls(table, c, sink)
     return table
 
 
@@ -167,6 +177,12 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
             # `impl<T> V<T>`: the arguments bind the impl's parameters (typeck/generics.py)
             res = resolver.resolve(module, te.path, "type", report=True)
             target = res.def_ if res else None
+        if target is None and isinstance(te, ast.PathType) and impl.generics is None \
+                and te.path.last.generic_args:
+            sink.error("OX0002", "an inherent `impl` of one instance of a generic type is not "
+                       "supported by oxidec yet", te.span, "not supported",
+                       help="write a generic `impl<T> Type<T>` block")
+            continue
         if target is None or target.kind not in ("struct", "enum", "union"):
             if target is not None:
                 sink.error("E0118", "no nominal type found for inherent implementation",

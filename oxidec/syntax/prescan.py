@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .prescan_traits import skip_to_self_type
 from .prescan_generics import GENERIC_WORDS, after_generics
 
 HOST_MARK = "\x01"
@@ -540,10 +541,10 @@ class _ItemScanner:
         return None
 
     def impl_self_name(self, i: int, end: int) -> int | None:
-        """Token index of the self type's last name in `impl Path {`, or None for a generic
-        or trait impl (which the grammar does not parse; they stay host code)."""
-        last = None
-        i = after_generics(self.toks, self.pairs, i, end)  # `impl<T: Copy> V<T> where T: Add {`
+        """Token index of the self type's last name in `impl Path {` or
+        `impl Trait<..> for Path {` (prescan_traits.py)."""
+        last = None  # `impl<T: Copy> V<T> where T: Add {`, `impl<T> Tr for V<T> {`
+        i = skip_to_self_type(self.toks, self.pairs, i, end)
         while i < end and self.toks[i].kind == IDENT and self.tok(i) not in ("for", "where"):
             last = i
             i = after_generics(self.toks, self.pairs, i + 1, end)

@@ -23,6 +23,7 @@ from .prescan import RESERVED, SkippedInfo
 from .transform_enums import EnumRules
 from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
+from .transform_traits import TraitRules
 
 SYNTAX = "OX0001"
 ATTR = "OX0003"
@@ -84,6 +85,7 @@ def _rule_methods(cls) -> list[str]:
 class AstBuilder(EnumRules, Transformer_NonRecursive):
     vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
     vars().update({k: v for k, v in vars(GenericRules).items() if not k.startswith("__")})
+    vars().update({k: v for k, v in vars(TraitRules).items() if not k.startswith("__")})
 
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):

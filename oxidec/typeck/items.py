@@ -31,12 +31,14 @@ from .api import ApiMixin, target_sm
 from .generics import GenericsMixin, is_generic
 from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
+from .traits import TraitMixin
+from .trait_ops import TraitOpsMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin, GenericEnumsMixin):
+             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -44,6 +46,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.resolver = Resolver(items, sink)
         self.module = items.root  # the scope names are looked up in
         self.self_ty: T.Ty | None = None  # `Self` inside an `impl`
+        self.cur_impl = None  # the trait impl being checked (resolve/traits.py ImplInfo)
         self.queue: list[str] = []  # fns reached but not yet checked (ReachMixin)
         self.r = TypeckResults()
         self.subst: dict[int, T.Ty] = {}

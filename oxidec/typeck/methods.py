@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 from .. import ast
+from .trait_builtin import builtin_method
 from .. import types as T
 from ..device_api import lookup_method, methods_of
 from ..device_api.atomic import FLOAT_METHODS as FLOAT_ATOMIC_METHODS
@@ -64,6 +65,8 @@ class MethodMixin:
             return self.constant_method(e, static, done)
         if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
+            if found is None:
+                found = builtin_method(self, e, recv, base, expected)
             if found is not None:
                 return found
         if isinstance(base, T.AtomicTy):
@@ -89,7 +92,10 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
-        is_int = isinstance(base, T.IntTy) or (isinstance(base, T.InferTy) and base.kind == "int")
+        if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
+            params, ret = num.signature(num.CHAR_METHODS, m, base)
+            return done("num_char", params, ret)
+        is_int = T.is_integer(base) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")
         table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
@@ -100,7 +106,7 @@ class MethodMixin:
                     self.check_expr(a)
                 self.sink.error("E0689", f"can't call method `{m}` on ambiguous numeric type "
                                 f"`{base}`", e.method_span, "",
-                                help="you must specify a type for this binding, like "
+                                help="you must specify a concrete type for this numeric value, like "
                                 f"`{'i32' if is_int else 'f32'}`")
                 return T.ERROR
             if num.applies(more[m][2], base):
@@ -116,6 +122,12 @@ class MethodMixin:
                 if result == "bits":  # to_bits: u32 for f32, u64 for f64
                     ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
             return done("int" if is_int else "float", params, ret)
+        if T.is_scalar(base):  # user traits' methods, then core's (typeck/traits.py)
+            found = self.scalar_trait_method(e, recv, base)
+            if found is None:
+                found = builtin_method(self, e, recv, base, expected)
+            if found is not None:
+                return found
         if isinstance(base, T.InferTy) and base.kind == "any":
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")

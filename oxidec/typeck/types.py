@@ -33,6 +33,9 @@ class TypeLoweringMixin:
             return T.NEVER
         if isinstance(te, ast.InferType):
             return self.fresh("any")
+        traits = self.trait_type(te)  # `dyn Tr`, `Self::Output`, `<S as Tr>::Out`
+        if traits is not None:
+            return traits
         assert isinstance(te, ast.PathType)
         return self.lower_path_type(te)
 
