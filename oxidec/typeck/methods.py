@@ -73,6 +73,9 @@ class MethodMixin:
             return self.atomic_method(e, base)
         if isinstance(base, T.AtomicCellTy):  # `cells[i].fetch_add(..)`: through its address
             return self.atomic_method(e, base.view())
+        it = self.iter_method(e, recv, base)
+        if it is not None:
+            return it
         owner = api_owner(base)
         api = lookup_method(owner, m) if owner else None
         if api is not None:
