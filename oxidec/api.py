@@ -95,6 +95,15 @@ class KernelModule:
         self.compilation = compilation
         self._kernels: dict[str, Kernel] = {}
         self._gpu = None  # runtime.module.Module, loaded on first GPU launch
+        self.constants: dict[str, bytes] = {}  # `#[constant]` statics' values, by static name
+
+    def set_constant(self, name: str, value: Any) -> None:
+        """Set `#[constant] static NAME: ConstantMemory<T>` for every later launch (on the
+        simulator and the GPU): `value` has T's size (`[f32; 8]`: 8 float32); until set it
+        is zero. ConstantError (a ValueError) for an unknown name or a value of another size."""
+        from .host.constants import encode, find_constant
+        decl = find_constant(self.program, name)
+        self.constants[decl.name] = encode(value, decl.ty, name)
 
     @classmethod
     def from_compilation(cls, comp: Any) -> "KernelModule":
@@ -262,6 +271,11 @@ class Kernel:
         from .runtime.memory import DeviceBuffer
         fn = self.module.gpu_function(self.name)
         ctx = fn.module.ctx
+        if self.module.constants:
+            from .ptx.module import static_symbols
+            symbols = static_symbols(self.module.program)
+            for static, data in self.module.constants.items():
+                fn.module.write_global(symbols[static], data)
         buffers: list[tuple[PreparedArg, DeviceBuffer]] = []
         failed = True
         try:
@@ -312,14 +326,15 @@ class Kernel:
                     out.append(view)
             return out
 
-        run_kernel(program, self.name, grid, block, sim_args(False), shared_bytes)
+        extra = {"constants": self.module.constants} if self.module.constants else {}
+        run_kernel(program, self.name, grid, block, sim_args(False), shared_bytes, **extra)
         for arg in prepared:
             if arg.is_array:
                 arg.write_back()
         if not time:
             return None
         return time_wall(lambda: run_kernel(program, self.name, grid, block, sim_args(True),
-                                            shared_bytes), warmup=warmup, repeat=repeat)
+                                            shared_bytes, **extra), warmup=warmup, repeat=repeat)
 
 
 def simulator():

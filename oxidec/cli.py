@@ -360,12 +360,14 @@ def explain(code) -> None:
 @click.option("--time", "time_it", is_flag=True, help="Report the median time of repeated runs.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save outputs to an .npz file.")
 @click.option("--compare", is_flag=True, help="Run on the simulator and the GPU; compare.")
-def run(file, kernel, grid, block, args, sim, gpu, time_it, save, compare) -> None:
+@click.option("--const", "consts", multiple=True, metavar="NAME=VALUES",
+              help="Set a #[constant] static: NAME=1,2,3 (T's elements) or NAME=file.npy.")
+def run(file, kernel, grid, block, args, sim, gpu, time_it, save, compare, consts) -> None:
     """Compile FILE.rs and launch one kernel on the GPU (or the CPU simulator)."""
     try:
         from .runcmd import run_command
         code = run_command(file, kernel, grid, block, list(args), sim, gpu, time_it, save,
-                           compare)
+                           compare, consts=list(consts))
     except (click.UsageError, SystemExit):
         raise
     except Exception as err:

@@ -122,8 +122,8 @@ or text in another encoding). Save it as UTF-8.
 """,
     "OX0009": """\
 `thread::sync_threads()` is a barrier for the whole block: every thread must reach it (or
-none). A warp collective (`warp::shuffle_*`, `ballot`, `any`, `all`, `redux_sync_add`)
-uses the full-warp mask: all 32 lanes must execute it together. If a condition that
+none). A warp collective without a mask (`warp::shuffle_*`, `ballot`, `any`, `all`,
+`reduce_*`) uses the full-warp mask: all 32 lanes must execute it together. If a condition that
 depends on the thread decides whether the barrier is reached, the threads that skip it
 never arrive and the others wait forever (on the GPU: a hang, or undefined results).
 
@@ -144,6 +144,10 @@ arithmetic, loads at thread-dependent addresses, calls, and assignments made und
 conditions). Conditions on `warp_id()` or on `threadIdx.x < 32 * k` are the same for all
 lanes of a warp, so warp collectives under them are fine (this assumes blockDim.x is a
 multiple of 32). Branches to a trap (bounds checks) do not count.
+
+A masked collective (`shuffle_xor_sync(mask, ..)`, `ballot_sync`, ...) must be executed by
+exactly its mask's lanes: a constant mask is compared with the lane-id conditions around it
+(`if lane < 16 { shuffle_xor_sync(0xffff, v, 1) }`), a `ballot(p)` mask with a branch on `p`.
 """,
     "OX0010": """\
 A warning (the lint `shared_race`): within one barrier interval (between two

@@ -4,11 +4,15 @@
     gpu_printf!("block {} sum {:.3}\n", b, s)     b: u32, s: f32
         -> "block %u sum %.3f\n"  with the values packed as (u32, f64)
 
-Placeholders: `{}` and `{:?}` (any scalar), `{:x}` / `{:X}` (integers, hex), `{:e}` (floats,
-exponent), with an optional alignment `<` / `>`, a `0` flag, a width and a `.precision`
-(`{:>8.3}`, `{:08x}`); `{{` and `}}` are braces. Floats print with C's `%g` for `{}` (Rust's
-shortest round-trip form has no C equivalent), bools as `true` / `false`, pointers as `%p`.
-Positional (`{0}`) and named (`{x}`) arguments are not supported.
+Placeholders: `{}` and `{:?}` (any scalar), `{:x}` / `{:X}` / `{:o}` (integers, hex and
+octal; `{:#x}` / `{:#X}` / `{:#o}` with Rust's `0x` / `0o` prefix), `{:e}` (floats, exponent),
+with an optional alignment `<` / `>` (after a space fill), a `+` sign, a `0` flag, a width
+and a `.precision` (`{:>8.3}`, `{:08x}`, `{:+.2}`, `{:#010x}`); `{{` and `}}` are braces.
+Floats print with C's `%g` for `{}` (Rust's shortest round-trip form has no C equivalent)
+and `%e` for `{:e}` (C writes the exponent as `e+03` where Rust writes `e3`), bools as
+`true` / `false`, pointers as `%p`. Not supported (a diagnostic): positional (`{0}`) and
+named (`{x}`) arguments, fill characters other than a space, centring (`^`), `{:b}`, and a
+`#` prefix padded with spaces (`{:#8x}`: write `{:#010x}`).
 """
 from __future__ import annotations
 
@@ -17,8 +21,9 @@ from dataclasses import dataclass
 
 from . import types as T
 
-_SPEC = re.compile(r"\{(?::(?P<align>[<>])?(?P<zero>0)?(?P<width>[1-9]\d*)?"
-                   r"(?:\.(?P<prec>\d+))?(?P<kind>[xXe?])?)?\}")
+_SPEC = re.compile(r"\{(?::(?:(?P<fill>[^{}])?(?P<align>[<>^]))?(?P<sign>\+)?(?P<alt>#)?"
+                   r"(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?"
+                   r"(?P<kind>[xXeob?])?)?\}")
 
 
 class FormatError(Exception):
@@ -37,7 +42,9 @@ class Spec:
     zero: bool
     width: int | None
     precision: int | None
-    kind: str  # "", "x", "X", "e" ("?" is read as "")
+    kind: str  # "", "x", "X", "o", "e" ("?" is read as "")
+    sign: bool = False  # `+`: always print the sign
+    alt: bool = False  # `#`: the `0x` / `0o` prefix
 
 
 def parse(fmt: str) -> list[str | Spec]:
@@ -78,14 +85,32 @@ def parse(fmt: str) -> list[str | Spec]:
             out.append("".join(text))
             text = []
         kind = m.group("kind") or ""
-        out.append(Spec(m.group(0), m.group("align"), bool(m.group("zero")),
-                        int(m.group("width")) if m.group("width") else None,
-                        int(m.group("prec")) if m.group("prec") is not None else None,
-                        "" if kind == "?" else kind))
+        spec = Spec(m.group(0), m.group("align"), bool(m.group("zero")),
+                    int(m.group("width")) if m.group("width") else None,
+                    int(m.group("prec")) if m.group("prec") is not None else None,
+                    "" if kind == "?" else kind, bool(m.group("sign")), bool(m.group("alt")))
+        _check_supported(spec, m.group("fill"))
+        out.append(spec)
         i = m.end()
     if text:
         out.append("".join(text))
     return out
+
+
+def _check_supported(spec: Spec, fill: str | None) -> None:
+    """What C's printf cannot do the way Rust prints it."""
+    if fill not in (None, " "):
+        raise FormatError(f"the fill character `{fill}` in `{spec.text}` is not supported in "
+                          "`gpu_printf!`", "pad with spaces (`{:>8}`) or zeros (`{:08}`)")
+    if spec.align == "^":
+        raise FormatError(f"centring (`^` in `{spec.text}`) is not supported in `gpu_printf!`",
+                          "align left (`<`) or right (`>`)")
+    if spec.kind == "b":
+        raise FormatError(f"binary (`{spec.text}`) is not supported in `gpu_printf!`",
+                          "print it in hex (`{:#x}`) or octal (`{:#o}`)")
+    if spec.alt and spec.kind in ("x", "X", "o") and spec.width and not spec.zero:
+        raise FormatError(f"a `#` prefix padded with spaces (`{spec.text}`) is not supported "
+                          "in `gpu_printf!`", "pad with zeros (`{:#010x}`) or drop the width")
 
 
 def placeholders(pieces: list[str | Spec]) -> list[Spec]:
@@ -98,13 +123,16 @@ def check_spec(spec: Spec, ty: T.Ty) -> str | None:
                                                       and ty.kind == "float"):
         if spec.kind == "e":
             return f"`{spec.text}` formats floats, not `{ty}`"
+        if spec.sign and spec.width and isinstance(ty, T.IntTy) and not ty.signed:
+            return f"`{spec.text}`: a `+` with a width is not supported for `{ty}` in " \
+                   "`gpu_printf!` (drop the width)"
         return None
     if isinstance(ty, T.FloatTy) or (isinstance(ty, T.InferTy) and ty.kind == "float"):
-        if spec.kind in ("x", "X"):
+        if spec.kind in ("x", "X", "o"):
             return f"`{spec.text}` formats integers, not `{ty}`"
         return None
     if isinstance(ty, T.BoolTy) or is_pointer(ty):
-        if spec.kind or spec.precision is not None or spec.zero:
+        if spec.kind or spec.precision is not None or spec.zero or spec.sign:
             return f"`{spec.text}` cannot format a `{ty}`: write `{{}}`"
         return None
     return f"`{ty}` cannot be printed by `gpu_printf!`: print its fields or elements"
@@ -122,7 +150,17 @@ def c_conversion(spec: Spec, ty: T.Ty) -> str:
     if isinstance(ty, T.IntTy):
         length = "ll" if ty.bits == 64 else ""
         conv = spec.kind or ("d" if ty.signed else "u")
-        return f"%{flags}{width}{prec}{length}{conv}"
+        prefix = ""
+        if spec.alt and spec.kind in ("x", "X", "o"):  # Rust's prefix (C's `#` differs)
+            prefix = "0o" if spec.kind == "o" else "0x"
+            width = str(max(spec.width - 2, 0)) if spec.width else ""
+        if spec.sign and conv == "d":
+            flags += "+"
+        elif spec.sign and conv == "u":  # C ignores `+` on unsigned: Rust prints it
+            prefix = "+" + prefix
+        return f"{prefix}%{flags}{width}{prec}{length}{conv}"
+    if spec.sign:
+        flags += "+"
     if isinstance(ty, T.FloatTy):
         conv = spec.kind or ("f" if spec.precision is not None else "g")
         return f"%{flags}{width}{prec}{conv}"
@@ -146,8 +184,8 @@ def c_format(pieces: list[str | Spec], tys: list[T.Ty]) -> str:
 # ---------------------------------------------------------------------------------------
 # The host side: what vprintf prints for a C format and the values (for the simulator)
 
-_C_SPEC = re.compile(r"%(?P<flags>[-0]*)(?P<width>\d+)?(?:\.(?P<prec>\d+))?(?P<len>ll)?"
-                     r"(?P<conv>[duxXfgeps%])")
+_C_SPEC = re.compile(r"%(?P<flags>[-0+]*)(?P<width>\d+)?(?:\.(?P<prec>\d+))?(?P<len>ll)?"
+                     r"(?P<conv>[duxXofgeps%])")
 
 
 def format_c(fmt: str, values) -> str:
@@ -171,7 +209,7 @@ def format_c(fmt: str, values) -> str:
             if conv == "d" and v >> (bits - 1):
                 v -= 1 << bits
             conv = "d"
-        elif conv in "xX":
+        elif conv in "xXo":
             v = int(v) & ((1 << bits) - 1)
         else:
             v = float(v)

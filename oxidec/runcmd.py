@@ -285,6 +285,18 @@ class Run:
     values: list[Any] = field(default_factory=list)
 
 
+def set_constants(mod: Any, specs) -> None:
+    """`--const NAME=1,2,3` / `--const NAME=file.npy`: a `#[constant]` static's value."""
+    from .host.constants import ConstantError, find_constant, parse_values
+    for spec in specs:
+        name, text = split_assignment(spec)
+        try:
+            decl = find_constant(mod.program, name)
+            mod.constants[decl.name] = parse_values(text, decl.ty, name)
+        except ConstantError as exc:
+            raise RunUsageError(str(exc)) from None
+
+
 def compile_module(path: str, arch: str | None):
     """Compile FILE into an api.KernelModule (tests replace this)."""
     from .api import compile_file
@@ -294,7 +306,8 @@ def compile_module(path: str, arch: str | None):
 
 def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list[str],
                 sim: bool, gpu: bool, time: bool, save: str | None, compare: bool,
-                console: Any = None, err_console: Any = None) -> int:
+                console: Any = None, err_console: Any = None,
+                consts: list[str] | None = None) -> int:
     """Run one kernel from the command line; returns the exit code. Outputs go to `console`,
     notes and errors to `err_console` (rich Consoles on stdout / stderr by default)."""
     from rich.console import Console
@@ -309,7 +322,7 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
 
     try:
         return _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console,
-                    err_console)
+                    err_console, consts or [])
     except RunUsageError as exc:
         error(str(exc))
         return 2
@@ -346,7 +359,7 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
 
 
 def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console,
-         err_console) -> int:
+         err_console, consts=()) -> int:
     from .diagnostics import CompileError, render_all
 
     def note(message: str) -> None:
@@ -390,6 +403,7 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
         raise RunUsageError(unknown_kernel_message(kernel, names, path))
     k = mod.kernel(kernel)
     sig = k.signature
+    set_constants(mod, consts)
 
     built = build_args(sig, specs)
     for p, a in zip(sig.params, built):

@@ -35,7 +35,10 @@ def classify_param(name: str, ty: T.Ty) -> KernelParam:
     if isinstance(ty, T.DisjointSliceTy):
         return KernelParam(name, "disjoint", ty, ty.elem, True)
     if isinstance(ty, T.RefTy) and isinstance(ty.inner, T.SliceTy):
-        return KernelParam(name, "slice", ty, ty.inner.elem, ty.mutable)
+        elem = ty.inner.elem
+        if isinstance(elem, T.AtomicCellTy):  # `&[DeviceAtomicU32]`: written atomically
+            return KernelParam(name, "slice", ty, elem.inner, True)
+        return KernelParam(name, "slice", ty, elem, ty.mutable)
     if isinstance(ty, (T.PtrTy, T.RefTy)):
         return KernelParam(name, "ptr", ty, ty.inner, ty.mutable)
     return KernelParam(name, "scalar", ty, ty, False)

@@ -289,13 +289,16 @@ class FnBoundTy(Ty):
 
 @dataclass(frozen=True)
 class SharedArrayTy(Ty):
-    """`SharedArray<T, N>`: a block-shared array; lives in `.shared` memory."""
+    """`SharedArray<T, N, ALIGN>`: a block-shared array; lives in `.shared` memory, aligned
+    to ALIGN bytes when that is more than T's alignment (0: T's own, as cuda-oxide)."""
 
     elem: Ty
     length: int
+    align: int = 0
 
     def __str__(self) -> str:
-        return f"SharedArray<{self.elem}, {self.length}>"
+        extra = f", {self.align}" if self.align else ""
+        return f"SharedArray<{self.elem}, {self.length}{extra}>"
 
 
 @dataclass(frozen=True)
@@ -303,13 +306,30 @@ class AtomicTy(PtrTy):
     """`DeviceAtomicU32`, `BlockAtomicF32`, ...: a view of one scalar in global or shared
     memory through which every access is atomic. Below typeck it is a thin `*mut T` (hence
     the subclass: the emitter and the simulator treat it as one); `scope` is the PTX scope
-    of its operations: "gpu" (`DeviceAtomic*`) or "cta" (`BlockAtomic*`)."""
+    of its operations: "gpu" (`DeviceAtomic*`), "cta" (`BlockAtomic*`) or "sys"
+    (`SystemAtomic*`: also ordered with the host and other GPUs)."""
 
     scope: str = "gpu"
 
     def __str__(self) -> str:
-        prefix = "Block" if self.scope == "cta" else "Device"
+        prefix = {"cta": "Block", "sys": "System"}.get(self.scope, "Device")
         return f"{prefix}Atomic{str(self.inner).upper()}"
+
+
+@dataclass(frozen=True)
+class AtomicCellTy(Ty):
+    """The element of a `&[DeviceAtomicU32]` (a kernel parameter): the atomic cell itself, laid
+    out as its scalar. `cells[i]` is a place; its methods take a view of its address (an
+    `AtomicTy`); it is never copied or moved."""
+
+    inner: Ty
+    scope: str = "gpu"
+
+    def view(self) -> "AtomicTy":
+        return AtomicTy(self.inner, True, self.scope)
+
+    def __str__(self) -> str:
+        return str(self.view())
 
 
 @dataclass(frozen=True)
@@ -352,6 +372,11 @@ NEVER = NeverTy()
 ERROR = ErrorTy()
 THREAD_INDEX = ThreadIndexTy()
 ORDERING = OrderingTy()
+# `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
+# 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
+LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
+THREAD_INDEX32 = StructTy("ThreadIndex32", (("0", U32),))
+THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 
 # Element types of the atomic views: `DeviceAtomicU32`, `BlockAtomicF64`, ...
 ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below
@@ -368,7 +393,8 @@ ATOMIC_ELEMS.update({"U32": U32, "I32": I32, "U64": U64, "I64": I64, "F32": F32,
 
 def atomic_type_name(name: str) -> AtomicTy | None:
     """The view type a name such as `DeviceAtomicU32` / `BlockAtomicF32` denotes, if any."""
-    for prefix, scope in (("DeviceAtomic", "gpu"), ("BlockAtomic", "cta")):
+    for prefix, scope in (("DeviceAtomic", "gpu"), ("BlockAtomic", "cta"),
+                          ("SystemAtomic", "sys")):
         if name.startswith(prefix) and name[len(prefix):] in ATOMIC_ELEMS:
             return AtomicTy(ATOMIC_ELEMS[name[len(prefix):]], True, scope)
     return None

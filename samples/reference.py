@@ -1462,6 +1462,60 @@ PARTICLES = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# warp_reduce_masked.rs: blocks of 80 threads (warps of 32, 32 and 16 lanes)
+
+WARP_BLOCK = 80
+
+
+def _warp_stats_make(rng, small):
+    n = _size(rng, 300, 1_000, WARP_BLOCK) if small else _size(rng, 100_001, 100_501, WARP_BLOCK)
+    return {"x": _uniform_f32(rng, n), "flags": rng.integers(0, 2**32, n, dtype=np.uint32),
+            "sums": _poisoned(n, np.float32), "maxima": _poisoned(n, np.uint32),
+            "same": _poisoned(n, np.uint32)}
+
+
+def _poisoned(n: int, dtype) -> np.ndarray:
+    return np.full(n, sentinel(np.dtype(dtype)), dtype)
+
+
+def _warp_stats_ref(inp):
+    """The kernel's down-tree in float32 (lane l adds lane l + k while l + k < live, for k =
+    16, 8, 4, 2, 1), so the sums match bit for bit; threads past n count as 0."""
+    n = inp["x"].size
+    blocks = (n + WARP_BLOCK - 1) // WARP_BLOCK
+    x = np.zeros(blocks * WARP_BLOCK, np.float32)
+    x[:n] = inp["x"]
+    f = np.zeros(blocks * WARP_BLOCK, np.uint32)
+    f[:n] = inp["flags"]
+    sums, maxima, same = (np.zeros(blocks * WARP_BLOCK, t) for t in (np.float32, np.uint32,
+                                                                     np.uint32))
+    for b in range(blocks):
+        for w0 in range(0, WARP_BLOCK, 32):
+            lo, live = b * WARP_BLOCK + w0, min(32, WARP_BLOCK - w0)
+            v = x[lo:lo + live].copy()
+            for k in (16, 8, 4, 2, 1):
+                top = max(live - k, 0)
+                v[:top] = v[:top] + v[k:k + top]
+            sums[lo:lo + live] = v[0]
+            maxima[lo:lo + live] = f[lo:lo + live].max()
+            low = f[lo:lo + live] & 3
+            same[lo:lo + live] = (low[:, None] == low[None, :]).sum(axis=1)
+    return {"sums": sums[:n], "maxima": maxima[:n], "same": same[:n]}
+
+
+WARP_STATS = KernelCase(
+    "warp_reduce_masked",
+    "warp_stats",
+    (slice_("x", np.float32), slice_("flags", np.uint32), disjoint("sums", np.float32),
+     disjoint("maxima", np.uint32), disjoint("same", np.uint32)),
+    _warp_stats_make,
+    lambda inp: _grid_1d(inp["x"].size, WARP_BLOCK),
+    _warp_stats_ref,
+    EXACT,
+    notes="masked warp collectives in partial warps (redux.sync and match.any.sync: sm_80).",
+)
+
+# --------------------------------------------------------------------------------------------
 # The table
 
 # --------------------------------------------------------------------------------------------
@@ -1528,6 +1582,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "stencil": [STENCIL5],
     "softmax": [SOFTMAX],
     "particles": [PARTICLES],
+    "warp_reduce_masked": [WARP_STATS],
     "complex_mul": [COMPLEX_MUL],
 }
 

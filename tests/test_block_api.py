@@ -90,7 +90,10 @@ pub fn atomics(counts: *mut u32, mut ints: DisjointSlice<i32>, mut wide: Disjoin
     s0.fetch_or(1 << (t % 32), AtomicOrdering::Relaxed);
     s1.fetch_and(!(1 << (t % 32)), AtomicOrdering::Release);
     s2.fetch_xor(t, AtomicOrdering::Acquire);
-    let won = s3.compare_exchange(0, t + 1, AtomicOrdering::Release, AtomicOrdering::Acquire);
+    let won = match s3.compare_exchange(0, t + 1, AtomicOrdering::Release, AtomicOrdering::Acquire) {
+        Ok(previous) => previous,
+        Err(previous) => previous + 100,
+    };
     let i0 = DeviceAtomicI32::from_slice_elem(&ints, 0);
     i0.fetch_sub(t as i32, AtomicOrdering::SeqCst);
     DeviceAtomicI32::from_slice_elem(&ints, 1).fetch_min(5 - t as i32, AtomicOrdering::Relaxed);
@@ -102,7 +105,7 @@ pub fn atomics(counts: *mut u32, mut ints: DisjointSlice<i32>, mut wide: Disjoin
     let f0 = BlockAtomicF32::from_mut(unsafe { &mut FCELL[0] });
     f0.fetch_add(1.0, AtomicOrdering::Relaxed);
     let f1 = BlockAtomicF32::from_mut(unsafe { &mut FCELL[1] });
-    f1.compare_exchange(0.0, -1.5, AtomicOrdering::Relaxed);
+    let _ = f1.compare_exchange(0.0, -1.5, AtomicOrdering::Relaxed);
     f1.store(f1.load(AtomicOrdering::Acquire) * 2.0, AtomicOrdering::SeqCst);
     thread::sync_threads();
     if let Some(o) = out.get_mut(idx) {
@@ -202,8 +205,8 @@ def test_atomics_on_the_simulator():
     # or of all lane bits (2 warps: every bit), and of ~bit (all bits cleared), xor of t
     xor_t = int(np.bitwise_xor.reduce(t))
     assert out[0] == 0xFFFF_FFFF ^ 0 ^ xor_t
-    # lane 0's compare_exchange wins (CELL[3] = 0 + 1); lane 1 then sees that 1
-    assert out[1] == 1 and out[2] == 1
+    # lane 0's compare_exchange wins (CELL[3] = 0 + 1): Ok(0); lane 1 then fails: Err(1)
+    assert out[1] == 101 and out[2] == 1
     assert out[3] == n and out[4] == 30  # f1: cas 0.0 -> -1.5 once, then 64 x (x * 2.0)
     assert sorted(out[5:].tolist()) == list(range(105, 100 + n))
 
@@ -238,14 +241,14 @@ def test_atomic_verifier_errors():
         M.AtomicOp(M.Place(2), "xor", M.Copy(M.Place(1)), (M.Constant(1.0, T.F32),), "relaxed",
                    "cta", DUMMY_SPAN),
         M.AtomicOp(M.Place(2), "store", M.Copy(M.Place(1)), (M.Constant(1.0, T.F32),),
-                   "relaxed", "sys", DUMMY_SPAN),
+                   "relaxed", "cluster", DUMMY_SPAN),
     ], M.Return(DUMMY_SPAN))], DUMMY_SPAN)
     with pytest.raises(MirVerifyError) as info:
         verify_body(body)
     text = str(info.value)
     for msg in ["an atomic load with `release` ordering", "atomic xor on `f32`",
                 "with an operand of type `u32`", "atomic store has a destination",
-                "unknown atomic scope `sys`"]:
+                "unknown atomic scope `cluster`"]:
         assert msg in text, msg
     stmt = body.blocks[0].statements[1]
     assert pretty_statement(stmt) == "_2 = atomic xor(copy _1, const 1.0_f32) [relaxed, cta];"
@@ -448,13 +451,14 @@ pub fn warp_ops(xf: &[f32], xu: &[u32], xi: &[i32], xd: &[f64], xw: &[u64], k: u
     let any = warp::any(xi[i] == 7) as u32;
     let all = warp::all(xd[i] > -100.0) as u32;
     let mask = warp::active_mask();
-    let total = warp::redux_sync_add(xu[i] & 0xff);
+    let total = warp::redux_sync_add(u32::MAX, xu[i] & 0xff);
     let wid = warp::warp_id();
     let up64 = warp::shuffle_up_u64(xw[i], k);
     let r = xu[i] >> (lane % 8);
-    let red = warp::redux_sync_min(r).wrapping_add(warp::redux_sync_max(r).wrapping_mul(3))
-        ^ warp::redux_sync_and(r | 0x10) ^ warp::redux_sync_or(r).wrapping_mul(5)
-        ^ warp::redux_sync_xor(r).wrapping_mul(7);
+    let red = warp::redux_sync_min_u32(u32::MAX, r)
+        .wrapping_add(warp::redux_sync_max_u32(u32::MAX, r).wrapping_mul(3))
+        ^ warp::redux_sync_and(u32::MAX, r | 0x10) ^ warp::redux_sync_or(u32::MAX, r).wrapping_mul(5)
+        ^ warp::redux_sync_xor(u32::MAX, r).wrapping_mul(7);
     if let Some(o) = of.get_mut(thread::index_1d()) { *o = f; }
     if let Some(o) = ou.get_mut(thread::index_1d()) { *o = u; }
     if let Some(o) = oi.get_mut(thread::index_1d()) { *o = s; }
@@ -639,6 +643,10 @@ def test_atomics_on_gpu_match_the_simulator():
         np.testing.assert_array_equal(gpu[k], sim[k])
     assert gpu[2][0] == sim[2][0] and gpu[2][1] < 64  # swap: some lane's value lands last
     assert gpu[5][0] == sim[5][0] and gpu[5][3] == sim[5][3]
+    # compare_exchange: one lane w wins and stores w + 1; lane 1 got Ok(0) if it was w,
+    # else Err(w + 1) (+ 100 in the kernel)
+    won, cell = int(gpu[5][1]), int(gpu[5][2])
+    assert (won == 0 and cell == 2) or (won == 100 + cell and 1 <= cell <= 64 and cell != 2)
     # f1: every thread races load-double-store on -1.5, so it ends at -1.5 * 2^k for some
     # k >= 1 that depends on the interleaving: out[4] = 15 * 2^k.
     k4 = int(gpu[5][4]) // 15

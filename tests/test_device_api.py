@@ -59,7 +59,8 @@ def test_every_op_has_its_emitter_and_simulator_entries():
         if o.effect:
             assert o.name in EFFECTS or o.name in EFFECTS_WITH_OPERANDS or o.name == "printf", \
                 o.name
-            assert o.sim_op in ("noop", "printf") or o.sync == "block", o.name
+            assert o.sim_op in ("noop", "printf") or o.sync == "block" or o.sim_op in SIM, \
+                o.name
         else:
             assert o.name in PTX, f"no emitter entry for `{o.name}`"
             assert o.sim is None or o.sim_op in SIM, f"no simulator entry for `{o.name}`"
@@ -77,8 +78,10 @@ def test_later_phases_read_the_flags():
     import importlib
     licm = importlib.import_module("oxidec.passes.licm")
     assert M.WARP_COLLECTIVES == ops.CONVERGENT
-    assert "redux_sync_xor" in divergence.COLLECTIVES and "active_mask" not in \
+    assert "shuffle_xor" in divergence.COLLECTIVES and "active_mask" not in \
         divergence.COLLECTIVES
+    assert {"redux_sync_xor", "shuffle_xor_sync", "elect_sync", "warp_sync"} <= \
+        divergence.MASKED
     assert {"clock64", "globaltimer", "shuffle"} <= licm.IMPURE_INTRINSICS
     assert intrinsic_ty("lanemask_lt", []) == T.U32
     assert intrinsic_ty("globaltimer", []) == T.U64

@@ -22,7 +22,7 @@ compiler but itself.
 """
 from __future__ import annotations
 
-from . import atomic, debug, dotprod, fence, memory, numbers, thread, warp
+from . import atomic, debug, dotprod, fence, memory, numbers, packed, thread, warp
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -41,7 +41,8 @@ CRATES = ("cuda_device", "cuda_core")
 MODULES = ("atomic",)
 
 _ALL_FNS: list[ApiFn] = [*thread.FNS, *thread.CLUSTER_FNS, *warp.FNS, *debug.FNS,
-                         *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS]
+                         *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
+                         *packed.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.

@@ -22,8 +22,14 @@ def arch_name(sm: int) -> str:
     return f"sm_{sm}"
 
 
+# Items of the Blackwell modules that run on sm_80 .. sm_90 (plain conversions).
+NOT_BLACKWELL = ("cvt_f32x2_bf16x2",)
+
+
 def blackwell_family(names: tuple[str, ...]) -> str | None:
     """`tcgen05` or `clc` when a path names a Blackwell-only module or intrinsic."""
+    if names and names[-1] in NOT_BLACKWELL:
+        return None
     for n in names:
         if n in BLACKWELL_MODULES:
             return n

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .model import ApiFn, ApiType, hook
 
 ELEMS = ("u32", "i32", "u64", "i64", "f32", "f64")
-PREFIXES = {"DeviceAtomic": "gpu", "BlockAtomic": "cta"}  # view prefix -> PTX scope
+PREFIXES = {"DeviceAtomic": "gpu", "BlockAtomic": "cta", "SystemAtomic": "sys"}  # -> PTX scope
 CONSTRUCTORS = ("from_ptr", "from_mut", "from_slice_elem")
 
 # Methods: name -> (MIR AtomicOp op, number of value operands).

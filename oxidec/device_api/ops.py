@@ -61,6 +61,7 @@ MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "ata
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
              "cos.approx", "tanh.approx")
 REDUX = ("add", "min", "max", "and", "or", "xor")
+SHUFFLE_OPS = ("shuffle_xor", "shuffle_down", "shuffle_up", "shuffle")
 DOT_PRODUCTS = tuple(f"{n}_{t}" for n in ("dp4a", "dp2a_lo") for t in ("u32", "i32"))
 
 
@@ -80,6 +81,9 @@ def _compute() -> list[Op]:
         # a's 4 bytes and b's (dp4a), or of a's 2 halves and b's low 2 bytes (dp2a.lo); s32:
         # the parts are signed. Wrapping, as the hardware's.
         *(Op(n, n.rpartition("_")[2], min_sm=61) for n in DOT_PRODUCTS),
+        # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
+        # with sel bit 4k+3 that byte's sign replicated
+        Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
     ]
 
 
@@ -87,14 +91,38 @@ def _warp() -> list[Op]:
     # Full-warp collectives: every lane of the warp reaches them together.
     coll = dict(sync="warp", convergent=True)
     return [
-        *(Op(n, "arg0", **coll) for n in ("shuffle_xor", "shuffle_down", "shuffle_up",
-                                          "shuffle")),
+        *(Op(n, "arg0", **coll) for n in SHUFFLE_OPS),
         Op("ballot", "u32", warp_uniform_result=True, **coll),
         Op("any", "bool", warp_uniform_result=True, **coll),
         Op("all", "bool", warp_uniform_result=True, **coll),
-        *(Op(f"redux_sync_{k}", "arg0", warp_uniform_result=True, **coll) for k in REDUX),
         # the lanes that reach it: legal anywhere, but its value depends on where it is
         Op("active_mask", "u32", varies=PER_WARP, convergent=True),
+        *_masked(),
+    ]
+
+
+def _masked() -> list[Op]:
+    """The `*_sync(mask, ..)` collectives: the first operand names the lanes that take part
+    (`sync="mask"`); those lanes, and no others, must reach it together (the divergence
+    check compares the mask with the conditions around it; the simulator checks it when it
+    runs). A constant full mask makes it a full-warp collective."""
+    coll = dict(sync="mask", convergent=True)
+    return [
+        *(Op(f"{n}_sync", "arg1", **coll, doc="(mask, value, lane or delta)")
+          for n in SHUFFLE_OPS),
+        *(Op(f"{n}_sync", r, warp_uniform_result=True, **coll, doc="(mask, predicate)")
+          for n, r in (("ballot", "u32"), ("any", "bool"), ("all", "bool"))),
+        Op("match_any_sync", "u32", min_sm=70, **coll,
+           doc="(mask, value): the lanes of the mask whose value equals this lane's"),
+        Op("match_all_sync", "u32", min_sm=70, warp_uniform_result=True, **coll,
+           doc="(mask, value): the mask when every lane's value is equal, else 0"),
+        # redux.sync (sm_80): add/min/max signed or unsigned by the value's type
+        *(Op(f"redux_sync_{k}", "arg1", warp_uniform_result=True, min_sm=80, **coll,
+             doc="(mask, value)") for k in REDUX),
+        Op("elect_sync", "dest", min_sm=90, **coll,
+           doc="(mask) -> (leader lane, this lane is the leader): one lane of the mask"),
+        Op("warp_sync", "unit", effect=True, sim="warp_sync", **coll,
+           doc="`bar.warp.sync mask` (__syncwarp): the lanes of the mask meet"),
     ]
 
 
@@ -115,7 +143,13 @@ def _effects() -> list[Op]:
     ]
 
 
-OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()}
+def _packed() -> list[Op]:
+    from .packed import ops
+    return ops()
+
+
+OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
+                      + _packed()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)

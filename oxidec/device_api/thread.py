@@ -8,6 +8,9 @@ TYPES = [
     ApiType("Index1D", "thread"),
     ApiType("Index2D", "thread", "<const ROW_STRIDE: usize>"),
     ApiType("Runtime2DIndex", "thread"),
+    ApiType("ThreadIndex32", "thread", doc="a thread's u32 index (`index_1d_u32`)"),
+    ApiType("ThreadCoord2D32", "thread", doc="a thread's u32 (row, col) (`coord_2d_u32`)"),
+    ApiType("LaunchContext", "thread", doc="`#[kernel(launch_context = NAME)]`"),
 ]
 
 
@@ -31,6 +34,16 @@ FNS = [
           owner="ThreadIndex"),
     ApiFn("ThreadIndex::in_bounds", ("usize",), "bool", hook("thread_index_in_bounds"),
           kind="method", owner="ThreadIndex"),
+    # `#[kernel(launch_context = ctx)]` names the launch; these read 32-bit coordinates
+    # from it (blockIdx * blockDim + threadIdx in u32 arithmetic, as cuda-oxide)
+    ApiFn("thread::index_1d_u32", ("LaunchContext",), "ThreadIndex32", hook("coords_u32")),
+    ApiFn("thread::coord_2d_u32", ("LaunchContext",), "ThreadCoord2D32", hook("coords_u32")),
+    ApiFn("ThreadIndex32::get", (), "u32", hook("coord_field"), kind="method",
+          owner="ThreadIndex32"),
+    ApiFn("ThreadCoord2D32::row", (), "u32", hook("coord_field"), kind="method",
+          owner="ThreadCoord2D32"),
+    ApiFn("ThreadCoord2D32::col", (), "u32", hook("coord_field"), kind="method",
+          owner="ThreadCoord2D32"),
 ]
 
 # `cuda_device::cluster` (sm_90): without `#[cluster_launch]` every block is a cluster of one.

@@ -29,6 +29,7 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .warp_api import WarpApiLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -42,7 +43,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering,
                   BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering, TraitCallLowering):
+                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering, TraitCallLowering,
+                  WarpApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

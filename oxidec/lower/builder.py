@@ -155,6 +155,11 @@ class BuilderCore:
             if var:
                 self.var_local[id(var)] = local
         self.check_returned_ref(fn)  # user_calls.py
+        ctx_var = self.r.launch_context.get(fn.name)
+        if ctx_var is not None:  # `#[kernel(launch_context = NAME)]`: a value with no data
+            local = self.new_local(T.LAUNCH_CONTEXT, ctx_var.span, ctx_var.name, False)
+            self.var_local[id(ctx_var)] = local
+            self.assign(M.Place(local), M.Aggregate(T.LAUNCH_CONTEXT, ()), ctx_var.span)
         if body_ret is not self.sig.ret:  # `&mut` aggregates are copied out (user_calls.py)
             self.user_ret = self.new_local(self.sig.ret, fn.name_span)
         if attr(fn, "kernel"):

@@ -101,6 +101,18 @@ class CallLowering:
         ty = self.ty(e)
         return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
 
+    def index_2d_value(self, stride: int, span: Span) -> M.Operand:
+        """index_2d::<stride>() as a ThreadIndex: the invalid usize::MAX when col >= stride."""
+        col = self.global_index("x", span)
+        row = self.global_index("y", span)
+        s = M.Constant(stride, T.USIZE)
+        valid = self.to_temp(M.BinaryOp("lt", col, s), T.BOOL, span)
+        scaled = self.to_temp(M.BinaryOp("mul", row, s), T.USIZE, span)
+        idx = self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
+        invalid = M.Constant(T.int_range(T.USIZE)[1], T.USIZE)
+        value = self.to_temp(M.Intrinsic("select", (valid, idx, invalid)), T.USIZE, span)
+        return self.to_temp(M.Use(value), T.THREAD_INDEX, span)
+
     def api_atomic_view(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         return self.atomic_view(e, self.ty(e), api.name)
 
@@ -118,6 +130,54 @@ class CallLowering:
     def api_len(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         place = self.lower_place(e.receiver)
         return self.to_temp(M.Len(place), T.USIZE, e.span)
+
+    def api_dynamic_shared(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`DynamicSharedArray::<T, ALIGN>::get()` / `get_raw()` / `offset(bytes)`: the
+        block's dynamic shared memory (an ALIGN above 16 is an operand: the emitter aligns
+        the `.extern .shared` array to it)."""
+        ty = self.ty(e)
+        align = self.r.generic_values.get(e, (16,))[0]
+        extra = (M.Constant(align, T.U32),) if align > 16 else ()
+        if api.name != "offset":
+            return self.to_temp(M.Intrinsic("dynamic_shared", extra), ty, e.span)
+        (nbytes,) = self.lower_in_order(e.args)
+        bytes_ptr = T.PtrTy(T.U8, True)
+        base = self.to_temp(M.Intrinsic("dynamic_shared", extra), bytes_ptr, e.span)
+        at = self.to_temp(M.Intrinsic("ptr_add", (base, nbytes)), bytes_ptr, e.span)
+        return self.to_temp(M.Cast(at, ty), ty, e.span)
+
+    def api_is_empty(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        n = self.api_len(e, api)
+        return self.to_temp(M.BinaryOp("eq", n, M.Constant(0, T.USIZE)), T.BOOL, e.span)
+
+    def api_disjoint_as_mut_ptr(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        # the address of element 0, computed without a bounds check (no access happens)
+        place = self.lower_place(e.receiver)
+        zero = self.operand_local(M.Constant(0, T.USIZE), T.USIZE, e.span)
+        return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(zero)), True), self.ty(e),
+                            e.span)
+
+    def api_get_mut_indexed(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        """Some((&mut s[i], i)) for this thread's index i when it is in bounds."""
+        span = e.span
+        place = self.lower_place(e.receiver)
+        slice_ty = self.ty(e.receiver)
+        while isinstance(slice_ty, T.RefTy):
+            slice_ty = slice_ty.inner
+        ty = self.ty(e)
+        ref_ty, _ = ty.args[0].elems
+
+        def index():
+            if isinstance(slice_ty, T.DisjointSliceTy) and slice_ty.index.startswith("2d:"):
+                return self.index_2d_value(int(slice_ty.index[3:]), span)
+            return self.index_1d(span)
+        as_usize = self.to_temp(M.Use(index()), T.USIZE, span)
+        length = self.to_temp(M.Len(place), T.USIZE, span)
+        ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
+        i = self.operand_local(as_usize, T.USIZE, span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ref_ty, span)
+        pair = self.to_temp(M.Aggregate(ty.args[0], (ref, index())), ty.args[0], span)
+        return self.to_temp(M.Aggregate(ty, (ok, pair)), ty, span)
 
     def api_disjoint_get_mut(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         return self.disjoint_get_mut(e, self.lower_place(e.receiver), self.ty(e))
@@ -151,7 +211,15 @@ class CallLowering:
         """`view.fetch_add(v, AtomicOrdering::Relaxed)` -> `_d = atomic add(view, v)`."""
         span = e.span
         view_ty = self.ty(e.receiver)
-        view = self.lower_expr(e.receiver)
+        cell = view_ty.inner if isinstance(view_ty, T.RefTy) else view_ty
+        if isinstance(cell, T.AtomicCellTy):  # `cells[i]` (or `&cells[i]`): its address
+            place = self.lower_place(e.receiver)
+            if isinstance(view_ty, T.RefTy):
+                place = place.project(M.Deref())
+            view_ty = cell.view()
+            view = self.to_temp(M.Ref(place, False), view_ty, span)
+        else:
+            view = self.lower_expr(e.receiver)
         while isinstance(view_ty, T.RefTy):  # `&DeviceAtomicU32`
             local = self.operand_local(view, view_ty, span)
             view_ty = view_ty.inner
@@ -162,7 +230,22 @@ class CallLowering:
         dest = None if op == "store" else M.Place(self.temp(view_ty.inner, span))
         self.push(M.AtomicOp(dest, op, view, values, join_orderings(orders), view_ty.scope,
                              span))
+        if op == "cas":
+            return self.cas_result(M.Copy(dest), values[0], view_ty.inner, span)
         return UNIT_CONST if dest is None else M.Copy(dest)
+
+    def cas_result(self, old: M.Operand, current: M.Operand, elem: T.Ty, span) -> M.Operand:
+        """compare_exchange's `Result`: Ok(old) when the exchange happened, i.e. when `old`
+        has the bits of `current` (what `atom.cas` compares: so for floats -0.0 is not 0.0
+        and a NaN can succeed), else Err(old)."""
+        a, b = old, current
+        if isinstance(elem, T.FloatTy):
+            bits = T.U32 if elem.bits == 32 else T.U64
+            a = self.to_temp(M.Intrinsic("bitcast", (old,)), bits, span)
+            b = self.to_temp(M.Intrinsic("bitcast", (current,)), bits, span)
+        failed = self.to_temp(M.BinaryOp("ne", a, b), T.BOOL, span)
+        ty = T.result_ty(elem, elem)
+        return self.to_temp(M.Aggregate(ty, (failed, old, old)), ty, span)
 
     def index_1d(self, span: Span) -> M.Operand:
         # A 1D index is only unique when the launch is 1D; otherwise it is the invalid index
@@ -187,6 +270,11 @@ class CallLowering:
         ty = self.ty(e)
         if kind == "atomic":
             return self.lower_atomic_method(e, name)
+        if kind == "constant":  # `C.get()` loads the whole value, `C.get_ref()` borrows it
+            place = self.lower_place(e.receiver)
+            if name == "get":
+                return self.read(place, ty)
+            return self.to_temp(M.Ref(place, False), ty, span)
         if kind == "iter":
             return self.lower_iter_method(e)
         if kind in ("option", "result"):

@@ -79,9 +79,13 @@ def variant_slots(ty: T.EnumTy, variant: int) -> range:
 def align_of(ty: T.Ty) -> int:
     if isinstance(ty, (T.IntTy, T.FloatTy)):
         return ty.bits // 8
+    if isinstance(ty, T.AtomicCellTy):
+        return align_of(ty.inner)
     if isinstance(ty, (T.RefTy, T.PtrTy, T.DisjointSliceTy, T.ThreadIndexTy)):
         return 8
-    if isinstance(ty, (T.ArrayTy, T.SharedArrayTy, T.SliceTy)):
+    if isinstance(ty, T.SharedArrayTy):
+        return max(align_of(ty.elem), ty.align)
+    if isinstance(ty, (T.ArrayTy, T.SliceTy)):
         return align_of(ty.elem)
     if isinstance(ty, (T.TupleTy, T.StructTy, T.EnumTy)):
         return max([align_of(f) for f in fields_of(ty)] or [1])
@@ -92,6 +96,8 @@ def align_of(ty: T.Ty) -> int:
 def size_of(ty: T.Ty) -> int:
     if isinstance(ty, (T.IntTy, T.FloatTy)):
         return ty.bits // 8
+    if isinstance(ty, T.AtomicCellTy):
+        return size_of(ty.inner)
     if isinstance(ty, T.BoolTy):
         return 1
     if isinstance(ty, (T.UnitTy, T.NeverTy)):

@@ -222,7 +222,7 @@ class Effect:
 
 ATOMIC_OPS = ("add", "sub", "min", "max", "and", "or", "xor", "exch", "cas", "load", "store")
 ATOMIC_ORDERINGS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
-ATOMIC_SCOPES = ("cta", "gpu")
+ATOMIC_SCOPES = ("cta", "gpu", "sys")
 
 
 @dataclass

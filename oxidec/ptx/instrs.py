@@ -108,9 +108,9 @@ EFFECTS = {
 
 # ld/st state-space qualifiers by the analysed space of the address.
 LOAD_QUALIFIER = {"global": ".global", "global.nc": ".global.nc", "shared": ".shared",
-                  "local": ".local", "generic": ""}
+                  "local": ".local", "const": ".const", "generic": ""}
 STORE_QUALIFIER = {"global": ".global", "global.nc": ".global", "shared": ".shared",
-                   "local": ".local", "generic": ""}
+                   "local": ".local", "const": ".const", "generic": ""}
 
 
 def fill(template: str, s: str = "", b: str = "", f: str = "") -> str:

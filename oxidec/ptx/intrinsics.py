@@ -22,7 +22,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import legalize
+from . import legalize, packed, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -31,7 +31,7 @@ from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
                     pointee, reg_class)
 
-FULL_MASK = "-1"
+FULL_MASK = warp.FULL_MASK
 
 
 def emit_intrinsic(em, rv: mir.Intrinsic, ty: Ty, hint) -> list[Val]:
@@ -110,6 +110,8 @@ def dynamic_shared(em, rv, ty, hint) -> list[Val]:
     """The address of the block's dynamic shared memory (`extern .shared dyn_smem[]`)."""
     from .module import DYNAMIC_SHARED
     em.module.uses_dynamic_shared = True
+    if rv.args:  # DynamicSharedArray::<T, ALIGN> with ALIGN above 16
+        em.module.dynamic_shared_align = max(em.module.dynamic_shared_align, rv.args[0].value)
     leaf = _leaf(ty)
     dst = _dst(em, leaf, hint)
     em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))
@@ -247,18 +249,7 @@ def shuffle(em, rv, ty, hint) -> list[Val]:
     """shfl.sync on 32-bit values; 64-bit values move as two halves."""
     v, lane = _args(em, rv)
     mode, clamp = SHUFFLE_MODES[rv.name]
-    leaf = _leaf(ty)
-    v = em.as_reg(v)
-    dst = _dst(em, leaf, hint)
-    if reg_class(v.ty).name not in ("b64", "f64"):
-        em.emit(instr(f"shfl.sync.{mode}.b32", dst, v.text, lane.text, str(clamp), FULL_MASK))
-        return [Val(dst, leaf)]
-    lo, hi = em.tmp(U32), em.tmp(U32)
-    em.emit(instr("mov.b64", f"{{{lo}, {hi}}}", v.text))
-    for half in (lo, hi):
-        em.emit(instr(f"shfl.sync.{mode}.b32", half, half, lane.text, str(clamp), FULL_MASK))
-    em.emit(instr("mov.b64", dst, f"{{{lo}, {hi}}}"))
-    return [Val(dst, leaf)]
+    return warp.shuffle_value(em, mode, clamp, v, lane, FULL_MASK, ty, hint)
 
 
 def vote(em, rv, ty, hint) -> list[Val]:
@@ -273,19 +264,6 @@ def active_mask(em, rv, ty, hint) -> list[Val]:
     dst = _dst(em, U32, hint)
     em.emit(instr("activemask.b32", dst))
     return [Val(dst, U32)]
-
-
-def redux(em, rv, ty, hint) -> list[Val]:
-    """`redux_sync_<op>` (sm_80): add/min/max keep the sign, and/or/xor are bitwise."""
-    (v,) = _args(em, rv)
-    op = rv.name.removeprefix("redux_sync_")
-    if not (isinstance(v.ty, IntTy) and v.ty.bits == 32):
-        raise PtxEmitError(f"{rv.name} takes a 32-bit integer")
-    v = em.as_reg(v)
-    dst = _dst(em, v.ty, hint)
-    suffix = "b32" if op in ("and", "or", "xor") else arith(v.ty)
-    em.emit(instr(f"redux.sync.{op}.{suffix}", dst, v.text, FULL_MASK))
-    return [Val(dst, v.ty)]
 
 
 def dot_product(em, rv, ty, hint) -> list[Val]:
@@ -308,13 +286,16 @@ INTRINSICS["bitcast"] = bitcast
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})
+INTRINSICS.update(warp.MASKED)
+INTRINSICS.update(packed.PACKED)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
     "active_mask": active_mask,
-    **{f"redux_sync_{op}": redux for op in ops.REDUX},
     "dynamic_shared": dynamic_shared,
     **{name: dot_product for name in ops.DOT_PRODUCTS},
+    "prmt": lambda em, rv, ty, hint: packed.arith(em, mir.Intrinsic("prmt.b32", rv.args), ty,
+                                                  hint),
     **INT_BITS,
 })
 
@@ -336,4 +317,5 @@ def pmevent(em, stmt: mir.Effect) -> None:
     em.emit(instr("pmevent", str(n.value)))
 
 
-EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent}
+EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
+                         "warp_sync": warp.warp_sync}

@@ -35,7 +35,7 @@ from .types import (aggregate_fields, element_leaves, field_leaves, is_fat_point
 
 GENERIC = "generic"
 READONLY = "global.nc"  # global, and never written while the kernel runs
-SPACES = ("global", READONLY, "shared", "local", GENERIC)
+SPACES = ("global", READONLY, "shared", "local", "const", GENERIC)  # const: `#[constant]`
 
 
 def join(a: str | None, b: str | None) -> str | None:

@@ -12,7 +12,8 @@ FN_ATTRS = {"kernel", "device", "launch_bounds", "launch_contract", "inline", "a
 MOD_ATTRS = {"cuda_module", "allow", "doc", "cfg"}
 STRUCT_ATTRS = {"derive", "repr", "allow", "doc"}
 OTHER_ATTRS = {"allow", "doc"}
-KNOWN_ATTRS = FN_ATTRS | MOD_ATTRS | STRUCT_ATTRS | {"unroll"}
+STATIC_ATTRS = OTHER_ATTRS | {"constant"}  # `#[constant] static X: ConstantMemory<T>`
+KNOWN_ATTRS = FN_ATTRS | MOD_ATTRS | STRUCT_ATTRS | STATIC_ATTRS | {"unroll"}
 
 
 def attr(item: ast.Item, name: str) -> ast.Attribute | None:

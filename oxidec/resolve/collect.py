@@ -8,7 +8,8 @@ from collections import Counter
 
 from .. import ast
 from ..diagnostics import DiagnosticSink, Label
-from .attrs import FN_ATTRS, MOD_ATTRS, OTHER_ATTRS, STRUCT_ATTRS, attr, check_attrs
+from .attrs import (FN_ATTRS, MOD_ATTRS, OTHER_ATTRS, STATIC_ATTRS, STRUCT_ATTRS, attr,
+                    check_attrs)
 from .table import Def, ItemTable, Module
 from .traits import attach_trait_impls, define_trait
 
@@ -46,7 +47,7 @@ class Collector:
             check_attrs(item, OTHER_ATTRS, self.sink)
             self.define(module, "value", Def("const", item.name, item, module))
         elif isinstance(item, ast.StaticItem):
-            check_attrs(item, OTHER_ATTRS, self.sink)
+            check_attrs(item, STATIC_ATTRS, self.sink)
             self.define(module, "value", Def("static", item.name, item, module))
         elif isinstance(item, ast.StructItem):
             check_attrs(item, STRUCT_ATTRS, self.sink)

@@ -77,6 +77,27 @@ class Resolver:
                 self._busy.discard(key)
         return None
 
+    def imported_path(self, module: Module, name: str, seen: set | None = None
+                      ) -> tuple[str, ...] | None:
+        """The path a `use` brought `name` in under (through glob imports of modules too):
+        `use cuda_device::tcgen05::cvt_f32x2_bf16x2;` -> that path, for device API items
+        whose bare name is ambiguous."""
+        seen = seen if seen is not None else set()
+        m = module
+        while m is not None and id(m) not in seen:
+            seen.add(id(m))
+            for imp in m.imports:
+                if (imp.alias or imp.path[-1]) == name:
+                    return imp.path
+            for g in m.globs:
+                target = self.module_path(m, g.path)
+                if target is not None and target.module is not None:
+                    found = self.imported_path(target.module, name, seen)
+                    if found is not None:
+                        return found
+            m = m.parent if m.block else None
+        return None
+
     def import_target(self, m: Module, imp: ast.UseImport, ns: str) -> Res | None:
         key = (id(m), id(imp), ns)
         if key in self._busy:

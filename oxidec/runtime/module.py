@@ -57,6 +57,19 @@ class Module:
             fn = self._functions[name] = Function(handle, name, self)
         return fn
 
+    def write_global(self, symbol: str, data: bytes) -> None:
+        """Copy `data` into the module's global (or `.const`) variable `symbol`."""
+        drv = self.ctx.drv
+        ptr, size = check(drv.cuModuleGetGlobal(self.handle, symbol.encode()),
+                          f"looking up `{symbol}` in the PTX module")
+        if int(size) != len(data):
+            raise ValueError(f"`{symbol}` has {int(size)} bytes, the value {len(data)}")
+        import numpy as np
+        buf = np.frombuffer(bytes(data), dtype=np.uint8).copy()
+        check(drv.cuMemcpyHtoDAsync(ptr, buf.ctypes.data, buf.nbytes, self.ctx.stream),
+              f"writing `{symbol}`")
+        self.ctx.synchronize(f"writing `{symbol}`")
+
     def unload(self) -> None:
         if self.alive and self.handle is not None:
             check(self.ctx.drv.cuModuleUnload(self.handle), "unloading a PTX module")

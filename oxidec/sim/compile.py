@@ -218,7 +218,7 @@ class _Compiler:
                 if isinstance(st.ty, T.SliceTy):  # dynamic shared memory
                     continue
                 cty = canon(st.ty)
-                a = max(align_of(cty), 16)
+                a = max(align_of(cty), 16, getattr(st.ty, "align", 0))
                 off = (off + a - 1) // a * a
                 self.shared_offsets[st.name] = off
                 off += size_of(cty)
@@ -288,6 +288,10 @@ class _Compiler:
             def printf(x):
                 x.printf(s, [f(x) for f in fns])
             return printf
+        impl = INTRINSICS.get(sim_op(s.name))
+        if impl is not None:  # an effect with a check of its own (`warp_sync`)
+            fns = [self.operand(frame, a)[0] for a in s.args]
+            return lambda x: impl(x, [f(x) for f in fns], [], None)
         raise SimError(f"effect `{s.name}` is not supported by the simulator")
 
     def atomic(self, frame: Frame, s: M.AtomicOp):

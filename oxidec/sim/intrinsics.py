@@ -243,6 +243,19 @@ INTRINSICS.update({name: _dot(8, 4) if name.startswith("dp4a") else _dot(16, 2)
                    for name in ops.DOT_PRODUCTS})
 
 
+@intrinsic("prmt")
+def _prmt(x, args, arg_tys, result_ty):
+    a, b, sel = (unsigned_view(v).astype(np.uint64) for v in args)
+    source = a | (b << np.uint64(32))  # bytes 0..3 from a, 4..7 from b
+    out = np.zeros(x.n, np.uint64)
+    for k in range(4):
+        nib = (sel >> np.uint64(4 * k)) & np.uint64(0xF)
+        byte = (source >> ((nib & np.uint64(7)) * np.uint64(8))) & np.uint64(0xFF)
+        sign = (byte >> np.uint64(7)) * np.uint64(0xFF)
+        out |= np.where(nib >= 8, sign, byte) << np.uint64(8 * k)
+    return out.astype(np.uint32)
+
+
 # -- select, pointers ----------------------------------------------------------------------
 
 @intrinsic("select")
@@ -362,7 +375,6 @@ def _vote_all(x, args, arg_tys, result_ty):
     return _ballot(x, args[0]) == _ballot(x, np.ones(x.n, dtype=bool))
 
 
-@intrinsic("redux_sync_add")
 def _redux_add(x, args, arg_tys, result_ty):
     v = args[0]
     total = _warp_sum(x, unsigned_view(v).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
@@ -380,12 +392,7 @@ def _redux(ufunc, identity) -> Impl:
     return fn
 
 
-INTRINSICS["redux_sync_min"] = _redux(np.minimum, lambda dt: np.iinfo(dt).max)
-INTRINSICS["redux_sync_max"] = _redux(np.maximum, lambda dt: np.iinfo(dt).min)
-INTRINSICS["redux_sync_and"] = _redux(np.bitwise_and, lambda dt: dt.type(-1) if dt.kind == "i"
-                                      else np.iinfo(dt).max)
-INTRINSICS["redux_sync_or"] = _redux(np.bitwise_or, lambda dt: 0)
-INTRINSICS["redux_sync_xor"] = _redux(np.bitwise_xor, lambda dt: 0)
-
-
 INTRINSICS.update(INT_BITS)
+
+from . import packed as _packed  # noqa: E402,F401  (registers the packed half pairs)
+from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)

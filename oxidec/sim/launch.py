@@ -33,7 +33,8 @@ PrintfHook = Callable[[Any, tuple, tuple, tuple], None]
 
 def run_kernel(program: Program, kernel_name: str, grid, block, args: Sequence[Any],
                shared_bytes: int = 0, *, max_lanes: int = DEFAULT_MAX_LANES,
-               max_steps: int = DEFAULT_MAX_STEPS, on_printf: PrintfHook | None = None) -> None:
+               max_steps: int = DEFAULT_MAX_STEPS, on_printf: PrintfHook | None = None,
+               constants: dict[str, bytes] | None = None) -> None:
     """Run `kernel_name` of `program` over the whole grid.
 
     args: one per Rust parameter: NumPy arrays for `&[T]`, `DisjointSlice<T>`, `*const/*mut T`
@@ -42,7 +43,9 @@ def run_kernel(program: Program, kernel_name: str, grid, block, args: Sequence[A
     on_printf(format_id, thread, block, values) is called per thread for `printf` effects.
     """
     kernel = compile_kernel(program, kernel_name)
-    Launch(kernel, grid, block, args, shared_bytes, max_lanes, max_steps, on_printf).run()
+    launch = Launch(kernel, grid, block, args, shared_bytes, max_lanes, max_steps, on_printf)
+    launch.constants = dict(constants or {})  # `#[constant]` values by static name
+    launch.run()
 
 
 def kernel_names(program: Program) -> list[str]:
@@ -105,6 +108,7 @@ class Launch:
         self.shared_rid = 0
         self.block_bytes = 0
         self._statics: dict[str, int] = {}
+        self.constants: dict[str, bytes] = {}
         self._check_launch()
 
     def _check_launch(self) -> None:
@@ -158,7 +162,8 @@ class Launch:
             if dt is not None and arg.dtype != dt:
                 raise SimError(f"argument `{name}: {ty}`: expected an array of {elem} ({dt}), "
                                f"got {arg.dtype}")
-            writable = isinstance(ty, T.DisjointSliceTy) or ty.mutable
+            writable = isinstance(ty, T.DisjointSliceTy) or ty.mutable or \
+                isinstance(getattr(ty.inner, "elem", None), T.AtomicCellTy)  # atomic cells
             work = arg
             if not arg.flags.c_contiguous:
                 work = np.ascontiguousarray(arg)
@@ -181,6 +186,7 @@ class Launch:
             ty = self.kernel.global_statics[name]
             buf = np.zeros(max(size_of(canon(ty)), 1), dtype=np.uint8)
             init, writable = self.kernel.global_inits.get(name, (None, True))
+            init = self.constants.get(name, init)
             if init:
                 buf[:len(init)] = np.frombuffer(init, dtype=np.uint8)
             rid = self._statics[name] = self.mem.add(buf, f"static `{name}`",

@@ -52,6 +52,8 @@ def is_fat(ty: T.Ty) -> bool:
 
 @lru_cache(maxsize=None)
 def canon(ty: T.Ty) -> T.Ty:
+    if isinstance(ty, T.AtomicCellTy):
+        return canon(ty.inner)
     if isinstance(ty, T.IntTy):
         return T.IntTy(ty.bits, ty.signed)
     if isinstance(ty, (T.FloatTy, T.BoolTy)):

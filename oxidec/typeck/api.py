@@ -13,6 +13,9 @@ from ..device_api.typetext import Array, Named, Never, Ptr, Ref, Slice, Tuple
 from ..span import Span
 
 
+API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32)}
+
+
 class ApiMixin:
     target_sm: int = 80
 
@@ -46,6 +49,8 @@ class ApiMixin:
             return T.option_ty(args[0])
         if name == "ThreadIndex":
             return T.THREAD_INDEX
+        if name in API_STRUCTS:
+            return API_STRUCTS[name]
         if name == "DisjointSlice":
             return T.DisjointSliceTy(args[0])
         atomic = T.atomic_type_name(name)

@@ -53,6 +53,9 @@ class CallMixin:
                 self.check_expr(a)
             return T.ERROR
         api = lookup_api(names)
+        if api is None and len(names) == 1:  # a bare name two API items share: its `use`
+            full = self.resolver.imported_path(self.module, name)
+            api = lookup_api(full) if full else None
         if api is not None:
             return self.call_api(e, api, expected)
         for a in e.args:
@@ -172,16 +175,29 @@ class CallMixin:
         return ret
 
     def call_dynamic_shared(self, e: ast.CallExpr, api: ApiFn, expected) -> T.Ty:
-        """`DynamicSharedArray::<T>::get() -> *mut T`: the type argument is on the type."""
+        """`DynamicSharedArray::<T[, ALIGN]>::get() -> *mut T` (and `get_raw() -> *mut u8`,
+        `offset(bytes) -> *mut T`): the type arguments are on the type; ALIGN (a power of two,
+        default 16) is the alignment of the block's dynamic shared memory."""
         segs = e.func.path.segments
         gargs = segs[-2].generic_args if len(segs) >= 2 else ()
-        self.check_args(e, (), "function")
-        if e.func.path.last.generic_args or len(gargs) > 1:
-            self.sink.error("E0107", "`DynamicSharedArray::get` takes one type argument, on "
-                            "the type", e.func.span, "write `DynamicSharedArray::<T>::get()`")
+        params, _ = self.api_sig(api, {"T": T.U8})
+        self.check_args(e, params, "function")
+        if e.func.path.last.generic_args or len(gargs) > 2:
+            self.sink.error("E0107", f"`DynamicSharedArray::{api.name}` takes its type arguments "
+                            "on the type", e.func.span,
+                            f"write `DynamicSharedArray::<T>::{api.name}()`")
             return T.ERROR
+        if len(gargs) == 2:
+            align = self.consts.eval_usize(self._const_arg(gargs[1]))
+            if align is not None and (align < 1 or align & (align - 1)):
+                self.sink.error("E0080", f"the alignment of dynamic shared memory must be a "
+                                f"power of two, not {align}", gargs[1].span, "not a power of two")
+            elif align is not None:
+                self.r.generic_values[e] = (align,)
         if gargs:
             elem = self._type_arg(gargs[0])
+        elif api.name == "get_raw":
+            elem = T.U8
         else:
             exp = self.shallow(expected) if expected is not None else None
             if not isinstance(exp, T.PtrTy) or isinstance(self.shallow(exp.inner), T.InferTy):

@@ -61,9 +61,13 @@ def parse_contract(fn: ast.FnItem, attr: ast.Attribute, consts, lower_type,
                     domain = clause
                 else:
                     requires.append(clause)
+        elif key == "coordinates":  # `index_1d_u32` computes in u32 (the only width)
+            if not (isinstance(value, ast.PathExpr) and value.path.names == ("u32",)):
+                sink.error("OX0003", "`coordinates` takes `u32`", value.span, "expected `u32`")
+                ok = False
         else:
             sink.error("OX0003", f"unknown launch contract clause `{key}`", arg.lhs.span,
-                       "expected `block`, `domain` or `requires`")
+                       "expected `block`, `domain`, `requires` or `coordinates`")
             ok = False
     return M.LaunchContract(block, domain, tuple(requires)) if ok else None
 

@@ -65,10 +65,6 @@ class Typeck(ClosureMixin, IteratorMixin,
     def run(self) -> TypeckResults:
         """Check what the kernels reach: kernels and `#[device]` fns are the roots; a plain
         `fn` or a method is checked when checked code calls it (`request_fn`)."""
-        for item in self.items.statics.values():
-            if _is_shared_array(item.ty) and not self.items.scope_of(item).block:
-                # a misplaced shared array: said even when unreached
-                self.check_module_static(item)
         for key, fn in list(self.items.fns.items()):
             if self.items.is_device_root(fn) and not is_generic(self.items, fn):
                 self.request_fn(key)
@@ -116,21 +112,6 @@ class Typeck(ClosureMixin, IteratorMixin,
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
         return sig
-
-    def check_module_static(self, item: ast.StaticItem) -> None:
-        """Shared memory belongs to a block running a kernel: it is declared in the kernel
-        (or a `#[device]` function it calls), never at module level."""
-        te = item.ty
-        if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
-            self.sink.error("OX0011", "a `SharedArray` must be declared inside a kernel",
-                            item.name_span, "declared outside of any function",
-                            notes=["each block of a launch gets its own copy of a shared array, "
-                                   "so it lives in the kernel that uses it"],
-                            help=f"move `static mut {item.name}` into the body of the "
-                                 "`#[kernel]` (or `#[device]` function) that uses it")
-        else:
-            self.unsupported(te.span, "non-`SharedArray` statics",
-                             help="use a `const` for a constant value")
 
     def check_kernel_signature(self, sig: FnSig) -> None:
         fn = sig.item
@@ -180,6 +161,11 @@ class Typeck(ClosureMixin, IteratorMixin,
                 ctx.scopes[-1][p.pat.name] = var
             elif not isinstance(p.pat, ast.WildPat):
                 self.unsupported(p.pat.span, "patterns in parameters")
+        ctx_arg = launch_context_arg(fn)
+        if ctx_arg is not None:  # `#[kernel(launch_context = NAME)]`
+            var = Var(ctx_arg.rhs.path.names[0], T.LAUNCH_CONTEXT, False, ctx_arg.rhs.span)
+            self.r.launch_context[fn.name] = var
+            ctx.scopes[-1][var.name] = var
         body_ty = self.check_block(fn.body, sig.ret)
         tail_span = fn.body.tail.span if fn.body.tail else fn.body.span
         if fn.body.tail is not None or not isinstance(self.shallow(body_ty), T.NeverTy):
@@ -246,8 +232,15 @@ class Typeck(ClosureMixin, IteratorMixin,
         return names + self.resolver.visible(self.module, "value")
 
 
-def _is_shared_array(te: ast.TypeExpr) -> bool:
-    return isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray"
+def launch_context_arg(fn: ast.FnItem) -> ast.AssignExpr | None:
+    """`launch_context = NAME` among the arguments of `#[kernel(..)]`."""
+    kattr = attr(fn, "kernel")
+    for a in (kattr.args or ()) if kattr else ():
+        if isinstance(a, ast.AssignExpr) and isinstance(a.lhs, ast.PathExpr) and \
+                a.lhs.path.names == ("launch_context",) and isinstance(a.rhs, ast.PathExpr) \
+                and len(a.rhs.path.names) == 1:
+            return a
+    return None
 
 
 def typeck(items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80") -> TypeckResults:

@@ -32,6 +32,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32):
+        return ty.name
     return None
 
 
@@ -58,6 +60,9 @@ class MethodMixin:
                 if not _ordering_name(a):  # an `AtomicOrdering::X` is no value to check
                     self.check_expr(a)
             return T.ERROR
+        static = self.r.res.get(e.receiver) if isinstance(e.receiver, ast.PathExpr) else None
+        if isinstance(static, StaticRes) and static.space == "const":
+            return self.constant_method(e, static, done)
         if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
             if found is None:
@@ -66,6 +71,8 @@ class MethodMixin:
                 return found
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
+        if isinstance(base, T.AtomicCellTy):  # `cells[i].fetch_add(..)`: through its address
+            return self.atomic_method(e, base.view())
         it = self.iter_method(e, recv, base)
         if it is not None:
             return it
@@ -199,6 +206,8 @@ class MethodMixin:
         self.check_ordering_allowed(e, m, orders)
         self.r.methods[e] = ("atomic", m)
         self.r.atomic_orderings[e] = tuple(orders)
+        if m == "compare_exchange":  # Ok(previous) when it was `current`, else Err(previous)
+            return T.result_ty(elem, elem)
         return T.UNIT if m == "store" else elem
 
     def check_ordering(self, a: ast.Expr) -> str:

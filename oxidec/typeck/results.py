@@ -60,6 +60,7 @@ class TypeckResults:
     res: dict[ast.PathExpr, object] = field(default_factory=dict)  # LocalRes | ConstRes | StaticRes
     pat_var: dict[ast.IdentPat, Var] = field(default_factory=dict)
     param_var: dict[ast.Param, Var] = field(default_factory=dict)
+    launch_context: dict[str, Var] = field(default_factory=dict)  # kernel -> its context
     calls: dict[ast.CallExpr, object] = field(default_factory=dict)  # FnSig | ApiFn | "Some"
     methods: dict[ast.MethodCallExpr, tuple[str, str]] = field(default_factory=dict)
     generic_values: dict[ast.Expr, tuple[int, ...]] = field(default_factory=dict)

@@ -5,8 +5,9 @@
 `static X: T = v;` is read-only (the simulator's region is read-only; the PTX is `.global`
 with the value as its initialiser); `static mut X` may be written, and every use of it
 needs `unsafe` (E0133, unsafeck.py), as in rustc. The value must be a constant: scalars
-(consteval.py), arrays, tuples and structs of them, other consts. A `SharedArray` static
-belongs in a kernel (check_module_static).
+(consteval.py), arrays, tuples and structs of them, other consts. A module-level
+`SharedArray` static is shared memory (typeck/stmts.py `shared_static`), a `#[constant]` one
+constant memory (`constant_static`).
 """
 from __future__ import annotations
 
@@ -27,10 +28,16 @@ class StaticsMixin:
     def module_static(self, e: ast.PathExpr, d) -> T.Ty:
         item = d.item
         te = item.ty
-        if isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
-            self.check_module_static(item)
-            return T.ERROR
         res = self.r.statics.get(d.key)
+        if res is None and isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
+            with self.in_scope_of(item):
+                res = self.shared_static(item, d.key)
+            if res is None:
+                return T.ERROR
+        if res is None and any(a.name == "constant" for a in item.attrs):
+            res = self.constant_static(d, item)
+            if res is None:
+                return T.ERROR
         if res is None:
             with self.in_scope_of(item):
                 ty = self.lower_type(item.ty)
@@ -41,6 +48,42 @@ class StaticsMixin:
             self.r.statics[d.key] = res
         self.r.res[e] = res
         return res.ty
+
+    def constant_static(self, d, item) -> StaticRes | None:
+        """`#[constant] static X: ConstantMemory<T> = ConstantMemory::UNINIT;`: a value in
+        constant memory (`.const`), zero until the host sets it (api `set_constant`, `oxidec
+        run --const X=...`); read with `X.get()` (the whole value) or `X.get_ref()`."""
+        te = item.ty
+        last = te.path.segments[-1] if isinstance(te, ast.PathType) else None
+        if last is None or last.name != "ConstantMemory" or len(last.generic_args) != 1:
+            self.sink.error("E0308", "mismatched types", te.span,
+                            "a `#[constant]` static has type `ConstantMemory<T>`")
+            return None
+        value = item.value
+        if not (isinstance(value, ast.PathExpr) and value.path.names[-2:] ==
+                ("ConstantMemory", "UNINIT")):
+            self.sink.error("E0080", "a `#[constant]` static starts as `ConstantMemory::UNINIT`",
+                            value.span, "not `ConstantMemory::UNINIT`",
+                            help="constant memory is written by the host before a launch "
+                                 "(`module.set_constant(..)`, `oxidec run --const NAME=..`)")
+            return None
+        with self.in_scope_of(item):
+            ty = self.lower_type(last.generic_args[0])
+        if _contains_error(ty):
+            return None
+        res = StaticRes(d.key, ty, False, item.name_span, "const", bytes(layout.size_of(ty)))
+        self.r.statics[d.key] = res
+        return res
+
+    def constant_method(self, e: ast.MethodCallExpr, res: StaticRes, done) -> T.Ty:
+        if e.method == "get":
+            return done("constant", (), res.ty)
+        if e.method == "get_ref":
+            return done("constant", (), T.RefTy(res.ty, False))
+        self.sink.error("E0599", f"no method named `{e.method}` found for "
+                        f"`ConstantMemory<{res.ty}>` in the current scope", e.method_span,
+                        "method not found", help="constant memory has `get()` and `get_ref()`")
+        return T.ERROR
 
     def check_static_write(self, place: ast.Expr) -> None:
         """E0594: an assignment into a plain (immutable) `static`."""

@@ -60,14 +60,22 @@ class StmtMixin:
             self.unsupported(item.span, "items of this kind inside functions")
 
     def declare_static(self, item: ast.StaticItem, scope: dict) -> None:
-        ty = self.lower_type(item.ty)
         mangled = f"{self.ctx.sig.name}${item.name}" if self.ctx else item.name
+        res = self.shared_static(item, mangled)
+        if res is not None:
+            scope[item.name] = res
+
+    def shared_static(self, item: ast.StaticItem, mangled: str) -> StaticRes | None:
+        """`static mut X: SharedArray<T, N[, ALIGN]> = SharedArray::UNINIT;` in a function or
+        at module level: one copy per block (a module-level one is shared by the kernels of
+        the program that use it, each block with its own)."""
+        ty = self.lower_type(item.ty)
         if not isinstance(ty, T.SharedArrayTy):
             if isinstance(ty, T.ErrorTy):
-                return
+                return None
             self.unsupported(item.ty.span, "non-`SharedArray` statics",
                              help="use a `const` for a constant value")
-            return
+            return None
         if not item.mutable:
             self.sink.error("OX0002", "a `SharedArray` static must be `static mut`", item.name_span,
                             "declared without `mut`", help=f"write `static mut {item.name}`")
@@ -77,7 +85,7 @@ class StmtMixin:
                             "`SharedArray::UNINIT`", init.span, "expected `SharedArray::UNINIT`")
         res = StaticRes(mangled, ty, item.mutable, item.name_span)
         self.r.statics[mangled] = res
-        scope[item.name] = res
+        return res
 
     def check_stmt(self, stmt: ast.Stmt) -> bool:
         """Check one statement; True when it always diverges (its type is `!`)."""

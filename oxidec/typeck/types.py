@@ -24,10 +24,11 @@ class TypeLoweringMixin:
         if isinstance(te, ast.PtrType):
             return T.PtrTy(self.lower_type(te.inner), te.mutable)
         if isinstance(te, ast.SliceType):
-            return T.SliceTy(self.lower_type(te.elem))
+            return T.SliceTy(self.no_atomic_elems(self.lower_type(te.elem), te.elem))
         if isinstance(te, ast.ArrayType):
             n = self.consts.eval_usize(te.length)
-            return T.ArrayTy(self.lower_type(te.elem), n if n is not None else 0)
+            elem = self.no_atomic_elems(self.lower_type(te.elem), te.elem, array=True)
+            return T.ArrayTy(elem, n if n is not None else 0)
         if isinstance(te, ast.TupleType):
             return T.UNIT if not te.elems else T.TupleTy(tuple(self.lower_type(t) for t in te.elems))
         if isinstance(te, ast.NeverType):
@@ -72,9 +73,15 @@ class TypeLoweringMixin:
             if len(gargs) == 2:
                 index = self._index_kind(gargs[1])
             return T.DisjointSliceTy(elem, index)
-        if name == "SharedArray" and len(gargs) == 2:
+        if name == "SharedArray" and len(gargs) in (2, 3):
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
-            return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0)
+            align = self.consts.eval_usize(self._const_arg(gargs[2])) if len(gargs) == 3 else 0
+            if align is not None and align & (align - 1):
+                self.sink.error("E0080", f"the alignment of a `SharedArray` must be a power of "
+                                f"two, not {align}", gargs[2].span, "not a power of two")
+                align = 0
+            return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0,
+                                   align or 0)
         if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
             return T.option_ty(self._type_arg(gargs[0]))
         if name == "Result" and len(gargs) == 2 and name not in self.items.enums:
@@ -99,6 +106,19 @@ class TypeLoweringMixin:
             self.sink.error("E0412", f"cannot find type `{name}` in this scope", te.span,
                             "not found in this scope",
                             help=f"a type with a similar name exists: `{hint}`" if hint else None)
+        return T.ERROR
+
+    def no_atomic_elems(self, elem: T.Ty, te: ast.TypeExpr, array: bool = False) -> T.Ty:
+        """`&[DeviceAtomicU32]`: a slice of atomic cells (a view written as a type is a
+        pointer; as a slice element it is the cell, laid out as its scalar). Arrays of
+        them are not supported."""
+        if not isinstance(elem, T.AtomicTy):
+            return elem
+        if not array:
+            return T.AtomicCellTy(elem.inner, elem.scope)
+        self.unsupported(te.span, f"an array of `{elem}`",
+                         help=f"pass a `&[{elem}]` or a `*mut {elem.inner}` and take a view of "
+                              f"one element: `unsafe {{ {elem}::from_ptr(p.add(i)) }}`")
         return T.ERROR
 
     def _type_arg(self, arg) -> T.Ty:

@@ -924,7 +924,7 @@ def warp_operations():
     f.assign(bb, pos, BinaryOp("gt", cp(s), c(0.0, F32)))
     f.assign(bb, mask, Intrinsic("ballot", (cp(pos),)))
     f.assign(bb, anyp, Intrinsic("any", (cp(pos),)))
-    f.assign(bb, tot, Intrinsic("redux_sync_add", (cp(lane),)))
+    f.assign(bb, tot, Intrinsic("redux_sync_add", (c(0xFFFF_FFFF, U32), cp(lane))))
     f.assign(bb, act, Intrinsic("active_mask", ()))
     f.assign(bb, P(out, D), Use(cp(s)))
     f.assign(bb, P(dout, D), Use(cp(sd)))

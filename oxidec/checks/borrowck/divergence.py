@@ -36,10 +36,13 @@ from ...mir import syntax as M
 from ...mir.refs import analyse as analyse_refs
 from ...span import Span
 from .dataflow import Cfg
+from .lane_index import lane_linear_locals
+from .masks import MaskCheck, MaskMismatch
 
 # How an intrinsic varies across threads, and which operations every lane / thread must
 # reach, are flags of its row in the device API registry (oxidec/device_api/ops.py).
 COLLECTIVES = frozenset(o.name for o in OPS.values() if o.sync == "warp")
+MASKED = frozenset(o.name for o in OPS.values() if o.sync == "mask")  # mask: 1st operand
 BARRIERS = frozenset(o.name for o in OPS.values() if o.sync == "block")
 WARP_UNIFORM_RESULT = frozenset(o.name for o in OPS.values() if o.warp_uniform_result)
 
@@ -65,9 +68,10 @@ class SyncPoint:
     point: tuple[int, int]
     span: Span
     threshold: int
-    kind: str  # "barrier" | "collective" | "call"
+    kind: str  # "barrier" | "collective" | "call" | "masked" (a collective with a mask)
     callee: str | None = None
     inner: Span | None = None  # the barrier inside the callee
+    mask: M.Operand | None = None
 
 
 @dataclass
@@ -75,6 +79,7 @@ class Divergent:
     sync: SyncPoint
     cond_block: int | None  # the branch that decides (None: via an argument)
     via_arg: tuple[int, Span, Span] | None = None  # (param index, callee cond, callee barrier)
+    mismatch: MaskMismatch | None = None  # a masked collective: how its mask is wrong
 
 
 class BodyTaint:
@@ -96,27 +101,7 @@ class BodyTaint:
 
     # -- values ----------------------------------------------------------------
     def find_exact_tidx(self) -> set[int]:
-        """Locals that always hold exactly threadIdx.x (possibly cast)."""
-        defs: dict[int, list] = {}
-        for block in self.body.blocks:
-            for stmt in block.statements:
-                if isinstance(stmt, M.Assign):
-                    defs.setdefault(stmt.place.local, []).append(stmt)
-        exact: set[int] = set()
-        changed = True
-        while changed:
-            changed = False
-            for local, ds in defs.items():
-                if local in exact or len(ds) != 1 or ds[0].place.projection:
-                    continue
-                rv = ds[0].rvalue
-                if isinstance(rv, M.Intrinsic) and rv.name == "tid.x" or \
-                        isinstance(rv, (M.Use, M.Cast)) and isinstance(rv.operand, M.Copy) \
-                        and not rv.operand.place.projection and \
-                        rv.operand.place.local in exact:
-                    exact.add(local)
-                    changed = True
-        return exact
+        return lane_linear_locals(self.body)
 
     def place(self, place: M.Place) -> tuple[int, Span | None]:
         place = self.refs.resolve(place)
@@ -265,6 +250,11 @@ class BodyTaint:
                 elif isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Intrinsic) \
                         and stmt.rvalue.name in COLLECTIVES:
                     out.append(SyncPoint((b, i), stmt.span, WARP, "collective"))
+                elif _masked_args(stmt) is not None:
+                    mask = _masked_args(stmt)[0]
+                    full = isinstance(mask, M.Constant) and mask.value == 0xFFFF_FFFF
+                    out.append(SyncPoint((b, i), stmt.span, WARP, "collective" if full
+                                         else "masked", mask=mask))
             term = block.terminator
             if isinstance(term, M.Call):
                 s = self.summaries.get(term.func)
@@ -298,8 +288,17 @@ class BodyTaint:
         points = self.sync_points()
         if not points:
             return out
+        masks = None
+        for sp in points:
+            if sp.kind == "masked":
+                masks = masks or MaskCheck(self)
+                bad = masks.check(sp.point[0], sp.mask)
+                if bad is not None:
+                    out.append(Divergent(sp, bad.cond_block, mismatch=bad))
         if self.any_taint():
             for sp in points:
+                if sp.kind == "masked":
+                    continue
                 a = self.controlling(sp.point[0], sp.threshold)
                 if a is not None:
                     out.append(Divergent(sp, a))
@@ -319,6 +318,16 @@ class BodyTaint:
         return out
 
 
+def _masked_args(stmt) -> tuple | None:
+    """The operands of a masked collective (mask first), or None."""
+    if isinstance(stmt, M.Effect) and stmt.name in MASKED:
+        return stmt.args
+    if isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Intrinsic) \
+            and stmt.rvalue.name in MASKED:
+        return stmt.rvalue.args
+    return None
+
+
 def _summaries(program: M.Program) -> dict[str, Summary]:
     summaries = {b.name: Summary() for b in program.bodies if b.kind == "device"}
     devices = [b for b in program.bodies if b.kind == "device"]
@@ -329,6 +338,8 @@ def _summaries(program: M.Program) -> dict[str, Summary]:
             s = summaries[body.name]
             s.ret = max(s.ret, t.level[0])
             for sp in t.sync_points():
+                if sp.kind == "masked":
+                    continue  # checked against its own mask where it is, not by callers
                 span = sp.inner if sp.kind == "call" else sp.span
                 if sp.threshold == BLOCK and s.barrier is None:
                     s.barrier = span
@@ -358,7 +369,7 @@ def _has_sync(program: M.Program) -> bool:
             for stmt in block.statements:
                 if isinstance(stmt, M.Effect) and stmt.name in BARRIERS or \
                         isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Intrinsic) \
-                        and stmt.rvalue.name in COLLECTIVES:
+                        and stmt.rvalue.name in COLLECTIVES or _masked_args(stmt):
                     return True
     return False
 
@@ -414,6 +425,9 @@ def _callee_text(span: Span) -> str:
 def report(t: BodyTaint, d: Divergent, params: dict[tuple[str, int], str],
            sink: DiagnosticSink) -> None:
     sp = d.sync
+    if d.mismatch is not None:
+        report_mask(t, d, sink)
+        return
     labels: list[Label] = []
     notes: list[str] = []
     lane = sp.threshold == WARP
@@ -479,3 +493,46 @@ def report(t: BodyTaint, d: Divergent, params: dict[tuple[str, int], str],
         notes.append("every thread of a block must reach the same `sync_threads()`: the "
                      "threads that wait there for one that never comes hang the block")
     sink.error("OX0009", message, sp.span, primary, labels=labels, notes=notes, help=help_)
+
+
+def _lanes_text(lanes: int) -> str:
+    if lanes == 0:
+        return "no lane"
+    low = (lanes & -lanes).bit_length() - 1
+    high = lanes.bit_length() - 1
+    if lanes == ((1 << (high + 1)) - 1) ^ ((1 << low) - 1):
+        return f"lanes {low}..={high}" if high > low else f"lane {low}"
+    return f"the lanes {lanes:#010x}"
+
+
+def report_mask(t: BodyTaint, d: Divergent, sink: DiagnosticSink) -> None:
+    """A masked collective whose mask is not the set of lanes that execute it."""
+    sp, bad = d.sync, d.mismatch
+    name = _callee_text(sp.span)
+    labels: list[Label] = []
+    cond = t.body.blocks[d.cond_block].terminator.span if d.cond_block is not None else None
+    if bad.why == "constant":
+        runs = f"{_lanes_text(bad.lanes)} execute" if cond is not None \
+            else "every lane of the warp executes"
+        primary = f"{runs} this, but its mask {bad.mask:#010x} names " \
+                  f"{_lanes_text(bad.mask)}"
+        if cond is not None:
+            labels.append(Label(cond, f"this condition lets {_lanes_text(bad.lanes)} through"))
+    elif bad.why == "unreadable":
+        primary = f"its mask {bad.mask:#010x} names {_lanes_text(bad.mask)}, but which " \
+                  "lanes get here depends on values, not only on the lane id"
+        labels.append(Label(cond, "this condition differs between lanes"))
+    else:
+        source = "`active_mask()`" if bad.why == "active_mask" else f"`{bad.why}(..)`"
+        primary = f"its mask comes from {source}, read under other conditions than the " \
+                  "ones that lead here"
+        if cond is not None:
+            labels.append(Label(cond, "this condition is not the one the mask was made from"))
+    notes = ["the lanes that execute a masked warp collective must be exactly the lanes of "
+             "its mask: a lane of the mask that does not arrive hangs the warp, and one that "
+             "is not in it gets an undefined result"]
+    help_ = ["use a mask that names exactly the lanes of the branch, or compute it from the "
+             "same condition before the branch: `let m = warp::ballot(cond); if cond { .. "
+             "m .. }`"]
+    sink.error("OX0009", f"masked warp collective `{name}` does not match the lanes that "
+               "execute it", sp.span, primary, labels=labels, notes=notes, help=help_)

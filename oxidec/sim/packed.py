@@ -1,0 +1,150 @@
+"""Packed half-float pairs (device_api/packed.py) on the simulator: each 16-bit half is
+decoded to float64, the operation is computed there (exactly: a sum, product or fma of two
+or three halves fits, or lies too far from a rounding tie to matter), and the result is
+rounded once to the half format, to nearest even (`.rn`) or toward zero (`.rz`). NaN
+results are the canonical NaN 0x7FFF, as the hardware gives."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..device_api.packed import ARITH, PACK, UNPACK
+from .intrinsics import INTRINSICS
+
+# format -> (significand bits with the implicit one, minimum normal exponent, largest finite)
+FORMATS = {"f16": (11, -14, 65504.0), "bf16": (8, -126, float.fromhex("0x1.fep127"))}
+NAN = np.uint16(0x7FFF)
+
+
+def decode(bits: np.ndarray, fmt: str) -> np.ndarray:
+    bits = bits.astype(np.uint16)
+    if fmt == "f16":
+        return bits.view(np.float16).astype(np.float64)
+    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
+
+
+def round_to(x: np.ndarray, fmt: str, mode: str = "rn") -> np.ndarray:
+    """float64 -> the nearest value of the format (RNE, or toward zero), as float64."""
+    p, emin, top = FORMATS[fmt]
+    with np.errstate(all="ignore"):
+        _, e = np.frexp(x)  # x = m * 2^e, 0.5 <= |m| < 1
+        exp = np.maximum(e - 1, emin)  # floor(log2 |x|), subnormals share emin's quantum
+        ulp = np.ldexp(1.0, exp - (p - 1))
+        q = x / ulp
+        r = (np.round(q) if mode == "rn" else np.trunc(q)) * ulp
+        if mode == "rz":
+            r = np.clip(r, -top, top)
+        else:
+            r = np.where(np.abs(r) > top, np.copysign(np.inf, x), r)
+    return np.where(np.isfinite(x), r, x)
+
+
+def encode(x: np.ndarray, fmt: str) -> np.ndarray:
+    """Exact format values (float64) -> bits; NaN -> the canonical NaN."""
+    if fmt == "f16":
+        bits = x.astype(np.float16).view(np.uint16)
+    else:
+        bits = (x.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    return np.where(np.isnan(x), NAN, bits)
+
+
+def halves(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    u = v.astype(np.uint32)
+    return u & np.uint32(0xFFFF), u >> np.uint32(16)
+
+
+def join(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return lo.astype(np.uint32) | (hi.astype(np.uint32) << np.uint32(16))
+
+
+def _flush(x: np.ndarray, fmt: str) -> np.ndarray:
+    """.ftz: subnormal inputs and results are zero (keeping the sign)."""
+    tiny = np.ldexp(1.0, FORMATS[fmt][1])
+    return np.where(np.abs(x) < tiny, np.copysign(0.0, x), x)
+
+
+def _minmax(kind: str, nan: bool, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """PTX min/max: -0.0 < +0.0; without .NaN a NaN operand yields the other one."""
+    pick_a = (a < b) if kind == "min" else (a > b)
+    same = a == b  # +0.0 vs -0.0: by the sign bit
+    sign_a, sign_b = np.signbit(a), np.signbit(b)
+    pick_a |= same & ((sign_a & ~sign_b) if kind == "min" else (~sign_a & sign_b))
+    pick_a |= same & (sign_a == sign_b)
+    r = np.where(pick_a, a, b)
+    if nan:
+        return np.where(np.isnan(a) | np.isnan(b), np.nan, r)
+    return np.where(np.isnan(a), b, np.where(np.isnan(b), a, r))
+
+
+def compute(name: str, args: list[np.ndarray], fmt: str) -> np.ndarray:
+    """`add.rn.f16x2` and friends on float64 lanes; the result is rounded here."""
+    op, *mods = name.split(".")
+    mods = set(mods) - {"rn", fmt + "x2"}
+    ftz = "ftz" in mods
+    if ftz:
+        args = [_flush(a, fmt) for a in args]
+    with np.errstate(all="ignore"):
+        if op in ("neg", "abs"):
+            return -args[0] if op == "neg" else np.abs(args[0])
+        if op in ("min", "max"):
+            return _minmax(op, "NaN" in mods, *args)
+        a, b = args[0], args[1]
+        exact = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
+                 "fma": lambda: a * b + args[2]}[op]()
+    r = round_to(exact, fmt)
+    if "relu" in mods:
+        r = np.where(np.isnan(r), np.nan, np.maximum(r, 0.0))
+    if "sat" in mods:
+        r = np.where(np.isnan(r), 0.0, np.clip(r, 0.0, 1.0))
+    return _flush(r, fmt) if ftz else r
+
+
+def _arith(name: str):
+    fmt = "bf16" if name.endswith("bf16x2") else "f16"
+
+    def fn(x, args, arg_tys, result_ty):
+        parts = [halves(a) for a in args]
+        out = []
+        for h in (0, 1):
+            vals = [decode(p[h], fmt) for p in parts]
+            r = compute(name, vals, fmt)
+            if name.startswith(("neg", "abs")):  # bit operations: NaN payloads kept
+                bits = parts[0][h].astype(np.uint16)
+                out.append(bits ^ np.uint16(0x8000) if name.startswith("neg")
+                           else bits & np.uint16(0x7FFF))
+            else:
+                out.append(encode(r, fmt))
+        return join(*out)
+    return fn
+
+
+def _pack(name: str):
+    _, mode, *rest = name.split(".")
+    fmt = "bf16" if "bf16x2" in rest else "f16"
+    relu = "relu" in rest
+
+    def fn(x, args, arg_tys, result_ty):
+        out = []
+        for v in args:  # lo, hi
+            r = round_to(v.astype(np.float64), fmt, mode)
+            if relu:
+                r = np.where(np.isnan(r), np.nan, np.maximum(r, 0.0))
+            out.append(encode(r, fmt))
+        return join(*out)
+    return fn
+
+
+def _unpack(name: str):
+    fmt = UNPACK[name]
+    half = 0 if name.endswith("lo") else 1
+
+    def fn(x, args, arg_tys, result_ty):
+        return decode(halves(args[0])[half], fmt).astype(np.float32)
+    return fn
+
+
+for _name, _, _ in ARITH.values():
+    INTRINSICS[_name] = _arith(_name)
+for _name in PACK.values():
+    INTRINSICS[_name] = _pack(_name)
+for _name in UNPACK:
+    INTRINSICS[_name] = _unpack(_name)
