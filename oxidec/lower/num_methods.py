@@ -338,6 +338,12 @@ class NumLowering:
         q, r = o.bin("div", a, b, ty), o.bin("rem", a, b, ty)
         return o.bin("add", q, o.cast(o.bin("ne", r, k(0, ty), ty), ty), ty)
 
+    def int_is_multiple_of(self, o, a, b, ty, ret):
+        """core: `if rhs == 0 { self == 0 } else { self % rhs == 0 }` (never panics)."""
+        zero = o.bin("eq", b, k(0, ty), ty)
+        r = o.bin("rem", a, o.sel(zero, k(1, ty), b, ty), ty)
+        return o.sel(zero, o.bin("eq", a, k(0, ty), ty), o.bin("eq", r, k(0, ty), ty), T.BOOL)
+
     def _euclid(self, o, op, a, b, ty):
         self.division_checks("div" if op == "div_euclid" else "rem", a, b, ty, o.span)
         return self.int_divide(o, op, a, b, None, ty)[0]

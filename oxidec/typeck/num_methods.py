@@ -46,7 +46,7 @@ INT_METHODS: dict[str, tuple[str, str, str]] = {
     **_family("", "swap_bytes reverse_bits to_be to_le isqrt", "", "s"),
     "pow": ("u", "s", ""),
     "is_power_of_two": ("", "b", "N"), "next_power_of_two": ("", "s", "N"),
-    "div_ceil": ("s", "s", "N"),
+    "div_ceil": ("s", "s", "N"), "is_multiple_of": ("s", "b", "N"),
     **_family("", "div_euclid rem_euclid", "s", "s"),
     "abs_diff": ("s", "U", ""),
     "signum": ("", "s", "S"),

@@ -43,7 +43,8 @@ for op in ("div", "rem", "div_euclid", "rem_euclid"):
                  (_guard("y != 0", _pair(f"x.overflowing_{op}(y)")), ""),
                  (_guard(DIV_OK, PLAIN.get(op, f"x.{op}(y)") + " as u64"), "")]
 INT_ARMS += [(_guard("y != 0", "x.saturating_div(y) as u64"), ""),
-             (_guard("y != 0", "x.div_ceil(y) as u64"), "N")]
+             (_guard("y != 0", "x.div_ceil(y) as u64"), "N"),
+             ("x.is_multiple_of(y) as u64", "N"), ("x.is_multiple_of(y & 7) as u64", "N")]
 for op in ("shl", "shr", "pow"):
     INT_ARMS += [(f"x.wrapping_{op}(n) as u64", ""), (_opt(f"x.checked_{op}(n)"), ""),
                  (_pair(f"x.overflowing_{op}(n)"), "")]
