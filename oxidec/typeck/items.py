@@ -31,6 +31,7 @@ from .api import ApiMixin, target_sm
 from .generics import GenericsMixin, is_generic
 from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
+from .generic_bounds import GenericBoundsMixin
 from .traits import TraitMixin
 from .trait_ops import TraitOpsMixin
 from .closures import ClosureMixin
@@ -41,7 +42,7 @@ class Typeck(ClosureMixin, IteratorMixin,
              InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin):
+             GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
