@@ -144,3 +144,33 @@ def test_iter_vs_index_benchmark_dry_run() -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import iter_vs_index
     assert iter_vs_index.main(["--dry-run"]) == 0
+
+
+def _text_sections(cubin: bytes) -> dict[str, bytes]:
+    """The `.text.<kernel>` sections of an ELF64 cubin (the SASS of each kernel)."""
+    import struct
+    shoff = struct.unpack_from("<Q", cubin, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    secs = [struct.unpack_from("<IIQQQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    names_at = secs[shstrndx][4]
+
+    def name(n: int) -> str:
+        end = cubin.index(b"\0", names_at + n)
+        return cubin[names_at + n:end].decode()
+    return {name(s[0]): cubin[s[4]:s[4] + s[5]] for s in secs if name(s[0]).startswith(".text.")}
+
+
+@pytest.mark.skipif(__import__("shutil").which("ptxas") is None, reason="needs ptxas")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_iter_reduce_sass_is_the_index_loops(arch: str, tmp_path: Path) -> None:
+    """After ptxas, the iterator kernel and the index-loop kernel are the same machine code."""
+    import subprocess
+    src = (ROOT / "samples" / "iter_reduce.rs").read_text()
+    ptx = driver.compile_source(src, "samples/iter_reduce.rs", driver.Options(arch=arch)).ptx
+    (tmp_path / "k.ptx").write_text(ptx)
+    subprocess.run(["ptxas", f"-arch={arch}", "-O3", str(tmp_path / "k.ptx"), "-o",
+                    str(tmp_path / "k.cubin")], check=True, capture_output=True)
+    text = _text_sections((tmp_path / "k.cubin").read_bytes())
+    it, ix = text[".text.row_sums_iter"], text[".text.row_sums_index"]
+    assert len(it) > 1000
+    assert it == ix
