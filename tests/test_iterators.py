@@ -93,3 +93,84 @@ def test_local_array_chain_stays_in_registers() -> None:
         acc = w.iter().filter(|v| **v > 0.0).map(|v| v * 2.0).sum();""")
     ptx = ptx_of(src)
     assert ".local" not in ptx and "ld.local" not in ptx
+
+
+SLICE_KERNEL = HEADER + """
+#[kernel]
+pub fn slices(x: &[f32], w: &[f32], mut out: DisjointSlice<f32>) {
+    let idx = thread::index_1d();
+    let i = idx.get();
+    let a: f32 = x.iter().skip(i % 5).step_by(3).map(|v| v * 2.0).sum();
+    let mut b = 0.0f32;
+    for (p, q) in x.iter().zip(w).rev().take(i % 7) {
+        b = b * 0.5 + p * q;
+    }
+    let c = x.iter().position(|v| *v > 0.9).map(|p| p as f32).unwrap_or(-1.0);
+    let d = (0..x.len()).filter(|k| x[*k] < 0.0).count() as f32;
+    if let Some(o) = out.get_mut(idx) {
+        *o = a + b + c + d;
+    }
+}
+"""
+
+
+def test_slice_chains_on_the_simulator(rng) -> None:
+    import numpy as np
+    from oxidec.sim import run_kernel
+    n, threads = int(rng.integers(40, 90)), 64
+    x = rng.uniform(-1.0, 1.0, n).astype(np.float32)
+    w = rng.uniform(-1.0, 1.0, n - int(rng.integers(1, 9))).astype(np.float32)
+    out = np.full(threads, np.nan, np.float32)
+    comp = driver.compile_source(SLICE_KERNEL, "t.rs", driver.Options(fmad=False))
+    run_kernel(comp.program, "slices", (1, 1, 1), (threads, 1, 1), [x, w, out])
+    want = np.empty(threads, np.float32)
+    for i in range(threads):
+        a = np.float32(-0.0)
+        for v in x[i % 5::3]:
+            a = np.float32(a + v * np.float32(2.0))
+        b = np.float32(0.0)
+        pairs = list(zip(x, w))[::-1][:i % 7]
+        for p, q in pairs:
+            b = np.float32(np.float32(b * np.float32(0.5)) + np.float32(p * q))
+        big = np.flatnonzero(x > 0.9)
+        c = np.float32(big[0]) if len(big) else np.float32(-1.0)
+        d = np.float32(np.count_nonzero(x < 0.0))
+        want[i] = np.float32(np.float32(np.float32(a + b) + c) + d)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_iter_vs_index_benchmark_dry_run() -> None:
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import iter_vs_index
+    assert iter_vs_index.main(["--dry-run"]) == 0
+
+
+def _text_sections(cubin: bytes) -> dict[str, bytes]:
+    """The `.text.<kernel>` sections of an ELF64 cubin (the SASS of each kernel)."""
+    import struct
+    shoff = struct.unpack_from("<Q", cubin, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    secs = [struct.unpack_from("<IIQQQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    names_at = secs[shstrndx][4]
+
+    def name(n: int) -> str:
+        end = cubin.index(b"\0", names_at + n)
+        return cubin[names_at + n:end].decode()
+    return {name(s[0]): cubin[s[4]:s[4] + s[5]] for s in secs if name(s[0]).startswith(".text.")}
+
+
+@pytest.mark.skipif(__import__("shutil").which("ptxas") is None, reason="needs ptxas")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_iter_reduce_sass_is_the_index_loops(arch: str, tmp_path: Path) -> None:
+    """After ptxas, the iterator kernel and the index-loop kernel are the same machine code."""
+    import subprocess
+    src = (ROOT / "samples" / "iter_reduce.rs").read_text()
+    ptx = driver.compile_source(src, "samples/iter_reduce.rs", driver.Options(arch=arch)).ptx
+    (tmp_path / "k.ptx").write_text(ptx)
+    subprocess.run(["ptxas", f"-arch={arch}", "-O3", str(tmp_path / "k.ptx"), "-o",
+                    str(tmp_path / "k.cubin")], check=True, capture_output=True)
+    text = _text_sections((tmp_path / "k.cubin").read_bytes())
+    it, ix = text[".text.row_sums_iter"], text[".text.row_sums_index"]
+    assert len(it) > 1000
+    assert it == ix

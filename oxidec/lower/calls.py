@@ -45,6 +45,8 @@ class CallLowering:
             return self.lower_api_call(e, target)
         if isinstance(target, tuple) and target[0] == "closure":
             return self.lower_closure_call(e, target[1])
+        if isinstance(target, tuple) and target[0] == "from_fn":
+            return self.lower_array_from_fn(e, target[1])  # lower/iter_consumers.py
         return UNIT_CONST
 
     def special(self, name: str, span: Span) -> M.Operand:
@@ -297,6 +299,11 @@ class CallLowering:
                 array = array.inner
             return M.Constant(array.length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))
+        rty = self.ty(e.receiver)
+        while kind in ("int", "float") and isinstance(rty, T.RefTy):  # `v.abs()`, v: &f32
+            recv = self.read(M.Place(self.operand_local(recv, rty, span), (M.Deref(),)),
+                             rty.inner)
+            rty = rty.inner
         if kind == "ptr":
             return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
         if kind in ("int", "float"):

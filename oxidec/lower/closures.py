@@ -106,6 +106,12 @@ class ClosureLowering:
         if env is None:
             return UNIT_CONST
         c = env.closure
+        for place in env.places.values():
+            if place.projection == (M.Deref(),):
+                # the call uses the closure's borrows here (borrowck's "later used here")
+                ref_ty = self.locals[place.local].ty
+                t = self.new_local(T.RefTy(ref_ty.inner, False), span)
+                self.assign(M.Place(t), M.Ref(place, False), span)
         saved = {k: self.var_places.get(k) for k in env.places}
         self.var_places.update(env.places)
         saved_loops, self.loops = self.loops, []
@@ -201,7 +207,7 @@ class ClosureLowering:
         args = self.lower_in_order(e.args)
         if env is None:
             return self.unsupported(e.span, "calling this closure is")
-        return self.call_closure(env, args, e.span)
+        return self.call_closure(env, args, e.func.span)
 
 
 def _plain(p: ast.Pattern) -> bool:

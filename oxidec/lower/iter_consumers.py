@@ -33,6 +33,44 @@ class ConsumerLowering:
             return self.zero_of(self.ty(e))
         return getattr(self, "consume_" + ("sum" if m == "product" else m))(e, chain)
 
+    def lower_array_from_fn(self, e: ast.CallExpr, n: int) -> M.Operand:
+        """`core::array::from_fn(f)`: the array built element by element, f(0) first.
+        Up to FROM_FN_UNROLL elements the calls are unrolled, so that each element is a
+        constant index (the array stays in registers); beyond, a loop."""
+        ty = self.ty(e)
+        span = e.span
+        env = self.closure_arg_env(e.args[0])
+        out = self.new_local(ty, span)
+        if n <= self.FROM_FN_UNROLL:
+            elems = []
+            for i in range(n):
+                v = self.call_closure(env, [M.Constant(i, T.USIZE)], span)
+                elems.append(self.operand_local(v, ty.elem, span))
+            self.assign(M.Place(out), M.Aggregate(ty, tuple(
+                self.read(M.Place(t), ty.elem) for t in elems)), span)
+            return self.read(M.Place(out), ty)
+        if not T.is_scalar(ty.elem):
+            return self.unsupported(span, f"`from_fn` of more than {self.FROM_FN_UNROLL} "
+                                    "non-scalar elements is")
+        self.assign(M.Place(out), M.Repeat(self.zero_of(ty.elem), n), span)
+        i = self.accumulator(T.USIZE, M.Constant(0, T.USIZE), span)
+        head, body, done = self.new_block(), self.new_block(), self.new_block()
+        self.goto(head, span)
+        self.cur = head
+        more = self.to_temp(M.BinaryOp("lt", M.Copy(M.Place(i)), M.Constant(n, T.USIZE)),
+                            T.BOOL, span)
+        self.switch_bool(more, body, done, span)
+        self.cur = body
+        k = self.fixed(M.Copy(M.Place(i)), T.USIZE, span)
+        v = self.call_closure(env, [k], span)
+        self.assign(M.Place(out, (M.Index(i),)), M.Use(v), span)
+        self.bump(i, "add", span)
+        self.goto(head, span)
+        self.cur = done
+        return self.read(M.Place(out), ty)
+
+    FROM_FN_UNROLL = 64
+
     def accumulator(self, ty: T.Ty, init: M.Operand, span) -> int:
         acc = self.new_local(ty, span)
         self.assign(M.Place(acc), M.Use(init), span)

@@ -80,6 +80,34 @@ class IteratorMixin:
             return T.ERROR
         return None
 
+    def check_array_from_fn(self, e: ast.CallExpr, expected) -> T.Ty:
+        """`core::array::from_fn(|i| ..)`: `[f(0), f(1), .., f(N - 1)]`; N from the turbofish
+        (`from_fn::<T, N, _>`) or the expected array type, as in rustc."""
+        exp = self.shallow(expected) if expected is not None else None
+        gargs = e.func.path.last.generic_args
+        length = exp.length if isinstance(exp, T.ArrayTy) else None
+        elem = exp.elem if isinstance(exp, T.ArrayTy) else None
+        if len(gargs) == 3:
+            if isinstance(gargs[0], ast.TypeExpr) and not isinstance(gargs[0], ast.InferType):
+                elem = self.lower_type(gargs[0])
+            n = gargs[1]
+            if isinstance(n, ast.Expr):
+                length = self.consts.eval_usize(n)
+        if len(e.args) != 1:
+            self.iter_args(e, 1)
+            return T.ERROR
+        out = self.closure_arg(e.args[0], [T.USIZE], elem)
+        if elem is not None:
+            self.coerce(out, elem, e.args[0].span)
+        if length is None:
+            self.sink.error("E0282", "type annotations needed for the array length", e.span,
+                            "cannot infer the value of the const parameter `N`",
+                            help="give the result an array type: `let a: [f32; 8] = "
+                                 "core::array::from_fn(..)`")
+            return T.ERROR
+        self.r.calls[e] = ("from_fn", length)
+        return T.ArrayTy(elem if elem is not None else out, length)
+
     def iter_done(self, e: ast.MethodCallExpr, m: str, ty: T.Ty) -> T.Ty:
         self.r.iter_methods[e] = m
         self.r.methods[e] = ("iter", m)

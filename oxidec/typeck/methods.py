@@ -117,8 +117,9 @@ class MethodMixin:
                 return done("num_int" if is_int else "num_float", params, ret)
         if table is not None and m in table:
             arity, result, _ = table[m]
-            ret = recv if result == "self" else T.BOOL if result == "bool" else T.U32
-            params = (recv,) * arity
+            # `v.abs()` with `v: &f32` (an iterator's item): auto-deref, as for num methods
+            ret = base if result == "self" else T.BOOL if result == "bool" else T.U32
+            params = (base,) * arity
             if is_float:
                 if m in FLOAT_METHOD_PARAMS:
                     params = tuple(self.api_ty(p) for p in FLOAT_METHOD_PARAMS[m])
