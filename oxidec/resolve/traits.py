@@ -135,9 +135,11 @@ class TraitImplAttacher:
 
     def self_key(self, impl: ast.TraitImplItem, module: Module) -> str | None:
         te = impl.self_ty
+        generic = impl.generics is not None and impl.generics.params
         if not isinstance(te, ast.PathType) or te.qself is not None \
-                or any(s.generic_args for s in te.path.segments):
-            return None
+                or any(s.generic_args for s in te.path.segments[:-1]) \
+                or (te.path.last.generic_args and not generic):
+            return None  # `impl Tr for Pair<f32>`: an instance's impl is not supported yet
         names = te.path.names
         if len(names) == 1 and names[0] in SCALAR_NAMES:
             return names[0]

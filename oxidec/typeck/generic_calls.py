@@ -207,8 +207,11 @@ class GenericCallsMixin:
                 finally:
                     self.generic_env = saved
             owner = getattr(owner_ty, "name", owner)
+        bounds_ok = self.check_instance_bounds(fn, env, span)  # trait_bounds.py
         key = self.instance_key(d, args)
         self.fn_instances[(d.key, args)] = key
+        if not bounds_ok:
+            self.bound_failed.add(key)  # its body is not checked (trait_bounds.py)
         copy = clone_fn(self.items, fn, key, owner)
         self.inst_env[id(copy)] = dict(env)
         sig = self.request_fn(key, span)

@@ -33,12 +33,14 @@ from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
 from .traits import TraitMixin
 from .trait_ops import TraitOpsMixin
+from .trait_bounds import TraitBoundsMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin):
+             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin,
+             TraitBoundsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -47,6 +49,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.module = items.root  # the scope names are looked up in
         self.self_ty: T.Ty | None = None  # `Self` inside an `impl`
         self.cur_impl = None  # the trait impl being checked (resolve/traits.py ImplInfo)
+        self.bound_failed: set[str] = set()  # generic instances whose trait bounds failed
         self.queue: list[str] = []  # fns reached but not yet checked (ReachMixin)
         self.r = TypeckResults()
         self.subst: dict[int, T.Ty] = {}
@@ -159,6 +162,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         return False
 
     def check_fn(self, sig: FnSig) -> None:
+        if sig.name in self.bound_failed:
+            return  # an instance whose bounds failed (trait_bounds.py); the build stops
         with self.in_scope_of(sig.item):
             self._check_fn(sig)
 
