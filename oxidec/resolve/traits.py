@@ -143,7 +143,8 @@ class TraitImplAttacher:
         names = te.path.names
         if len(names) == 1 and names[0] in SCALAR_NAMES:
             return names[0]
-        res = self.resolver.resolve(module, te.path, "type", report=True)
+        host = len(names) == 1 and names[0] in self.collector.host_types  # host code's impl
+        res = self.resolver.resolve(module, te.path, "type", report=not host)
         if res is not None and res.def_ is not None and res.def_.kind in ("struct", "enum",
                                                                           "union"):
             return res.def_.key
