@@ -2,11 +2,20 @@
 into explain.PAGES; codes.py lists their summaries)."""
 
 SUMMARIES: dict[str, str] = {
+    "E0275": "too many instances of one generic function (instantiation does not end)",
     "E0573": "a const parameter used where a type is expected",
     "E0747": "a generic argument of the wrong kind (a type for a const parameter or the reverse)",
 }
 
 PAGES: dict[str, str] = {
+    "E0275": """\
+Each use of a generic function with new type arguments makes one more instance of it. A
+function that calls itself with ever larger arguments would need infinitely many:
+
+    fn grow<T: Copy>(x: T, n: u32) -> u32 {
+        if n == 0 { 0 } else { grow((x, x), n - 1) }   // error[E0275]
+    }
+""",
     "E0573": """\
 A const generic parameter names a value, not a type.
 

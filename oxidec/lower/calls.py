@@ -189,7 +189,7 @@ class CallLowering:
             return self.lower_option_method(e, kind, name)
         if kind == "user":
             return self.lower_user_method(e, name)
-        if kind in ("num_int", "num_float"):
+        if kind in ("num_int", "num_float", "num_char"):
             return self.lower_num_method(e, kind, name)
         if kind == "trait":
             return self.lower_trait_method(e, name)  # trait_calls.py

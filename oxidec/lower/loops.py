@@ -136,6 +136,8 @@ class ForLowering:
                 self.var_local.pop(id(var), None)
             next_bb = self.new_block()
             self.bind_pattern(e.pat, M.Constant(value, ty), ty, e.pat.span)
+            for var in self.pattern_vars(e.pat):
+                self.forget_known(self.var_local[id(var)])
             self.loops.append(LoopScope(e.label, exit_bb, next_bb, None))
             self.lower_block(e.body)
             self.loops.pop()

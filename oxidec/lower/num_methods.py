@@ -73,6 +73,8 @@ class NumLowering:
         o = _Ops(self, e.span)
         if kind == "num_float":
             return self.float_method(o, name, recv, args, ty, self.ty(e))
+        if kind == "num_char":
+            return getattr(self, f"char_{name}")(o, recv, *args, ret=self.ty(e))
         return self.int_method(o, name, recv, args, ty, self.ty(e))
 
     # -- integers ---------------------------------------------------------------------
@@ -373,6 +375,35 @@ class NumLowering:
     def int_to_be_bytes(self, o, a, ty, ret):
         return o.agg(ret, *(o.cast(o.bin("shr", a, k(8 * i, T.U32), ty), T.U8)
                             for i in reversed(range(ty.bits // 8))))
+
+    # -- `u32::from_be(x)`, `u32::from_le_bytes(b)`, ... (device API hooks) -------------
+    def api_int_from_be(self, e: ast.CallExpr, api) -> M.Operand:
+        (x,) = self.lower_in_order(e.args)
+        return _Ops(self, e.span).intr("bswap", (x,), self.ty(e))
+
+    def api_int_from_le(self, e: ast.CallExpr, api) -> M.Operand:
+        (x,) = self.lower_in_order(e.args)
+        return x
+
+    def _from_bytes(self, e: ast.CallExpr, big_endian: bool) -> M.Operand:
+        ty = self.ty(e)
+        o = _Ops(self, e.span)
+        (arr,) = self.lower_in_order(e.args)
+        local = self.operand_local(arr, self.ty(e.args[0]), e.span)
+        n = ty.bits // 8
+        acc = None
+        for i in range(n):
+            byte = o.cast(M.Copy(M.Place(local, (M.ConstIndex(i),))), ty)
+            shift = 8 * (n - 1 - i if big_endian else i)
+            part = o.bin("shl", byte, k(shift, T.U32), ty) if shift else byte
+            acc = part if acc is None else o.bin("bitor", acc, part, ty)
+        return acc
+
+    def api_int_from_be_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        return self._from_bytes(e, True)
+
+    def api_int_from_le_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        return self._from_bytes(e, False)
 
     # -- floats -------------------------------------------------------------------------
     def float_method(self, o: _Ops, name: str, a, args, ty: T.FloatTy, ret: T.Ty):

@@ -38,6 +38,10 @@ bound asserted is 2, and 1 for the f32-native exp/exp2):
 
     exp_exact/exp2_exact f32: 0.50 (f64: as exp/exp2)
 
+    routine  exp_m1 ln_1p sinh  cosh  asinh acosh atanh asin  acos   (hyperbolic.py; bound 1
+    f32      0.50   0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50    stated, 2 asserted by
+    f64      0.67   0.66  0.56  0.52  0.50  0.50  0.50  0.51  0.51    tests/test_math_more.py)
+
 (The f64 exp/exp2/pow maxima are subnormal results, rounded twice: once to 53 bits, once to
 the subnormal grid. The same holds for the f32-native exp/exp2: 0.63 ulp for normal results,
 0.75 for results just below the smallest normal, where the rounding of 2^k's factor to 24

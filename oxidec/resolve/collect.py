@@ -180,6 +180,12 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
             # `impl<T> V<T>`: the arguments bind the impl's parameters (typeck/generics.py)
             res = resolver.resolve(module, te.path, "type", report=True)
             target = res.def_ if res else None
+        if target is None and isinstance(te, ast.PathType) and impl.generics is None \
+                and te.path.last.generic_args:
+            sink.error("OX0002", "an inherent `impl` of one instance of a generic type is not "
+                       "supported by oxidec yet", te.span, "not supported",
+                       help="write a generic `impl<T> Type<T>` block")
+            continue
         if target is None or target.kind not in ("struct", "enum", "union"):
             if target is not None:
                 sink.error("E0118", "no nominal type found for inherent implementation",

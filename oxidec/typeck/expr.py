@@ -42,7 +42,9 @@ class ExprMixin:
     def check_lit_expr(self, e: ast.LitExpr, expected):
         if e.kind == "bool":
             return T.BOOL
-        if e.kind in ("str", "char"):
+        if e.kind == "char":
+            return T.CHAR
+        if e.kind == "str":
             self.unsupported(e.span, f"{e.kind} literals outside `gpu_printf!`")
             return T.ERROR
         if e.suffix:
@@ -257,7 +259,7 @@ class ExprMixin:
             rt = self.check_expr(e.rhs)
             for side, t in ((e.lhs, lt), (e.rhs, rt)):
                 s = self.shallow(t)
-                if not (isinstance(s, (T.IntTy, T.ErrorTy)) or
+                if not (T.is_integer(s) or isinstance(s, T.ErrorTy) or
                         (isinstance(s, T.InferTy) and s.kind == "int")):
                     self.op_error(e, lt, rt)
                     return T.ERROR
@@ -271,6 +273,9 @@ class ExprMixin:
         if scalar_lhs is not None:
             return scalar_lhs
         if not self.unify(lt, rt):
+            if not comparison and isinstance(self.shallow(lt), T.CharTy):
+                self.op_error(e, lt, rt)  # rustc: E0369, `char` has no arithmetic
+                return T.ERROR
             if comparison:
                 self.mismatch(lt, rt, e.rhs.span)
             else:
@@ -279,12 +284,13 @@ class ExprMixin:
         s = self.shallow(lt)
         if isinstance(s, T.ErrorTy):
             return T.BOOL if comparison else T.ERROR
-        numeric = isinstance(s, (T.IntTy, T.FloatTy)) or (
+        numeric = T.is_numeric(s) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, T.BoolTy) or self.comparable_tuple(s)
+            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or self.comparable_tuple(s)
         elif op in ("&", "|", "^"):
-            ok = isinstance(s, (T.IntTy, T.BoolTy)) or (isinstance(s, T.InferTy) and s.kind == "int")
+            ok = T.is_integer(s) or isinstance(s, T.BoolTy) or (
+                isinstance(s, T.InferTy) and s.kind == "int")
         else:
             ok = numeric
         if not ok:
@@ -379,6 +385,17 @@ class ExprMixin:
             self.sink.error("E0054", f"cannot cast `{self.deep(src)}` as `bool`", e.span,
                             "invalid cast", help="compare with zero instead: `x != 0`")
             return T.BOOL
+        if isinstance(target, T.CharTy) and ok and not (src == T.U8 or isinstance(
+                src, (T.CharTy, T.ErrorTy)) or (isinstance(src, T.InferTy) and self.unify(
+                src, T.U8))):
+            self.sink.error("E0604", f"only `u8` can be cast as `char`, not `{self.deep(src)}`",
+                            e.span, "invalid cast",
+                            help="consider using `char::from_u32` instead")
+            return target
+        if isinstance(src, T.CharTy) and isinstance(target, T.FloatTy):
+            self.sink.error("E0606", f"casting `char` as `{target}` is invalid", e.span,
+                            "invalid cast", help="cast through an integer first")
+            return target
         if not ok:
             self.sink.error("E0606", f"casting `{self.deep(src)}` as `{target}` is invalid",
                             e.span, "invalid cast")

@@ -12,7 +12,11 @@ from .. import types as T
 from ..consteval import ConstValue
 from ..diagnostics import Label
 from ..resolve.generics import all_params, clone_fn, impl_params, is_generic, own_params
-from .generics import MARKER_TRAITS, _NeedsConcrete, _plural, arg_tag
+from .generics import MARKER_TRAITS, _NeedsConcrete, _plural, arg_tag, arg_text
+
+
+INSTANCE_LIMIT = 64  # instances of one generic fn (rustc's recursion limit is 128 deep)
+DEPTH_LIMIT = 12  # nesting of a type argument of a generic fn calling itself
 
 
 class GenericCallsMixin:
@@ -109,6 +113,11 @@ class GenericCallsMixin:
             return T.ERROR
         return self.call_fn_checked(e, sig)
 
+    def no_generic_args(self, seg: ast.PathSegment, d) -> None:
+        """E0107 for `f::<T>(..)` when `f` has no generic parameters."""
+        if seg.generic_args:
+            self.generic_args((), seg.generic_args, seg.span, "function", d)
+
     def call_fn_checked(self, e: ast.CallExpr, sig) -> T.Ty:
         """`call_fn` for an instance whose arguments `call_generic` has checked."""
         if sig.kind == "kernel":
@@ -194,6 +203,17 @@ class GenericCallsMixin:
         for checking the first time)."""
         fn = d.item
         args = tuple(env[p.name] for p in all_params(self.items, fn))
+        made = [k for (base, _), k in self.fn_instances.items() if base == d.key]
+        # `f::<T>` calling `f::<(T, T)>`: no end to it (and the types double each time, so
+        # their depth is checked before anything hashes or prints them)
+        if made and (len(made) >= INSTANCE_LIMIT or any(
+                isinstance(a, T.Ty) and _depth(a, {}) > DEPTH_LIMIT for a in args)):
+            self.sink.error("E0275", "reached the recursion limit while instantiating "
+                            f"`{fn.name}`", span,
+                            "one more instance here",
+                            notes=["a generic function that calls itself with ever larger "
+                                   "type arguments has no end of instances"])
+            return self.r.fn_sigs[made[0]]
         key = self.fn_instances.get((d.key, args))
         if key is not None:
             return self.r.fn_sigs[key]
@@ -210,6 +230,8 @@ class GenericCallsMixin:
         bounds_ok = self.check_instance_bounds(fn, env, span)  # trait_bounds.py
         key = self.instance_key(d, args)
         self.fn_instances[(d.key, args)] = key
+        self.instance_names[key] = f"{d.key.replace('$', '::')}::<" \
+            f"{', '.join(arg_text(a) for a in args)}>"
         if not bounds_ok:
             self.bound_failed.add(key)  # its body is not checked (trait_bounds.py)
         copy = clone_fn(self.items, fn, key, owner)
@@ -361,3 +383,19 @@ def _mentions(node, names: set[str]) -> bool:
     if isinstance(node, tuple):
         return any(_mentions(c, names) for c in node)
     return False
+
+
+def _depth(ty: T.Ty, memo: dict) -> int:
+    """How deeply a type nests (shared parts counted once: `(T, T)` twice is depth 2)."""
+    if id(ty) in memo:
+        return memo[id(ty)]
+    if isinstance(ty, T.TupleTy):
+        d = 1 + max((_depth(t, memo) for t in ty.elems), default=0)
+    elif isinstance(ty, (T.RefTy, T.PtrTy)):
+        d = 1 + _depth(ty.inner, memo)
+    elif isinstance(ty, (T.ArrayTy, T.SliceTy)):
+        d = 1 + _depth(ty.elem, memo)
+    else:
+        d = 1
+    memo[id(ty)] = d
+    return d

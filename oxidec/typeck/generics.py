@@ -68,6 +68,7 @@ class GenericsMixin:
         self.adt_instances: dict[str, tuple[str, tuple]] = {}  # inst key -> (adt key, args)
         self.adt_envs: dict[str, dict] = {}  # ADT instance key -> its env
         self.generic_probe = False  # lowering a signature over inference variables
+        self.instance_names: dict[str, str] = {}  # instance key -> `scale::<f32>` (messages)
         self.self_impl: ast.ImplItem | None = None  # the impl of the item being checked
 
     # -- names of parameters ------------------------------------------------
@@ -359,6 +360,20 @@ class GenericsMixin:
             self.sink.error("E0308", "mismatched types", g.span,
                             f"expected `{ty}`, found `{v.ty}`")
         return v
+
+    def assoc_of_param(self, path: ast.Path) -> bool:
+        """E0599 for `T::NAME` on a type parameter (no trait bound here provides items;
+        the trait checker will look in the bounds first)."""
+        name, item = path.names
+        self.sink.error("E0599", f"no associated item named `{item}` found for type parameter "
+                        f"`{name}` in the current scope", path.segments[1].span,
+                        f"associated item not found in `{name}`",
+                        help=f"a bound on `{name}` must provide `{item}`: restrict `{name}` "
+                             "with a trait that has it")
+        return True
+
+    # check_instance_bounds(item, env, span): the trait checker's hook, called once per new
+    # instance, is typeck/trait_bounds.py's
 
     def generic_bounds(self, fn: ast.Item, name: str):
         return bounds(self.items, fn, name)

@@ -32,10 +32,12 @@ class UserMethodMixin:
                 return T.ERROR
             if is_generic(self.items, member.item):
                 return self.call_generic_path(e, member, expected)
+            self.no_generic_args(e.func.path.last, member)
             return self.call_fn(e, self.request_fn(member.key, e.func.span))
         if d.kind == "fn":
             if is_generic(self.items, d.item):
                 return self.call_generic_path(e, d, expected)
+            self.no_generic_args(e.func.path.last, d)
             return self.call_fn(e, self.request_fn(d.key, e.func.span))
         if d.kind == "host_fn":
             return self.call_host_fn(e, d.item)
@@ -91,6 +93,8 @@ class UserMethodMixin:
             if sig.params and isinstance(sig.params[0], T.RefTy) and sig.params[0].mutable:
                 self.check_mut_receiver(e, recv)
             return sig.ret
+        if e.generic_args:
+            self.generic_args((), e.generic_args, e.method_span, "method", d)  # E0107
         sig = self.request_fn(d.key, e.method_span)
         self_ty = sig.params[0] if sig.params else T.ERROR
         if isinstance(self_ty, T.RefTy) and self_ty.mutable:

@@ -85,7 +85,10 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
-        is_int = isinstance(base, T.IntTy) or (isinstance(base, T.InferTy) and base.kind == "int")
+        if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
+            params, ret = num.signature(num.CHAR_METHODS, m, base)
+            return done("num_char", params, ret)
+        is_int = T.is_integer(base) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")
         table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
@@ -96,7 +99,7 @@ class MethodMixin:
                     self.check_expr(a)
                 self.sink.error("E0689", f"can't call method `{m}` on ambiguous numeric type "
                                 f"`{base}`", e.method_span, "",
-                                help="you must specify a type for this binding, like "
+                                help="you must specify a concrete type for this numeric value, like "
                                 f"`{'i32' if is_int else 'f32'}`")
                 return T.ERROR
             if num.applies(more[m][2], base):

@@ -67,6 +67,15 @@ FLOAT_METHODS: dict[str, tuple[str, str, str]] = {
 }
 
 
+CHAR_METHODS: dict[str, tuple[str, str, str]] = {
+    **_family("is_ascii_", "digit alphabetic alphanumeric uppercase lowercase whitespace "
+              "hexdigit punctuation graphic control", "", "b"),
+    "is_ascii": ("", "b", ""),
+    **_family("to_ascii_", "uppercase lowercase", "", "s"),
+    "to_digit": ("u", "ou", ""), "is_digit": ("u", "b", ""), "len_utf8": ("", "z", ""),
+}
+
+
 def unsigned_of(ty: T.IntTy) -> T.IntTy:
     return T.IntTy(ty.bits, False, ty.pointer_sized)
 
@@ -85,7 +94,7 @@ def signature(table: dict, name: str, ty: T.Ty) -> tuple[tuple[T.Ty, ...], T.Ty]
     unsigned = unsigned_of(ty) if isinstance(ty, T.IntTy) else ty
     kinds = {"s": ty, "u": T.U32, "b": T.BOOL, "U": unsigned}
     out = {"s": ty, "b": T.BOOL, "u": T.U32, "U": unsigned, "os": T.option_ty(ty),
-           "ou": T.option_ty(T.U32), "ps": T.TupleTy((ty, T.BOOL)), "ss": T.TupleTy((ty, ty))}
+           "ou": T.option_ty(T.U32), "z": T.USIZE, "ps": T.TupleTy((ty, T.BOOL)), "ss": T.TupleTy((ty, ty))}
     if result == "bytes":
         ret = T.ArrayTy(T.U8, ty.bits // 8)
     else:

@@ -131,7 +131,10 @@ class PatternMixin:
         lt = self.check_expr(lit, ty)
         if not self.unify(ty, lt):
             self.pat_mismatch(pat, ty, lt)
-        if lit.kind in ("str", "char") :
+        if lit.kind == "char":
+            self.r.pat_const[pat] = ord(lit.value)
+            return
+        if lit.kind == "str":
             return
         self.r.pat_const[pat] = -lit.value if pat.negative else lit.value
 

@@ -80,14 +80,14 @@ class ReachMixin:
             chain.append(caller)
         if len(chain) == 1:
             return None
-        names = [_display(k) for k in reversed(chain)]
+        names = [self.instance_names.get(k) or _display(k) for k in reversed(chain)]
         return " -> ".join(f"`{n}`" for n in names)
 
     def reach_note(self) -> list[str]:
         chain = self.call_chain()
         if chain is None:
             return []
-        name = _display(self.ctx.sig.name)
+        name = self.instance_names.get(self.ctx.sig.name) or _display(self.ctx.sig.name)
         return [f"`{name}` is compiled for the GPU because device code calls it: {chain}"]
 
     def host_type_error(self, name: str, span) -> T.Ty:

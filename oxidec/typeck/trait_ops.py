@@ -130,6 +130,11 @@ class TraitOpsMixin:
             self.r.overloads[e] = ("derived",)
             return T.BOOL
         shown = self.deep(lt)
+        if trait in self.derived(shown):  # derived, on a type whose fields oxidec cannot compare
+            self.unsupported(e.op_span, f"`{e.op}` on `{shown}` (a derived `{trait}` over enum "
+                             "payloads or fields without it)",
+                             help="compare the fields, or match on the variants")
+            return T.BOOL
         self.sink.error("E0369", f"binary operation `{e.op}` cannot be applied to type "
                         f"`{shown}`", e.op_span, None,
                         labels=[Label(e.lhs.span, describe(shown)),

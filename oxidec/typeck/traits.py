@@ -146,7 +146,9 @@ class TraitMixin:
                 self.self_ty, (T.StructTy, T.EnumTy)):
             return self.call_on(e, self.self_ty, None, name, expected)
         param = self.param_ty(head)
-        if param is not None and not path.segments[0].generic_args:  # `T::zero()`, T: Zero
+        if param is not None and not path.segments[0].generic_args and (  # `T::zero()`
+                any(name in i.fns for i in self.impls_of(param)) or name in (
+                    "default", "from", "try_from")):
             return self.call_on(e, param, None, name, expected)
         if head in T.SCALARS and self.resolver.lookup(self.module, head, "type") is None:
             ty = T.SCALARS[head]
@@ -295,6 +297,8 @@ class TraitMixin:
             impls = self.impls_of(self.self_ty)
         elif len(names) == 2 and self.param_ty(names[0]) is not None:  # `T::N`, T: Shape
             impls = self.impls_of(self.param_ty(names[0]))
+            if not any(names[1] in i.consts for i in impls):
+                return None  # generics.py's E0599 (no bound provides it)
         elif len(names) == 2 and names[0] in T.SCALARS and \
                 self.resolver.lookup(self.module, names[0], "type") is None:
             impls = self.impls_of(T.SCALARS[names[0]])

@@ -74,7 +74,10 @@ INT_ARMS += [("x.rotate_left(n) as u64", ""), ("x.rotate_right(n) as u64", ""),
              ("x.clamp(y.min(x ^ y), y.max(x ^ y)) as u64", ""),
              ("{ let b = x.to_le_bytes(); (b[0] as u64) ^ ((b[b.len() - 1] as u64) << 8) }", ""),
              ("{ let b = x.to_be_bytes(); (b[0] as u64) ^ ((b[b.len() - 1] as u64) << 8) }", ""),
-             ("(T::MAX as u64) ^ (T::MIN as u64) ^ (T::BITS as u64)", "")]
+             ("(T::MAX as u64) ^ (T::MIN as u64) ^ (T::BITS as u64)", ""),
+             ("T::from_be_bytes(x.to_le_bytes()) as u64", ""),
+             ("T::from_ne_bytes(y.to_be_bytes()) as u64", ""),
+             ("(T::from_be(x) ^ T::from_le(y)) as u64", "")]
 
 FLOAT_ARMS = [
     "x.fract()", "x.round_ties_even()", "x.signum()", "x.recip()", "x.to_degrees()",
@@ -87,6 +90,23 @@ FLOAT_ARMS = [
     "if x.is_sign_positive() { 1.0 } else { 0.0 }", "if x.is_normal() { 1.0 } else { 0.0 }",
     "if x.is_subnormal() { 1.0 } else { 0.0 }",
     "T::EPSILON * x + T::MIN_POSITIVE", "x * core::f64::consts::PI as T",
+]
+
+
+_CLASSES = ("digit", "alphabetic", "alphanumeric", "uppercase", "lowercase", "whitespace",
+            "hexdigit", "punctuation", "graphic", "control")
+CHAR_ARMS = [f"{v}.is_ascii_{c}() as u64" for c in _CLASSES for v in ("x", "y")] + [
+    "y.is_ascii() as u64", "x.is_ascii() as u64",
+    "y.to_ascii_uppercase() as u64", "y.to_ascii_lowercase() as u64",
+    "x.to_ascii_uppercase() as u64",
+    _opt("y.to_digit(2 + n % 35)"), _opt("y.to_digit(16)"), _opt("x.to_digit(10)"),
+    "y.is_digit(2 + n % 35) as u64", "x.len_utf8() as u64", "y.len_utf8() as u64",
+    _opt("char::from_u32(a as u32)"), _opt("char::from_u32((a as u32) % 0x11_0000)"),
+    _opt("char::from_digit((a as u32) % 40, 2 + n % 35)"),
+    "((x < y) as u64) | (((x == y) as u64) << 1) | (((x >= y) as u64) << 2)",
+    "match y { 'a'..='f' => 1, 'A' | 'Z' => 2, '0'..='9' => 3, '\\n' => 4, _ => 0 }",
+    "(char::MAX as u64) ^ ('\\u{e9}' as u64) ^ ('z' as u8 as u64)",
+    "x as u8 as u64", "(y as u32 as u64) ^ ((x as u16 as u64) << 8)",
 ]
 
 
@@ -104,12 +124,22 @@ def float_arms(ty: str) -> list[str]:
     return [e.replace("T::", f"{ty}::").replace("as T", f"as {ty}") for e in FLOAT_ARMS]
 
 
+def arms_of(ty: str) -> list[str]:
+    if ty == "char":
+        return CHAR_ARMS
+    return float_arms(ty) if ty in FLOAT_TYPES else int_arms(ty)
+
+
 def arm_count(ty: str) -> int:
-    return len(float_arms(ty) if ty in FLOAT_TYPES else int_arms(ty))
+    return len(arms_of(ty))
 
 
 def _fn(ty: str) -> str:
-    if ty in FLOAT_TYPES:
+    if ty == "char":
+        head = ("let x = match char::from_u32((a as u32) % 0x11_0000) { Some(c) => c, "
+                "None => '?' }; let y = (b as u8) as char; let n = (b >> 32) as u32;")
+        arms = [f"{j} => {e}," for j, e in enumerate(CHAR_ARMS)]
+    elif ty in FLOAT_TYPES:
         bits = "u32" if ty == "f32" else "u64"
         head = (f"let x = {ty}::from_bits(a as {bits}); let y = {ty}::from_bits(b as {bits});")
         arms = [f"{j} => {{ let r: {ty} = {e}; r.to_bits() as u64 }},"
@@ -161,13 +191,16 @@ fn main() {
 """
 
 
-def source(types=INT_TYPES + FLOAT_TYPES) -> str:
+CHAR_TYPES = ("char",)
+
+
+def source(types=INT_TYPES + FLOAT_TYPES + CHAR_TYPES) -> str:
     """The functions and kernels (no host code)."""
     return "use cuda_device::{kernel, thread, DisjointSlice};\n" + "".join(
         _fn(t) + _kernel(t) for t in types)
 
 
-def host_source(types=INT_TYPES + FLOAT_TYPES) -> str:
+def host_source(types=INT_TYPES + FLOAT_TYPES + CHAR_TYPES) -> str:
     table = ", ".join(f'("{t}", m_{t} as fn(u64, u64, u32) -> u64, {arm_count(t)}u32)'
                       for t in types)
     return (source(types).replace("use cuda_device::{kernel, thread, DisjointSlice};\n", "")

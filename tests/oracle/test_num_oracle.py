@@ -64,7 +64,7 @@ def _compare(ty: str, want: np.ndarray, got: np.ndarray, a, b) -> None:
     bad = np.flatnonzero(~same)
     if bad.size:
         i = bad[0]
-        arms = C.float_arms(ty) if ty in C.FLOAT_TYPES else C.int_arms(ty)
+        arms = C.arms_of(ty)
         pytest.fail(f"{ty}: {bad.size} of {want.size} differ; first: `{arms[i % m]}` with "
                     f"a={int(a[i // m]):#x} b={int(b[i // m]):#x}: rustc {int(want[i]):#x}, "
                     f"oxidec {int(got[i]):#x}")
@@ -91,3 +91,18 @@ def test_float_methods_match_rustc(ty: str, rng, tmp_path: Path) -> None:
     want = rustc_outputs((ty,), a, b, tmp_path)
     got = oxidec_outputs((ty,), a, b)[ty]
     _compare(ty, want, got, a, b)
+
+
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="needs rustc")
+def test_char_methods_match_rustc(rng, tmp_path: Path) -> None:
+    """`char`: literals and patterns, `as` casts, comparisons, the ASCII classes and case
+    maps, `to_digit`/`is_digit` over every radix, `len_utf8`, `from_u32` (surrogates and
+    values past 0x10FFFF are None), `from_digit`."""
+    a, b = C.int_inputs(rng, N_INPUTS)
+    a[: N_INPUTS // 4] = rng.choice([0xD7FF, 0xD800, 0xDFFF, 0xE000, 0x10FFFF, 0x110000, 0x7F,
+                                     0x80, 0x7FF, 0x800, 0xFFFF, 0x10000], N_INPUTS // 4)
+    b[: N_INPUTS // 2] = (b[: N_INPUTS // 2] & np.uint64(0xFFFF_FFFF_0000_0000)) | rng.integers(
+        0, 128, N_INPUTS // 2).astype(np.uint64)  # ASCII for y
+    want = rustc_outputs(C.CHAR_TYPES, a, b, tmp_path)
+    got = oxidec_outputs(C.CHAR_TYPES, a, b)["char"]
+    _compare("char", want, got, a, b)
