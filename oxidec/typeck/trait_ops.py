@@ -244,7 +244,7 @@ class TraitOpsMixin:
             impls = [i for i in self.impls_of(base, trait) if method in i.fns]
             d = impls[0].fns[method] if impls else None
             if index_ty is not None and impls:
-                d = self.pick_fn_by_param(impls, method, index_ty, 1)
+                d = self.pick_fn_by_param(impls, method, index_ty, 1, base)
             if d is None:
                 keys.append(None)
                 continue
@@ -254,20 +254,19 @@ class TraitOpsMixin:
                                  "`&place` expression", help="write the body as "
                                  "`&self.field[i]` (it is inlined where the value is indexed)")
                 return T.ERROR
-            keys.append(d.key)
-            self.r.inline_fns.add(d.key)
+            name = self.impl_fn_sig(d, base, e.span).name  # an instance for a generic impl
+            keys.append(name)
+            self.r.inline_fns.add(name)
         if keys[0] is None:
             self.sink.error("E0277", f"the type `{base}` cannot be indexed by "
                             f"`{self.deep(index_ty)}`", e.index.span, "no `Index` impl for it",
                             help=f"the trait `Index<{self.deep(index_ty)}>` is not implemented "
                                  f"for `{base}`")
             return T.ERROR
-        sig = self.request_fn(keys[0], e.span)
+        sig = self.r.fn_sigs[keys[0]]
         if len(sig.params) == 2:
             it = index_ty if index_ty is not None else self.check_expr(e.index, sig.params[1])
             self.coerce(it, sig.params[1], e.index.span)
         self.r.overloads[e] = ("index", keys[0], keys[1])
-        if keys[1] is not None:
-            self.request_fn(keys[1], e.span)
         ret = self.shallow(sig.ret)
         return ret.inner if isinstance(ret, T.RefTy) else T.ERROR
