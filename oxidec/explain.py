@@ -246,14 +246,6 @@ value only known at run time.
 
     const N: usize = 1 / 0;         // error[E0080]
 """,
-    "E0107": """\
-A generic type or function gets the wrong number of generic arguments.
-
-    let t: SharedArray<f32> = ...;          // error[E0107]: SharedArray<T, N> takes two
-    let i = thread::index_2d();             // error[E0107]: write index_2d::<N>()
-    fn scale<T>(a: T) -> T { a }
-    scale::<f32, f64>(1.0);                 // error[E0107]: scale takes one
-""",
     "E0133": """\
 Some operations can break memory safety, so Rust (and oxidec) only allow them inside an
 `unsafe { ... }` block or an `unsafe fn`, where the programmer takes responsibility:
@@ -529,18 +521,6 @@ The unary operator does not apply to the type: `-` on an unsigned integer or a b
 
     let n = -(x as u32);           // error[E0600]: unsigned values cannot be negated
 """,
-    "E0689": """\
-A method of the number types needs to know which type: on a literal without a suffix or a
-binding whose type nothing fixed, there is no such method yet.
-
-    let b = 2.pow(3);              // error[E0689]
-    let b = 2_i32.pow(3);          // ok
-""",
-    "E0604": """\
-In rustc: only primitive types can be cast with `as`. oxidec reports every invalid cast
-as E0606, including casts of non-primitive values such as a `ThreadIndex` (use
-`idx.get()` to get its `usize`).
-""",
     "E0606": """\
 The cast between these two types is not one `as` performs.
 
@@ -582,7 +562,9 @@ def _add_pattern_pages() -> None:
     from .explain_patterns import PAGES as PATTERN_PAGES
     from .explain_generics import PAGES as GENERIC_PAGES
     from .explain_traits import PAGES as TRAIT_PAGES
+    from .explain_numbers import PAGES as NUMBER_PAGES
     PAGES.update(PATTERN_PAGES)
+    PAGES.update(NUMBER_PAGES)
     PAGES.update(GENERIC_PAGES)
     PAGES.update(TRAIT_PAGES)
 

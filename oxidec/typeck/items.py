@@ -31,16 +31,18 @@ from .api import ApiMixin, target_sm
 from .generics import GenericsMixin, is_generic
 from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
+from .generic_bounds import GenericBoundsMixin
 from .traits import TraitMixin
 from .trait_ops import TraitOpsMixin
-from .trait_bounds import TraitBoundsMixin
+from .closures import ClosureMixin
+from .iterators import IteratorMixin
 
 
-class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
+class Typeck(ClosureMixin, IteratorMixin,
+             InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin,
-             TraitBoundsMixin):
+             GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -49,7 +51,6 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.module = items.root  # the scope names are looked up in
         self.self_ty: T.Ty | None = None  # `Self` inside an `impl`
         self.cur_impl = None  # the trait impl being checked (resolve/traits.py ImplInfo)
-        self.bound_failed: set[str] = set()  # generic instances whose trait bounds failed
         self.queue: list[str] = []  # fns reached but not yet checked (ReachMixin)
         self.r = TypeckResults()
         self.subst: dict[int, T.Ty] = {}
@@ -91,6 +92,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         kind = self.items.fn_kind(fn)
         params = tuple(self.lower_type(p.ty) for p in fn.params)
         ret = self.lower_type(fn.ret) if fn.ret else T.UNIT
+        if isinstance(ret, T.FnBoundTy):  # the returned closure is reported (closures.py)
+            ret = T.ERROR
         sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
         if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
                 ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
@@ -162,8 +165,6 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         return False
 
     def check_fn(self, sig: FnSig) -> None:
-        if sig.name in self.bound_failed:
-            return  # an instance whose bounds failed (trait_bounds.py); the build stops
         with self.in_scope_of(sig.item):
             self._check_fn(sig)
 
@@ -192,6 +193,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             elif fn.body.tail is not None:
                 self.coerce(body_ty, sig.ret, tail_span)
         self.finish_fn(ctx)
+        self.check_closure_escapes(fn.body)
         self.ctx = None
 
     def finish_fn(self, ctx: FnCtx) -> None:

@@ -65,11 +65,6 @@ class TraitMixin:
     def has_trait(self, ty: T.Ty, trait: str) -> bool:
         return bool(self.impls_of(ty, trait)) or trait in self.derived(ty)
 
-    def param_ty(self, name: str) -> T.Ty | None:
-        """The type a type parameter `name` of the item being checked is bound to."""
-        v = getattr(self, "generic_env", {}).get(name)
-        return v if isinstance(v, T.Ty) else None
-
     def owner_ty(self, key: str) -> T.Ty:
         if key in self.items.adts:
             return self.adt_ty(key)
@@ -145,11 +140,9 @@ class TraitMixin:
         if head == "Self" and self.self_ty is not None and not isinstance(
                 self.self_ty, (T.StructTy, T.EnumTy)):
             return self.call_on(e, self.self_ty, None, name, expected)
-        param = self.param_ty(head)
-        if param is not None and not path.segments[0].generic_args and (  # `T::zero()`
-                any(name in i.fns for i in self.impls_of(param)) or name in (
-                    "default", "from", "try_from")):
-            return self.call_on(e, param, None, name, expected)
+        bound = self.bounded_param(head)  # `T::zero()` with `T: Zero` (generics.py)
+        if bound is not None:
+            return self.call_on(e, bound, None, name, expected)
         if head in T.SCALARS and self.resolver.lookup(self.module, head, "type") is None:
             ty = T.SCALARS[head]
             if any(name in i.fns for i in self.impls_of(ty)) or name in ("from", "try_from",
@@ -295,10 +288,8 @@ class TraitMixin:
         elif len(names) == 2 and (names[0] == "Self" and self.self_ty is not None and
                                   not isinstance(self.self_ty, (T.StructTy, T.EnumTy))):
             impls = self.impls_of(self.self_ty)
-        elif len(names) == 2 and self.param_ty(names[0]) is not None:  # `T::N`, T: Shape
-            impls = self.impls_of(self.param_ty(names[0]))
-            if not any(names[1] in i.consts for i in impls):
-                return None  # generics.py's E0599 (no bound provides it)
+        elif len(names) == 2 and self.bounded_param(names[0]) is not None:
+            impls = self.impls_of(self.bounded_param(names[0]))  # `T::ZERO`, `T: Zero`
         elif len(names) == 2 and names[0] in T.SCALARS and \
                 self.resolver.lookup(self.module, names[0], "type") is None:
             impls = self.impls_of(T.SCALARS[names[0]])
