@@ -446,6 +446,10 @@ def preview(array: np.ndarray) -> str:
 
 
 def _fmt(x: Any) -> str:
+    if isinstance(x, np.void) and x.dtype.names:  # an element of an array of structs
+        return "{" + ", ".join(f"{n}: {_fmt(x[n])}" for n in x.dtype.names) + "}"
+    if isinstance(x, np.ndarray):  # an array field of a struct
+        return "[" + ", ".join(_fmt(v) for v in x.reshape(-1)) + "]"
     if isinstance(x, (np.floating, float)):
         return f"{float(x):.6g}"
     if isinstance(x, (np.bool_, bool)):
@@ -454,6 +458,8 @@ def _fmt(x: Any) -> str:
 
 
 def checksum(array: np.ndarray) -> float:
+    if array.dtype.names:  # an array of structs: the sum over every numeric field
+        return sum(checksum(array[n]) for n in array.dtype.names)
     return float(np.sum(array, dtype=np.float64))
 
 

@@ -28,7 +28,9 @@ sys.path.insert(0, str(ROOT))
 from samples.reference import ALL_CASES  # noqa: E402
 
 TOOLS = ("memcheck", "racecheck", "synccheck")
-CLEAN = "ERROR SUMMARY: 0 errors"
+# memcheck and synccheck end with the first, racecheck with the second
+CLEAN = ("ERROR SUMMARY: 0 errors",
+         "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)")
 
 
 def rust_text(value) -> str:
@@ -80,10 +82,11 @@ def run_one(case, tool: str, seed: int, small: bool, sanitizer: str) -> tuple[bo
         cmd = [sanitizer, "--tool", tool, "--error-exitcode", "97", "--target-processes", "all",
                *command(case, inputs, work, save)]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1800,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                  p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)})
         text = proc.stdout + proc.stderr
         problems = check_outputs(case, inputs, save) if proc.returncode == 0 else []
-    clean = proc.returncode == 0 and CLEAN in text and not problems
+    clean = proc.returncode == 0 and any(c in text for c in CLEAN) and not problems
     summary = next((ln for ln in text.splitlines() if "ERROR SUMMARY" in ln), "no summary")
     detail = "" if clean else f"\n  exit {proc.returncode}; {problems[:3]}\n" + text[-3000:]
     return clean, summary.strip() + detail
