@@ -22,6 +22,7 @@ class Collector:
         self.impls: list[tuple[ast.ImplItem, Module]] = []
         self.trait_impls: list[tuple[ast.TraitImplItem, Module]] = []
         self.host_traits: set[str] = set()  # traits left unparsed (host code)
+        self.host_types: set[str] = set()  # structs, enums, ... left unparsed (host code)
 
     def items(self, items, module: Module) -> None:
         for item in items:
@@ -69,6 +70,9 @@ class Collector:
                 (module.globs if imp.glob else module.imports).append(imp)
         elif isinstance(item, ast.SkippedItem) and item.kind == "trait":
             self.host_traits.add(item.name)
+        elif isinstance(item, ast.SkippedItem) and item.kind in ("struct", "enum", "union",
+                                                                  "type"):
+            self.host_types.add(item.name)
         # SkippedItem: host code nobody reaches (reach.py promotes the reached ones)
 
     def define(self, module: Module, ns: str, d: Def, quiet: bool = False) -> None:

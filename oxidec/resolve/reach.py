@@ -10,6 +10,7 @@ compiled (typeck's worklist from the kernels).
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from .. import ast
 
@@ -105,4 +106,16 @@ def promotions(unit: ast.SourceUnit) -> frozenset[int]:
         elif isinstance(item, ast.SkippedItem) and item.kind in ("impl", "trait") and item.name \
                 and item.name in names:
             out.add(item.span.start)
+        elif isinstance(item, ast.SkippedItem) and item.kind == "impl" \
+                and impl_trait_name(item.span.text()) in names:
+            out.add(item.span.start)  # an impl of a trait device code names (a bound's)
     return frozenset(out)
+
+
+_TRAIT_IMPL = re.compile(r"impl\s*(?:<[^{]*?>)?\s*(?:[\w:]*::)?(\w+)\s*(?:<[^{]*?>)?\s+for\s")
+
+
+def impl_trait_name(text: str) -> str | None:
+    """The trait's name in the text of `impl<..> path::Trait<..> for Type ..`, else None."""
+    m = _TRAIT_IMPL.match(text)
+    return m.group(1) if m else None

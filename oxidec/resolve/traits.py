@@ -135,13 +135,16 @@ class TraitImplAttacher:
 
     def self_key(self, impl: ast.TraitImplItem, module: Module) -> str | None:
         te = impl.self_ty
+        generic = impl.generics is not None and impl.generics.params
         if not isinstance(te, ast.PathType) or te.qself is not None \
-                or any(s.generic_args for s in te.path.segments):
-            return None
+                or any(s.generic_args for s in te.path.segments[:-1]) \
+                or (te.path.last.generic_args and not generic):
+            return None  # `impl Tr for Pair<f32>`: an instance's impl is not supported yet
         names = te.path.names
         if len(names) == 1 and names[0] in SCALAR_NAMES:
             return names[0]
-        res = self.resolver.resolve(module, te.path, "type", report=True)
+        host = len(names) == 1 and names[0] in self.collector.host_types  # host code's impl
+        res = self.resolver.resolve(module, te.path, "type", report=not host)
         if res is not None and res.def_ is not None and res.def_.kind in ("struct", "enum",
                                                                           "union"):
             return res.def_.key
@@ -154,8 +157,17 @@ class TraitImplAttacher:
         trait_name, trait = found
         self_key = self.self_key(impl, module)
         if self_key is None:
-            if isinstance(impl.self_ty, ast.PathType) and impl.self_ty.qself is None:
-                return  # reported by the resolver, or generic (not supported yet)
+            if trait is None:
+                return  # core's trait (`Display` for a host type...): host code
+            te = impl.self_ty
+            if isinstance(te, ast.PathType) and te.qself is None:
+                if te.path.last.generic_args and not (impl.generics and impl.generics.params):
+                    self.sink.error("OX0002", "trait impls for one instance of a generic type "
+                                    "are not supported by oxidec yet", te.span, "an instance",
+                                    help="implement the trait for every instance: `impl<T> "
+                                         f"{impl.trait_ty.span.text()} for "
+                                         f"{te.path.last.name}<T>`")
+                return  # else reported by the resolver
             self.sink.error("OX0002", "trait impls for this type are not supported by oxidec "
                             "yet", impl.self_ty.span, "not supported",
                             help="implement the trait for a struct, an enum or a scalar type")
@@ -179,6 +191,28 @@ class TraitImplAttacher:
             self.member(info, member, prefix, suffix)
         self.defaults(info, prefix, suffix)
         self.table.trait_impls.append(info)
+
+    def check_supertraits(self) -> None:
+        """`impl Describe for Sq` with `trait Describe: Area` needs `impl Area for Sq`
+        (E0277); core's supertraits (`Copy`, `Sized`, ...) are not checked."""
+        have = {(k, t) for (k, t, _) in self.seen}
+        for info in self.table.trait_impls:
+            if info.trait is None:
+                continue
+            for sup in info.trait.item.supertraits:
+                if not isinstance(sup, ast.PathType):
+                    continue
+                res = self.resolver.walk(info.trait.def_.module, sup.path.names, "type")
+                if res is None or res.def_ is None or res.def_.kind != "trait":
+                    continue
+                if (info.self_key, res.def_.name) not in have:
+                    shown = info.item.self_ty.span.text()
+                    self.sink.error("E0277", f"the trait bound `{shown}: {res.def_.name}` is "
+                                    "not satisfied", _header_span(info.item),
+                                    f"the trait `{res.def_.name}` is not implemented for "
+                                    f"`{shown}`",
+                                    labels=[Label(sup.span, "required by this bound in "
+                                                  f"`{info.trait_name}`")])
 
     def member(self, info: ImplInfo, member: ast.Item, prefix: str, suffix: str) -> None:
         trait, tname = info.trait, info.trait_name
@@ -272,3 +306,4 @@ def attach_trait_impls(table: ItemTable, collector, sink: DiagnosticSink) -> Non
     attacher = TraitImplAttacher(table, sink, collector)
     for impl, module in collector.trait_impls:
         attacher.attach(impl, module)
+    attacher.check_supertraits()

@@ -52,9 +52,9 @@ class TraitOpsMixin:
         d = self.pick_fn_by_param(impls, _METHOD[trait], r, 1)
         if d is None:
             return None
-        sig = self.request_fn(d.key, e.op_span)
+        sig = self.request_fn(d.key, e.op_span)  # a scalar's impl: never generic
         self.unify(lt, sig.params[0])
-        self.r.overloads[e] = ("call", d.key, e.lhs, (e.rhs,), False)
+        self.r.overloads[e] = ("call", sig.name, e.lhs, (e.rhs,), False)
         return sig.ret
 
     def check_binary_overload(self, e: ast.BinaryExpr, lt: T.Ty, expected) -> T.Ty:
@@ -71,7 +71,7 @@ class TraitOpsMixin:
         method = _METHOD[trait]
         if len(impls) == 1:
             d = impls[0].fns[method]
-            sig = self.request_fn(d.key, e.op_span)
+            sig = self.impl_fn_sig(d, lt, e.op_span)
             param = sig.params[1] if len(sig.params) > 1 else T.ERROR
             rt = self.check_expr(e.rhs, param)
             if not self.unify(rt, param):  # rustc: the one impl fixes the operand's type
@@ -79,13 +79,13 @@ class TraitOpsMixin:
                 return T.ERROR
         else:
             rt = self.check_expr(e.rhs)
-            d = self.pick_fn_by_param(impls, method, rt, 1)
+            d = self.pick_fn_by_param(impls, method, rt, 1, lt)
             if d is None:
                 self.rhs_error(e, lt, rt, trait)
                 return T.ERROR
-            sig = self.request_fn(d.key, e.op_span)
+            sig = self.impl_fn_sig(d, lt, e.op_span)
             self.unify(rt, sig.params[1])
-        self.r.overloads[e] = ("call", d.key, e.lhs, (e.rhs,), False)
+        self.r.overloads[e] = ("call", sig.name, e.lhs, (e.rhs,), False)
         return sig.ret
 
     def rhs_error(self, e, lt: T.Ty, rt: T.Ty, trait: str) -> None:
@@ -106,7 +106,7 @@ class TraitOpsMixin:
         impls = [i for i in self.impls_of(lt, trait) if ("eq" if eq else "partial_cmp") in i.fns]
         if impls and eq:
             d = impls[0].fns["eq"]
-            sig = self.request_fn(d.key, e.op_span)
+            sig = self.impl_fn_sig(d, lt, e.op_span)
             param = sig.params[1] if len(sig.params) > 1 else T.ERROR
             inner = param.inner if isinstance(param, T.RefTy) else param
             rt = self.check_expr(e.rhs, inner)
@@ -115,7 +115,7 @@ class TraitOpsMixin:
                 return T.BOOL
             ref = ast.RefExpr(operand=e.rhs, mutable=False, span=e.rhs.span)
             self.r.expr_ty[ref] = T.RefTy(inner, False)
-            self.r.overloads[e] = ("call", d.key, e.lhs, (ref,), e.op == "!=")
+            self.r.overloads[e] = ("call", sig.name, e.lhs, (ref,), e.op == "!=")
             return T.BOOL
         if impls:
             self.check_expr(e.rhs, lt)
@@ -130,6 +130,11 @@ class TraitOpsMixin:
             self.r.overloads[e] = ("derived",)
             return T.BOOL
         shown = self.deep(lt)
+        if trait in self.derived(shown):  # derived, on a type whose fields oxidec cannot compare
+            self.unsupported(e.op_span, f"`{e.op}` on `{shown}` (a derived `{trait}` over enum "
+                             "payloads or fields without it)",
+                             help="compare the fields, or match on the variants")
+            return T.BOOL
         self.sink.error("E0369", f"binary operation `{e.op}` cannot be applied to type "
                         f"`{shown}`", e.op_span, None,
                         labels=[Label(e.lhs.span, describe(shown)),
@@ -169,8 +174,8 @@ class TraitOpsMixin:
                                    f"`{shown}`"])
             return T.ERROR
         d = impls[0].fns[method]
-        sig = self.request_fn(d.key, e.span)
-        self.r.overloads[e] = ("call", d.key, e.operand, (), False)
+        sig = self.impl_fn_sig(d, ty, e.span)
+        self.r.overloads[e] = ("call", sig.name, e.operand, (), False)
         return sig.ret
 
     def check_compound_overload(self, e: ast.CompoundAssignExpr, lt: T.Ty) -> T.Ty:
@@ -188,7 +193,7 @@ class TraitOpsMixin:
             return T.UNIT
         if len(impls) == 1:
             d = impls[0].fns[method]
-            sig = self.request_fn(d.key, e.op_span)
+            sig = self.impl_fn_sig(d, lt, e.op_span)
             param = sig.params[1] if len(sig.params) > 1 else T.ERROR
             rt = self.check_expr(e.rhs, param)
             if not self.unify(rt, param):
@@ -196,16 +201,17 @@ class TraitOpsMixin:
                 return T.UNIT
         else:
             rt = self.check_expr(e.rhs)
-            d = self.pick_fn_by_param(impls, method, rt, 1)
-            if d is not None:
-                self.unify(rt, self.request_fn(d.key).params[1])
+            d = self.pick_fn_by_param(impls, method, rt, 1, lt)
+            sig = self.impl_fn_sig(d, lt, e.op_span) if d is not None else None
+            if sig is not None:
+                self.unify(rt, sig.params[1])
             if d is None:
                 self.sink.error("E0277", f"no implementation for `{self.deep(lt)} {e.op}= "
                                 f"{self.deep(rt)}`", e.op_span, "no implementation",
                                 help=f"the trait `{trait}<{self.deep(rt)}>` is not implemented "
                                      f"for `{self.deep(lt)}`")
                 return T.UNIT
-        self.r.overloads[e] = ("call", d.key, e.lhs, (e.rhs,), False)
+        self.r.overloads[e] = ("call", sig.name, e.lhs, (e.rhs,), False)
         return T.UNIT
 
     # -- `v[i]` through `impl Index` ---------------------------------------------------------
@@ -238,7 +244,7 @@ class TraitOpsMixin:
             impls = [i for i in self.impls_of(base, trait) if method in i.fns]
             d = impls[0].fns[method] if impls else None
             if index_ty is not None and impls:
-                d = self.pick_fn_by_param(impls, method, index_ty, 1)
+                d = self.pick_fn_by_param(impls, method, index_ty, 1, base)
             if d is None:
                 keys.append(None)
                 continue
@@ -248,20 +254,19 @@ class TraitOpsMixin:
                                  "`&place` expression", help="write the body as "
                                  "`&self.field[i]` (it is inlined where the value is indexed)")
                 return T.ERROR
-            keys.append(d.key)
-            self.r.inline_fns.add(d.key)
+            name = self.impl_fn_sig(d, base, e.span).name  # an instance for a generic impl
+            keys.append(name)
+            self.r.inline_fns.add(name)
         if keys[0] is None:
             self.sink.error("E0277", f"the type `{base}` cannot be indexed by "
                             f"`{self.deep(index_ty)}`", e.index.span, "no `Index` impl for it",
                             help=f"the trait `Index<{self.deep(index_ty)}>` is not implemented "
                                  f"for `{base}`")
             return T.ERROR
-        sig = self.request_fn(keys[0], e.span)
+        sig = self.r.fn_sigs[keys[0]]
         if len(sig.params) == 2:
             it = index_ty if index_ty is not None else self.check_expr(e.index, sig.params[1])
             self.coerce(it, sig.params[1], e.index.span)
         self.r.overloads[e] = ("index", keys[0], keys[1])
-        if keys[1] is not None:
-            self.request_fn(keys[1], e.span)
         ret = self.shallow(sig.ret)
         return ret.inner if isinstance(ret, T.RefTy) else T.ERROR

@@ -39,14 +39,28 @@ class TraitMixin:
     # -- impls ----------------------------------------------------------------------
     def impls_of(self, ty: T.Ty, trait: str | None = None) -> list:
         key = type_key(self.deep(ty))
+        key = self.adt_base(key) if key is not None else None  # `V<f32>`: `impl<T> Tr for V<T>`
         return [i for i in self.items.trait_impls if i.self_key == key and
                 (trait is None or i.trait_name == trait)]
 
     def derived(self, ty: T.Ty) -> set[str]:
         ty = self.deep(ty)
-        if isinstance(ty, (T.StructTy, T.EnumTy)) and ty.name in self.items.adts:
-            return derives(self.items.adts[ty.name])
+        key = self.adt_base(ty.name) if isinstance(ty, (T.StructTy, T.EnumTy)) else None
+        if key in self.items.adts:
+            return derives(self.items.adts[key])
         return set()
+
+    def impl_fn_sig(self, d, self_ty: T.Ty, span=None):
+        """The signature of trait impl fn `d` for `self_ty`: the fn itself, or for a generic
+        impl (`impl<T: Copy> Tr for V<T>`) its instance for `self_ty`'s arguments."""
+        from ..resolve.generics import is_generic
+        if not is_generic(self.items, d.item):
+            return self.request_fn(d.key, span)
+        ty = self.deep(self_ty)
+        while isinstance(ty, T.RefTy):
+            ty = self.deep(ty.inner)
+        env = self.impl_env(d.item, getattr(ty, "name", None))
+        return self.instantiate_fn(d, env, span)
 
     def has_trait(self, ty: T.Ty, trait: str) -> bool:
         return bool(self.impls_of(ty, trait)) or trait in self.derived(ty)
@@ -68,18 +82,6 @@ class TraitMixin:
             name = te.path.names[-1]
             return (name, None) if name in CORE_TRAITS else None
         return None
-
-    def pick_fn(self, impls: list, name: str, arg_ty: T.Ty | None):
-        """The method `name` of the impls; with several (`Mul<f32>` and `Mul<Complex>`), the
-        one whose second parameter takes `arg_ty`."""
-        cands = [i.fns[name] for i in impls if name in i.fns]
-        if len(cands) <= 1 or arg_ty is None:
-            return cands[0] if cands else None
-        for d in cands:
-            sig = self.request_fn(d.key)
-            if len(sig.params) > 1 and self.fits(sig.params[1], arg_ty):
-                return d
-        return cands[0]
 
     # -- types --------------------------------------------------------------------------
     def trait_type(self, te: ast.TypeExpr) -> T.Ty | None:
@@ -217,7 +219,7 @@ class TraitMixin:
             if idx < len(e.args):
                 if idx not in checked:
                     checked[idx] = self.check_expr(e.args[idx])
-                d = self.pick_fn_by_param(impls, name, checked[idx], idx) or d
+                d = self.pick_fn_by_param(impls, name, checked[idx], idx, self_ty) or d
         if d is None:
             built = builtin_assoc_call(self, e, self_ty, trait, name, expected, first_checked)
             if built is not None:
@@ -234,14 +236,17 @@ class TraitMixin:
                                 f"found for `{self_ty}` in the current scope", e.func.span,
                                 "function or associated item not found")
             return T.ERROR
-        return self.finish_call(e, d, checked)
+        return self.finish_call(e, d, checked, self_ty)
 
-    def pick_fn_by_param(self, impls, name: str, arg_ty: T.Ty, index: int):
+    def pick_fn_by_param(self, impls, name: str, arg_ty: T.Ty, index: int,
+                         self_ty: T.Ty | None = None):
+        """The fn `name` of the impls whose parameter `index` takes `arg_ty`."""
         for i in impls:
             d = i.fns.get(name)
             if d is None:
                 continue
-            sig = self.request_fn(d.key)
+            sig = self.impl_fn_sig(d, self_ty, None) if self_ty is not None \
+                else self.request_fn(d.key)
             if len(sig.params) > index and self.fits(sig.params[index], arg_ty):
                 return d
         return None
@@ -258,10 +263,10 @@ class TraitMixin:
                 self.fits(p, a) for p, a in zip(param.elems, arg.elems))
         return param == arg
 
-    def finish_call(self, e: ast.CallExpr, d, checked: dict[int, T.Ty]) -> T.Ty:
+    def finish_call(self, e: ast.CallExpr, d, checked: dict[int, T.Ty], self_ty: T.Ty) -> T.Ty:
         """Check the arguments against fn `d`'s signature (those already checked only
         coerced) and record the call."""
-        sig = self.request_fn(d.key, e.func.span)
+        sig = self.impl_fn_sig(d, self_ty, e.func.span)
         self.r.calls[e] = sig
         if len(e.args) != len(sig.params):
             fake = ast.CallExpr(func=e.func, args=tuple(a for i, a in enumerate(e.args)

@@ -28,6 +28,25 @@ impl Index<(usize, usize)> for Grid {
     }
 }
 
+// a generic impl: one inlined `index` per instance
+#[derive(Clone, Copy)]
+struct Buf<T> {
+    d: [T; 4],
+}
+
+impl<T> Index<usize> for Buf<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.d[i & 3]
+    }
+}
+
+impl<T> IndexMut<usize> for Buf<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.d[i & 3]
+    }
+}
+
 fn total(g: &Grid) -> f32 {
     g[0] + g[5] + g[(1, 2)]
 }
@@ -38,5 +57,9 @@ fn compute(x: f32, i: usize) -> f32 {
     g[i] += 1.5;
     g[i + 3] *= x;
     let r = &g;
-    r[2] + g[(0, 1)] + total(&g) + g[i + 1]
+    let mut b = Buf { d: [x, 1.0f32, 2.0, 3.0] };
+    let mut c = Buf { d: [1u32, 2, 3, i as u32] };
+    b[i] = b[0] + 5.0;
+    c[i + 2] += 7;
+    r[2] + g[(0, 1)] + total(&g) + g[i + 1] + b[1] + b[6] + c[2] as f32 + c[3] as f32
 }
