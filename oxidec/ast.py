@@ -233,6 +233,15 @@ class RefExpr(Expr):
 
 
 @node
+class RawRefExpr(Expr):
+    """`&raw const place` / `&raw mut place` (and `addr_of!`/`addr_of_mut!`): a raw pointer
+    to a place, made without a reference."""
+
+    mutable: bool
+    operand: Expr
+
+
+@node
 class BinaryExpr(Expr):
     op: str  # "+" "-" "*" "/" "%" "&" "|" "^" "<<" ">>" "==" "!=" "<" "<=" ">" ">=" "&&" "||"
     lhs: Expr

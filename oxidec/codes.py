@@ -81,7 +81,9 @@ CODES: dict[str, str] = {
 
 def _add_pattern_codes() -> None:
     from .explain_patterns import SUMMARIES
+    from .explain_memory import SUMMARIES as MEMORY_SUMMARIES
     CODES.update(SUMMARIES)
+    CODES.update(MEMORY_SUMMARIES)
 
 
 _add_pattern_codes()

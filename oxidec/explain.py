@@ -571,7 +571,9 @@ A call of something that is not a function (a local variable, an expression).
 
 def _add_pattern_pages() -> None:
     from .explain_patterns import PAGES as PATTERN_PAGES
+    from .explain_memory import PAGES as MEMORY_PAGES
     PAGES.update(PATTERN_PAGES)
+    PAGES.update(MEMORY_PAGES)
 
 
 _add_pattern_pages()

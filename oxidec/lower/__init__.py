@@ -28,11 +28,15 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .pointers import PointerLowering
+from .slices import SliceLowering
+from .panics import PanicLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
-                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering):
+                  MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
+                  PointerLowering, SliceLowering, PanicLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -41,6 +41,8 @@ class CallLowering:
             return self.lower_ctor(e, target[1])
         if isinstance(target, ApiFn):
             return self.lower_api_call(e, target)
+        if isinstance(target, tuple) and target[0] == "core":
+            return self.lower_core_call(e, target[1])  # lower/pointers.py
         return UNIT_CONST
 
     def special(self, name: str, span: Span) -> M.Operand:
@@ -188,17 +190,20 @@ class CallLowering:
         if kind == "user":
             return self.lower_user_method(e, name)
         if kind == "slice":
+            if name != "len" or isinstance(self.ty(e.receiver), T.SliceTy):
+                return self.lower_slice_method(e, name)  # lower/slices.py
             place = self.lower_place(e.receiver)
-            if name == "len":
-                return self.to_temp(M.Len(place), T.USIZE, span)
+            return self.to_temp(M.Len(place), T.USIZE, span)
+        if kind == "ptr":
+            return self.lower_ptr_method(e, name)  # lower/pointers.py
+        if kind == "uninit":
+            return self.lower_uninit_method(e, name)  # lower/pointers.py
         if kind == "array":  # the receiver may be a reference to the array (auto-deref)
             array = self.ty(e.receiver)
             while isinstance(array, T.RefTy):
                 array = array.inner
             return M.Constant(array.length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))
-        if kind == "ptr":
-            return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
         if kind in ("int", "float"):
             table = INT_METHODS if kind == "int" else FLOAT_METHODS
             intrinsic = table[name][2]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..mir.refs import address_taken
 from ..mir.syntax import Body, Program
 from ..mir.verify import MirVerifyError, verify_body
 from .const_fold import const_fold
@@ -69,6 +70,10 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
         raise ValueError(f"optimisation level must be 0, 1 or 2, not {level}")
     names = PASSES[min(level, 2)]
     changed = ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
+    if address_taken(body):
+        # a local that a raw pointer or a slice points to is read and written through
+        # memory the passes do not follow: only the passes that keep every access run
+        names = PASSES[0]
     for _ in range(MAX_ITERATIONS):
         round_changed = False
         for name in names:

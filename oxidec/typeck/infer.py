@@ -39,6 +39,8 @@ class InferMixin:
             return _rebuild_enum(ty, [self.deep(a) for a in ty.args])
         if isinstance(ty, T.RangeTy):
             return T.RangeTy(self.deep(ty.elem))
+        if isinstance(ty, T.SliceTy):
+            return T.SliceTy(self.deep(ty.elem))
         return ty
 
     def finalize(self, ty: T.Ty) -> T.Ty:
@@ -54,7 +56,7 @@ class InferMixin:
             return self.subst[ty.var]
         if isinstance(ty, T.EnumTy) and ty.args:
             return _rebuild_enum(ty, [self.finalize(a) for a in ty.args])
-        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy)):
+        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.SliceTy)):
             return self._map_children(ty, self.finalize)
         return ty
 
@@ -70,6 +72,8 @@ class InferMixin:
             return T.ArrayTy(f(ty.elem), ty.length)
         if isinstance(ty, T.TupleTy):
             return T.TupleTy(tuple(f(t) for t in ty.elems))
+        if isinstance(ty, T.SliceTy):
+            return T.SliceTy(f(ty.elem))
         return T.RangeTy(f(ty.elem))
 
     def unify(self, a: T.Ty, b: T.Ty) -> bool:
@@ -129,8 +133,11 @@ class InferMixin:
         a, e = self.shallow(actual), self.shallow(expected)
         if isinstance(a, T.NeverTy):
             return expected
-        # `&mut T` coerces to `&T`, as in Rust.
+        # `&mut T` coerces to `&T`, and `*mut T` to `*const T`, as in Rust.
         if isinstance(a, T.RefTy) and isinstance(e, T.RefTy) and a.mutable and not e.mutable:
+            if self.unify(a.inner, e.inner):
+                return expected
+        if type(a) is T.PtrTy and type(e) is T.PtrTy and a.mutable and not e.mutable:
             if self.unify(a.inner, e.inner):
                 return expected
         if not self.unify(actual, expected):

@@ -28,11 +28,16 @@ from .aggregates import AggregateOpsMixin
 from .statics import StaticsMixin
 from .reach import ReachMixin
 from .api import ApiMixin, target_sm
+from .pointers import PointerMixin
+from .slices import SliceMixin
+from .panics import PanicMixin
+from .uninit import UninitMixin
 
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
-             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin):
+             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin,
+             PointerMixin, SliceMixin, PanicMixin, UninitMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -188,6 +193,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             self.check_exhaustive(*match)
         for lit, negated in ctx.lits:
             self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
+        self.finish_transmutes()
 
     def finalize_results(self) -> None:
         """Apply inference results and literal defaults to every side table, once for the
