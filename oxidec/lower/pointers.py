@@ -61,6 +61,8 @@ class PointerLowering:
             return UNIT_CONST
         if name in ("cast", "cast_mut", "cast_const"):
             return recv if ty == pty else self.to_temp(M.Cast(recv, ty), ty, span)
+        if name in ("addr", "expose_provenance"):
+            return self.to_temp(M.Cast(recv, T.USIZE), T.USIZE, span)
         if name == "is_null":
             return self.to_temp(M.BinaryOp("eq", recv, M.Constant(0, pty)), T.BOOL, span)
         return self.unsupported(span, f"`{name}` on a raw pointer is")
@@ -102,6 +104,9 @@ class PointerLowering:
         if name.startswith("ptr::write"):
             self.assign(self.deref_place(args[0], arg_tys[0], span), M.Use(args[1]), span)
             return UNIT_CONST
+        if name == "ptr::eq":
+            a, b = (self.as_raw(op, t, span) for op, t in zip(args, arg_tys))
+            return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)
         if name == "ptr::swap":
             a = self.deref_place(args[0], arg_tys[0], span)
             b = self.deref_place(args[1], arg_tys[1], span)
@@ -114,9 +119,18 @@ class PointerLowering:
             self.copy_elements(args[0], args[1], args[2], arg_tys[0], arg_tys[1],
                                name == "ptr::copy", span)
             return UNIT_CONST
+        if name == "intrinsics::exact_div":
+            return self.to_temp(M.BinaryOp("div", args[0], args[1]), ty, span)
         if name.startswith("slice::from_raw_parts"):
             return self.to_temp(M.Intrinsic("slice_from_parts", (args[0], args[1])), ty, span)
         return self.unsupported(span, f"`{name}` is")
+
+    def as_raw(self, op: M.Operand, ty: T.Ty, span: Span) -> M.Operand:
+        """A reference coerced to `*const T` (the same address)."""
+        if isinstance(ty, T.RefTy):
+            raw = T.PtrTy(ty.inner, False)
+            return self.to_temp(M.Cast(op, raw), raw, span)
+        return op
 
     def copy_elements(self, src: M.Operand, dst: M.Operand, n: M.Operand, src_ty: T.Ty,
                       dst_ty: T.Ty, may_overlap: bool, span: Span) -> None:

@@ -150,6 +150,21 @@ class SliceLowering:
             half = T.RefTy(T.SliceTy(elem), mutable)
             return self.to_temp(M.Aggregate(ty, (self.read(M.Place(left), half),
                                                  self.read(M.Place(right), half))), ty, span)
+        if name == "as_chunks":
+            (n,) = self.r.generic_values[e]
+            count = self.to_temp(M.BinaryOp("div", length, M.Constant(n, T.USIZE)), T.USIZE,
+                                 span)
+            whole = self.to_temp(M.BinaryOp("mul", count, M.Constant(n, T.USIZE)), T.USIZE,
+                                 span)
+            chunks_ty, rest_ty = ty.elems
+            arr = chunks_ty.inner.elem
+            data = self.data_ptr(fat, elem, False, span)
+            as_arr = self.to_temp(M.Cast(data, T.PtrTy(arr, False)), T.PtrTy(arr, False), span)
+            chunks = self.to_temp(M.Intrinsic("slice_from_parts", (as_arr, count)), chunks_ty,
+                                  span)
+            rest = self.fat_from(fat, elem, False, whole, length, span)
+            return self.to_temp(M.Aggregate(ty, (chunks, self.read(M.Place(rest), rest_ty))),
+                                ty, span)
         if name == "copy_from_slice":
             src = self.operand_local(args[0], self.ty(e.args[0]), span)
             n = self.to_temp(M.Len(M.Place(src)), T.USIZE, span)

@@ -140,6 +140,10 @@ class InferMixin:
         if type(a) is T.PtrTy and type(e) is T.PtrTy and a.mutable and not e.mutable:
             if self.unify(a.inner, e.inner):
                 return expected
+        if isinstance(a, T.RefTy) and type(e) is T.PtrTy and (a.mutable or not e.mutable) \
+                and not isinstance(a.inner, T.SliceTy):
+            if self.unify(a.inner, e.inner):  # `&x` where a `*const T` is wanted
+                return expected
         if not self.unify(actual, expected):
             self.mismatch(expected, actual, span, why=why,
                           value=span.text() if convert_help else None)

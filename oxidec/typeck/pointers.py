@@ -29,6 +29,7 @@ PTR_METHODS: dict[str, tuple[tuple[str, ...], str]] = {
     "write": (("pointee",), "unit"), "write_volatile": (("pointee",), "unit"),
     "write_unaligned": (("pointee",), "unit"),
     "is_null": ((), "bool"),
+    "addr": ((), "usize"), "expose_provenance": ((), "usize"),
 }
 UNSAFE_PTR_METHODS = ("add", "sub", "offset", "read", "read_volatile", "read_unaligned",
                       "write", "write_volatile", "write_unaligned")
@@ -37,11 +38,12 @@ CORE_FNS = ("ptr::null", "ptr::null_mut", "ptr::read", "ptr::write", "ptr::read_
             "ptr::write_volatile", "ptr::read_unaligned", "ptr::write_unaligned",
             "ptr::copy_nonoverlapping", "ptr::copy", "ptr::swap",
             "mem::swap", "mem::replace", "mem::take", "mem::transmute", "mem::size_of",
-            "mem::align_of", "slice::from_raw_parts", "slice::from_raw_parts_mut")
+            "mem::align_of", "slice::from_raw_parts", "slice::from_raw_parts_mut",
+            "intrinsics::exact_div", "ptr::eq")
 UNSAFE_CORE_FNS = ("ptr::read", "ptr::write", "ptr::read_volatile", "ptr::write_volatile",
                    "ptr::read_unaligned", "ptr::write_unaligned", "ptr::copy_nonoverlapping",
                    "ptr::copy", "ptr::swap", "mem::transmute", "slice::from_raw_parts",
-                   "slice::from_raw_parts_mut")
+                   "slice::from_raw_parts_mut", "intrinsics::exact_div")
 # names usable without their module (the prelude has `size_of`/`align_of` since 1.80; the
 # others after `use core::mem::swap` and the like)
 _BARE = {n.split("::")[1]: n for n in CORE_FNS if n.split("::")[1] not in ("read", "write",
@@ -140,6 +142,13 @@ class PointerMixin:
                                            self.fresh("any"))
             self.check_args(e, (T.PtrTy(elem, mut), T.USIZE), "function")
             return T.RefTy(T.SliceTy(elem), mut)
+        if name == "intrinsics::exact_div":  # x / y, undefined unless exact (no checks)
+            t = gargs[0] if gargs else self.fresh("int")
+            self.check_args(e, (t, t), "function")
+            if not T.is_integer(self.deep(t)) and not isinstance(self.deep(t), T.InferTy):
+                self.sink.error("E0277", f"`exact_div` divides integers, not `{self.deep(t)}`",
+                                e.func.span, "not an integer")
+            return t
         # the pointer functions
         elem = gargs[0] if gargs else self.fresh("any")
         if name in ("ptr::read", "ptr::read_volatile", "ptr::read_unaligned"):
@@ -151,6 +160,9 @@ class PointerMixin:
         if name in ("ptr::copy_nonoverlapping", "ptr::copy"):
             self.check_args(e, (T.PtrTy(elem, False), T.PtrTy(elem, True), T.USIZE), "function")
             return T.UNIT
+        if name == "ptr::eq":
+            self.check_args(e, (T.PtrTy(elem, False), T.PtrTy(elem, False)), "function")
+            return T.BOOL
         if name == "ptr::swap":
             self.check_args(e, (T.PtrTy(elem, True), T.PtrTy(elem, True)), "function")
             return T.UNIT

@@ -46,6 +46,8 @@ class SliceMixin:
         elem = slice_elem(base)
         if e.method == "len" and isinstance(base, T.SliceTy):
             return done("slice", (), T.USIZE)
+        if e.method == "as_chunks" and elem is not None:
+            return self.check_as_chunks(e, elem, done)
         if row is None or elem is None:
             return None
         params, result, needs_mut = row
@@ -92,3 +94,18 @@ class SliceMixin:
                                 f"`{self.deep(base)}`", e.span, "cannot be indexed")
             return T.ERROR
         return T.SliceTy(elem)
+
+    def check_as_chunks(self, e: ast.MethodCallExpr, elem: T.Ty, done) -> T.Ty:
+        """`s.as_chunks::<N>()`: (`&[[T; N]]` of the whole chunks, `&[T]` of the rest)."""
+        n = None
+        if len(e.generic_args) == 1:
+            n = self.consts.eval_usize(self._const_arg(e.generic_args[0]))
+        if n is None or n == 0:
+            self.sink.error("E0107" if n is None else "E0080",
+                            "`as_chunks` takes a chunk size: `as_chunks::<N>()`" if n is None
+                            else "chunk size must be non-zero", e.method_span,
+                            "write `as_chunks::<N>()` with N > 0")
+            return T.ERROR
+        self.r.generic_values[e] = (n,)
+        return done("slice", (), T.TupleTy((T.RefTy(T.SliceTy(T.ArrayTy(elem, n)), False),
+                                           T.RefTy(T.SliceTy(elem), False))))

@@ -14,6 +14,21 @@ fn tail(s: &[f32], from: usize) -> &[f32] {
     &s[from..]
 }
 
+// `as_chunks::<N>()`: the whole chunks as arrays, and the rest.
+fn chunked(x: f32, i: usize) -> f32 {
+    let arr = [x, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.5];
+    let s: &[f32] = &arr[..7 + i % 3];
+    let (chunks, rest) = s.as_chunks::<3>();
+    let mut acc = 0.0f32;
+    let mut k = 0;
+    while k < chunks.len() {
+        let c = chunks[k];
+        acc += c[0] + 2.0 * c[1] + 3.0 * c[2];
+        k += 1;
+    }
+    acc + rest.len() as f32 * 100.0 + total(rest)
+}
+
 fn compute(x: f32, i: usize) -> f32 {
     let mut arr = [x, 1.5, -2.0, 3.25, x * 0.5, 7.0];
     let k = i % 4;
@@ -35,5 +50,5 @@ fn compute(x: f32, i: usize) -> f32 {
     if let Some(z) = w.get_mut(1) {
         *z += 1.0;
     }
-    m + total(&buf) + total(&arr)
+    m + total(&buf) + total(&arr) + chunked(x, i)
 }
