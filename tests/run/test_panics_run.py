@@ -90,3 +90,23 @@ except CudaError as e:
                           cwd=Path(__file__).resolve().parents[2], timeout=120)
     assert "CUDAERROR" in proc.stdout, proc.stdout + proc.stderr
     assert "checked" in proc.stdout
+
+
+@pytest.mark.parametrize("lo, hi, message", [
+    (3, 70, "range end index out of range for slice"),
+    (9, 5, "slice index starts after it ends"),
+])
+def test_sub_slice_out_of_range_traps(module, lo, hi, message, rng) -> None:
+    x = rng.integers(0, 2**32, 64, dtype=np.uint32)
+    out = np.full(64, 0xDEADBEEF, np.uint32)
+    with pytest.raises(SimTrap) as err:
+        module.window[(1, 1, 1), (64, 1, 1)](x, lo, hi, out, device="sim")
+    assert err.value.reason == message
+
+
+def test_sub_slice_in_range(module, rng) -> None:
+    x = rng.integers(0, 2**32, 64, dtype=np.uint32)
+    lo, hi = 5, 5 + int(rng.integers(1, 59))
+    out = np.full(64, 0xDEADBEEF, np.uint32)
+    module.window[(1, 1, 1), (64, 1, 1)](x, lo, hi, out, device="sim")
+    np.testing.assert_array_equal(out, x[lo:hi][np.arange(64) % (hi - lo)])

@@ -43,3 +43,13 @@ pub fn modes(x: &[u32], mut out: DisjointSlice<u32>) {
         *o = r;
     }
 }
+
+#[kernel]
+pub fn window(x: &[u32], lo: usize, hi: usize, mut out: DisjointSlice<u32>) {
+    let idx = thread::index_1d();
+    let w = &x[lo..hi];
+    let i = idx.get();
+    if let Some(o) = out.get_mut(idx) {
+        *o = w[i % w.len()];
+    }
+}
