@@ -31,12 +31,13 @@ from .aggregates import AggregateLowering
 from .pointers import PointerLowering
 from .slices import SliceLowering
 from .panics import PanicLowering
+from .transmute import TransmuteLowering
 
 
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  PointerLowering, SliceLowering, PanicLowering):
+                  PointerLowering, SliceLowering, PanicLowering, TransmuteLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

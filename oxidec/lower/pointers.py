@@ -178,6 +178,8 @@ class PointerLowering:
         value = self.lower_expr(e.args[0])
         if src_ty == dst_ty:
             return value
+        if not (T.is_scalar(src_ty) and T.is_scalar(dst_ty)):
+            return self.transmute_aggregate(value, src_ty, dst_ty, span)  # lower/transmute.py
         return self.to_temp(M.Intrinsic("bitcast", (value,)), dst_ty, span)
 
     def zero_value(self, ty: T.Ty, span: Span) -> M.Operand:

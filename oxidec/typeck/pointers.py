@@ -63,6 +63,22 @@ def core_fn(names: tuple[str, ...]) -> str | None:
     return None
 
 
+def plain(ty: T.Ty) -> bool:
+    """Whether transmute can take `ty` apart: integers and floats up to 64 bits, and
+    arrays, tuples and structs of them."""
+    if isinstance(ty, T.IntTy):
+        return ty.bits <= 64
+    if isinstance(ty, T.FloatTy):
+        return ty.bits in (32, 64)
+    if isinstance(ty, T.ArrayTy):
+        return plain(ty.elem)
+    if isinstance(ty, T.TupleTy):
+        return all(plain(t) for t in ty.elems)
+    if isinstance(ty, T.StructTy):
+        return all(plain(t) for _, t in ty.fields)
+    return False
+
+
 def sized(ty: T.Ty) -> bool:
     try:
         layout.size_of(ty)
@@ -206,9 +222,10 @@ class PointerMixin:
                 self.unsupported(e.span, f"`transmute` between `{a}` and `{b}`")
                 continue
             sa, sb = layout.size_of(a), layout.size_of(b)
-            if sa == sb and not (T.is_scalar(a) and T.is_scalar(b)) or T.BOOL in (a, b):
+            if sa == sb and not (plain(a) and plain(b)):
                 self.unsupported(e.span, f"`transmute` from `{a}` to `{b}` (only between "
-                                 "integer and float types so far)")
+                                 "integers, floats and arrays, tuples and structs of them "
+                                 "so far)")
             elif sa != sb:
                 self.sink.error("E0512", "cannot transmute between types of different sizes, "
                                 "or dependently-sized types", e.func.span,
