@@ -1,9 +1,8 @@
 """The abstract syntax tree: frozen dataclasses, every node with a `Span`.
 
 Nodes compare by identity (`eq=False`), so later phases key side tables (types, resolutions)
-on the node objects themselves. Constructors are keyword-only.
-Names match the grammar rules (`let_stmt` -> `LetStmt`) and the lowering functions
-(`lower_let_stmt`).
+on the node objects themselves. Constructors are keyword-only. Names match the grammar rules
+(`let_stmt` -> `LetStmt`) and the lowering functions (`lower_let_stmt`).
 """
 from __future__ import annotations
 
@@ -49,6 +48,7 @@ class TypeExpr(Node):
 @node
 class PathType(TypeExpr):
     path: Path  # `f32`, `DisjointSlice<f32>`, `thread::Index2D<16>`
+    qself: QSelf | None = None  # `<T as Tr>::Out`: path holds the segments after it
 
 
 @node
@@ -190,6 +190,7 @@ class LitExpr(Expr):
 @node
 class PathExpr(Expr):
     path: Path
+    qself: QSelf | None = None  # `<S as Tr>::f`: path holds the segments after it
 
 
 @node
@@ -230,15 +231,7 @@ class UnaryExpr(Expr):
 class RefExpr(Expr):
     mutable: bool
     operand: Expr
-
-
-@node
-class RawRefExpr(Expr):
-    """`&raw const place` / `&raw mut place` (and `addr_of!`/`addr_of_mut!`): a raw pointer
-    to a place, made without a reference."""
-
-    mutable: bool
-    operand: Expr
+    raw: bool = False  # `&raw const x` / `&raw mut x` / `addr_of!(x)`: a raw pointer
 
 
 @node
@@ -461,6 +454,7 @@ class Item(Node):
     attrs: tuple[Attribute, ...]
     name: str
     name_span: Span
+    generics: Generics | None = None  # `fn f<T>`, `struct S<const N: usize>`, `impl<T> S<T>`
 
 
 @node
@@ -598,3 +592,9 @@ def dump(n: object, indent: int = 0) -> str:
     if isinstance(n, tuple):
         return "\n".join(dump(x, indent) for x in n)
     return f"{pad}{n!r}"
+
+
+# generic parameters, bounds and `where` clauses (their own module, for the line limit)
+from .ast_generics import (AssocTypeArg, GenericParam, Generics, TraitBound,  # noqa: E402
+                           WherePredicate)
+from .ast_traits import *  # noqa: E402,F401,F403  (TraitItem, TraitImplItem, QSelf, DynType, ..)

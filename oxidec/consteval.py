@@ -146,6 +146,9 @@ class ConstEvaluator(ConstFnMixin):
             scope = self.lookup_local(names[0]) if len(names) == 1 else None
             if scope is not None:  # a local of a const fn being interpreted (const_fn.py)
                 return scope[names[0]]
+            generic = self.tc.generic_const(names) if self.tc is not None else None
+            if generic is not None:  # a const parameter of a generic instance
+                return generic
             item = self.const_item(e.path)
             if item is not None:
                 return self.eval_item(item)

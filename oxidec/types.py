@@ -27,6 +27,20 @@ class IntTy(Ty):
 
 
 @dataclass(frozen=True)
+class CharTy(IntTy):
+    """`char`: a Unicode scalar value (0..=0x10FFFF minus the surrogates). Below typeck it
+    is a u32 (the subclass: the emitter and the simulator treat it as one); typeck keeps
+    it apart from the integers (no arithmetic, no integer literals, `as` only to integers
+    and from u8)."""
+
+    bits: int = 32
+    signed: bool = False
+
+    def __str__(self) -> str:
+        return "char"
+
+
+@dataclass(frozen=True)
 class FloatTy(Ty):
     bits: int
 
@@ -291,6 +305,7 @@ I8, I16, I32, I64 = (IntTy(b, True) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntTy(b, False) for b in (8, 16, 32, 64))
 ISIZE, USIZE = IntTy(64, True, True), IntTy(64, False, True)
 F32, F64 = FloatTy(32), FloatTy(64)
+CHAR = CharTy()
 BOOL = BoolTy()
 UNIT = UnitTy()
 NEVER = NeverTy()
@@ -304,7 +319,7 @@ ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below
 SCALARS: dict[str, Ty] = {
     "i8": I8, "i16": I16, "i32": I32, "i64": I64, "isize": ISIZE,
     "u8": U8, "u16": U16, "u32": U32, "u64": U64, "usize": USIZE,
-    "f32": F32, "f64": F64, "bool": BOOL,
+    "f32": F32, "f64": F64, "bool": BOOL, "char": CHAR,
 }
 
 
@@ -320,7 +335,7 @@ def atomic_type_name(name: str) -> AtomicTy | None:
 
 
 def is_integer(ty: Ty) -> bool:
-    return isinstance(ty, IntTy)
+    return isinstance(ty, IntTy) and not isinstance(ty, CharTy)
 
 
 def is_float(ty: Ty) -> bool:
@@ -328,7 +343,7 @@ def is_float(ty: Ty) -> bool:
 
 
 def is_numeric(ty: Ty) -> bool:
-    return isinstance(ty, (IntTy, FloatTy))
+    return is_integer(ty) or isinstance(ty, FloatTy)
 
 
 def is_scalar(ty: Ty) -> bool:
@@ -377,7 +392,8 @@ def wrap_int(value: int, ty: IntTy) -> int:
 # Float values are exact (powers of two, the extremes) or decimal strings rounded once to
 # the type, as a literal would be; tests/test_literals.py compares every one with rustc.
 SCALAR_ASSOC_CONSTS = {
-    "MAX": lambda ty: (2 ** (ty.bits - 1) - 1 if ty.signed else 2 ** ty.bits - 1)
+    "MAX": lambda ty: 0x10FFFF if isinstance(ty, CharTy) else
+    (2 ** (ty.bits - 1) - 1 if ty.signed else 2 ** ty.bits - 1)
     if isinstance(ty, IntTy) else float(float_max(ty)),
     "MIN": lambda ty: (-(2 ** (ty.bits - 1)) if ty.signed else 0)
     if isinstance(ty, IntTy) else -float(float_max(ty)),

@@ -381,6 +381,59 @@ SAXPY = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# axpy_generic.rs: one generic kernel `axpy<T>`, instantiated for f32 and f64 (PTX entries
+# `axpy_f32`, `axpy_f64`)
+
+
+def _axpy_generic_make(dtype):
+    def make(rng, small):
+        n = _n1d(rng, small)
+        a = dtype(rng.uniform(0.5, 4.0) * rng.choice([-1.0, 1.0]))
+        x = rng.uniform(-1.0, 1.0, n).astype(dtype)
+        y = rng.uniform(-1.0, 1.0, n).astype(dtype)
+        return {"a": a, "x": x, "y": y, "out": _out(dtype, n)}
+    return make
+
+
+def _axpy_generic_ref(inp):
+    a, x, y = (np.asarray(inp[k], np.longdouble) for k in ("a", "x", "y"))
+    return {"out": a * x + y}
+
+
+def _axpy_generic_tolerance(u):
+    # one rounding of a*x+y, or two unfused (2 u (|ax| + |y|)), plus rounding the longdouble
+    # reference to float64 for the comparison (u/2 |ax + y|): 3 u (|ax| + |y|) covers all
+    return lambda inp: Tolerance(
+        atol=3.0 * u * (np.abs(_f64(inp["a"]) * _f64(inp["x"])) + np.abs(_f64(inp["y"]))),
+        why="longdouble reference; a*x+y rounds differently with and without fma contraction",
+    )
+
+
+AXPY_GENERIC_F32 = KernelCase(
+    "axpy_generic",
+    "axpy_f32",
+    (scalar("a", np.float32), slice_("x", np.float32), slice_("y", np.float32),
+     disjoint("out", np.float32)),
+    _axpy_generic_make(np.float32),
+    _launch_1d_over("out"),
+    _axpy_generic_ref,
+    _axpy_generic_tolerance(U32),
+    notes="the f32 instance of the generic kernel `axpy<T>`",
+)
+
+AXPY_GENERIC_F64 = KernelCase(
+    "axpy_generic",
+    "axpy_f64",
+    (scalar("a", np.float64), slice_("x", np.float64), slice_("y", np.float64),
+     disjoint("out", np.float64)),
+    _axpy_generic_make(np.float64),
+    _launch_1d_over("out"),
+    _axpy_generic_ref,
+    _axpy_generic_tolerance(2.0**-53),
+    notes="the f64 instance of the generic kernel `axpy<T>`",
+)
+
+# --------------------------------------------------------------------------------------------
 # scale_offset.rs
 
 
@@ -820,6 +873,129 @@ SPLITMIX64 = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# bitmanip.rs: two kernels of `core` integer methods, written here with NumPy's wrapping
+# uint32/uint64 arithmetic and bit tricks of its own (no loop over elements).
+
+_REV8 = np.array([int(f"{i:08b}"[::-1], 2) for i in range(256)], dtype=np.uint8)
+
+
+def _popcount(v: np.ndarray) -> np.ndarray:
+    by = np.ascontiguousarray(v).view(np.uint8).reshape(v.shape + (v.dtype.itemsize,))
+    return np.unpackbits(by, axis=-1).sum(axis=-1).astype(v.dtype)
+
+
+def _bit_length(v: np.ndarray) -> np.ndarray:
+    """The number of significant bits (0 for 0), by binary search on the shifts."""
+    t = v.dtype.type
+    n = np.zeros(v.shape, v.dtype)
+    v = v.copy()
+    s = v.dtype.itemsize * 4
+    while s:
+        big = v >= (t(1) << t(s))
+        n[big] += t(s)
+        v[big] >>= t(s)
+        s //= 2
+    return n + (v != 0)
+
+
+def _rotl(v: np.ndarray, r) -> np.ndarray:
+    t = v.dtype.type
+    bits = v.dtype.itemsize * 8
+    r = np.asarray(r).astype(v.dtype) % t(bits)
+    return (v << r) | (v >> ((t(bits) - r) % t(bits)))
+
+
+def _bit_fields_ref(inp):
+    v = inp["x"].astype(np.uint32)
+    rot = int(inp["rot"])
+    bits = _bit_length(v)
+    lz = np.uint32(32) - bits
+    tz = np.where(v == 0, np.uint32(32), _bit_length(v & (~v + np.uint32(1))) - np.uint32(1))
+    counts = _popcount(v) | (lz << np.uint32(6)) | (tz.astype(np.uint32) << np.uint32(12))
+    rev = _REV8[v.view(np.uint8).reshape(-1, 4)][:, ::-1].copy().view(np.uint32).ravel()
+    mixed = _rotl(v.byteswap(), rot) ^ _rotl(rev, 32 - (rot // 3) % 32)
+    halves = np.minimum((v >> np.uint32(16)) + (v & np.uint32(0xFFFF)), np.uint32(0xFFFF))
+    return {"out": counts ^ (mixed * np.uint32(0x9E37_79B9)) ^ (halves << np.uint32(18))}
+
+
+def _mul_hi_u64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    m, s = np.uint64(0xFFFF_FFFF), np.uint64(32)
+    al, ah, bl, bh = a & m, a >> s, b & m, b >> s
+    mid = ((al * bl) >> s) + ((al * bh) & m) + ((ah * bl) & m)
+    return ah * bh + ((al * bh) >> s) + ((ah * bl) >> s) + (mid >> s)
+
+
+def _word_ops_ref(inp):
+    a, b = inp["x"], inp["y"][: inp["x"].size]
+    u = np.uint64
+    gray = a ^ (a >> u(1))
+    parity = _popcount(gray) & u(1)
+    below = _bit_length(a - u(1))  # next power of two: 1 << bit_length(a - 1), a > 1
+    pow2 = np.where(a <= u(1), u(1), np.where(below >= u(64), u(0), u(1) << (below % u(64))))
+    prod = a * b
+    overflow = (_mul_hi_u64(a, b) != 0).astype(np.uint64)
+    lg = np.where(a == 0, u(0), _bit_length(a) - u(1))
+    sat_add = np.where(a + b < a, u(2**64 - 1), a + b)
+    sat_sub = np.where(a < b, u(0), a - b)
+    sa, sb = a.view(np.int64), b.view(np.int64)
+    dist = np.where(sa > sb, a - b, b - a)  # the difference of the signed values, mod 2^64
+    out = (gray ^ (parity << u(63)) ^ pow2 ^ _rotl(prod, lg) ^ sat_add ^ sat_sub.byteswap()
+           ^ _rotl(dist, u(64 - 7)) ^ overflow)
+    return {"out": out}
+
+
+def _bit_words(rng, n: int, dtype) -> np.ndarray:
+    """Random words of random bit widths (small, sparse and full ones), with the edge words
+    0, 1, MAX and the top bit alone somewhere random."""
+    bits = np.dtype(dtype).itemsize * 8
+    v = rng.integers(0, 2**bits, n, dtype=np.uint64).astype(dtype)
+    width = rng.integers(0, bits + 1, n).astype(dtype)
+    keep = np.where(width >= bits, np.array(-1).astype(dtype),
+                    (np.array(1).astype(dtype) << (width % bits)) - np.array(1).astype(dtype))
+    v &= keep
+    v[rng.choice(n, 4, replace=False)] = np.array([0, 1, 2**bits - 1, 2 ** (bits - 1)],
+                                                  dtype=np.uint64).astype(dtype)
+    return v
+
+
+def _bit_fields_make(rng, small):
+    n = _n1d(rng, small)
+    return {"x": _bit_words(rng, n, np.uint32), "rot": np.uint32(rng.integers(0, 200)),
+            "out": _out(np.uint32, n)}
+
+
+def _word_ops_make(rng, small):
+    n = _n1d(rng, small)
+    x = _bit_words(rng, n, np.uint64)
+    y = _bit_words(rng, n + int(rng.integers(0, 3)), np.uint64)
+    return {"x": x, "y": y, "out": _out(np.uint64, n)}
+
+
+BIT_FIELDS = KernelCase(
+    "bitmanip",
+    "bit_fields",
+    (slice_("x", np.uint32), scalar("rot", np.uint32), disjoint("out", np.uint32)),
+    _bit_fields_make,
+    _launch_1d_over("out"),
+    _bit_fields_ref,
+    EXACT,
+    notes="count_ones, leading/trailing_zeros, swap_bytes, reverse_bits, rotates, "
+          "saturating_add on u16: exact.",
+)
+
+WORD_OPS = KernelCase(
+    "bitmanip",
+    "word_ops",
+    (slice_("x", np.uint64), slice_("y", np.uint64), disjoint("out", np.uint64)),
+    _word_ops_make,
+    _launch_1d_over("out"),
+    _word_ops_ref,
+    EXACT,
+    notes="checked_next_power_of_two, overflowing_mul, ilog2, saturating add/sub, "
+          "abs_diff on i64: exact.",
+)
+
+# --------------------------------------------------------------------------------------------
 # count_positive.rs: two kernels
 
 COUNT_PER_THREAD = 8  # count_positive launches about n / 8 threads, each striding over x
@@ -1244,9 +1420,49 @@ PARTICLES = KernelCase(
 # --------------------------------------------------------------------------------------------
 # The table
 
+# --------------------------------------------------------------------------------------------
+# complex_mul.rs: interleaved (re, im) pairs, z = a * b + conj(a) * s through `impl Mul`/`Add`
+
+
+def _complex_mul_make(rng, small):
+    n = _n1d(rng, small)  # complex numbers; the output has 2n floats, one per thread
+    return {"a": _uniform_f32(rng, 2 * n, -2.0, 2.0), "b": _uniform_f32(rng, 2 * n, -2.0, 2.0),
+            "s": np.float32(rng.uniform(0.25, 2.0) * rng.choice([-1.0, 1.0])),
+            "out": _out(np.float32, 2 * n)}
+
+
+def _complex_terms(inp):
+    """The three products of each output component, in float64 (re and im interleaved)."""
+    a, b, s = _f64(inp["a"]), _f64(inp["b"]), _f64(inp["s"])
+    ar, ai, br, bi = a[0::2], a[1::2], b[0::2], b[1::2]
+    terms = np.empty((3, a.size))
+    terms[:, 0::2] = (ar * br, -(ai * bi), ar * s)
+    terms[:, 1::2] = (ar * bi, ai * br, -(ai * s))
+    return terms
+
+
+def _complex_mul_ref(inp):
+    return {"out": _complex_terms(inp).sum(axis=0)}
+
+
+COMPLEX_MUL = KernelCase(
+    "complex_mul",
+    "complex_mul",
+    (slice_("a", np.float32), slice_("b", np.float32), scalar("s", np.float32), disjoint("out", np.float32)),
+    _complex_mul_make,
+    _launch_1d_over("out"),
+    _complex_mul_ref,
+    lambda inp: Tolerance(
+        atol=3.03 * U32 * np.abs(_complex_terms(inp)).sum(axis=0),
+        why="float64 reference; three rounded (or fused) products and two sums: "
+            "3u(|t1| + |t2| + |t3|) bounds both",
+    ),
+)
+
 SAMPLES: dict[str, list[KernelCase]] = {
     "vecadd": [VECADD],
     "saxpy": [SAXPY],
+    "axpy_generic": [AXPY_GENERIC_F32, AXPY_GENERIC_F64],
     "scale_offset": [SCALE_OFFSET],
     "relu": [RELU, CLAMP],
     "activation": [ACTIVATION],
@@ -1256,6 +1472,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "matrix_add": [MATRIX_ADD],
     "matmul_naive": [MATMUL_NAIVE],
     "int_hash": [MURMUR3, SPLITMIX64],
+    "bitmanip": [BIT_FIELDS, WORD_OPS],
     "count_positive": [POSITIVE_FLAGS, COUNT_POSITIVE],
     "reduce": [REDUCE_SUM],
     "dot": [DOT, DOT_F64],
@@ -1266,6 +1483,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "stencil": [STENCIL5],
     "softmax": [SOFTMAX],
     "particles": [PARTICLES],
+    "complex_mul": [COMPLEX_MUL],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]

@@ -152,6 +152,40 @@ def naive_splitmix64(inp, i, fused):
     return {"out": (i, splitmix64_int(int(inp["seed"]), i))}
 
 
+def _rotl_int(v: int, r: int, bits: int) -> int:
+    r %= bits
+    return ((v << r) | (v >> (bits - r))) & ((1 << bits) - 1) if r else v
+
+
+def _bswap_int(v: int, bits: int) -> int:
+    return int.from_bytes(v.to_bytes(bits // 8, "little"), "big")
+
+
+def naive_bit_fields(inp, i, fused):
+    v, rot = int(inp["x"][i]), int(inp["rot"])
+    lz = 32 - v.bit_length()
+    tz = 32 if v == 0 else (v & -v).bit_length() - 1
+    counts = bin(v).count("1") | (lz << 6) | (tz << 12)
+    rev = int(f"{v:032b}"[::-1], 2)
+    mixed = _rotl_int(_bswap_int(v, 32), rot, 32) ^ _rotl_int(rev, -(rot // 3), 32)
+    halves = min((v >> 16) + (v & 0xFFFF), 0xFFFF)
+    return {"out": (i, (counts ^ ((mixed * 0x9E37_79B9) & M32) ^ (halves << 18)) & M32)}
+
+
+def naive_word_ops(inp, i, fused):
+    a, b = int(inp["x"][i]), int(inp["y"][i])
+    gray = a ^ (a >> 1)
+    parity = bin(gray).count("1") & 1
+    pow2 = 1 if a <= 1 else 1 << (a - 1).bit_length()
+    pow2 = 0 if pow2 > M64 else pow2
+    lg = 0 if a == 0 else a.bit_length() - 1
+    sat = min(a + b, M64) ^ _bswap_int(max(a - b, 0), 64)
+    sa, sb = (a - (1 << 64) if a >> 63 else a), (b - (1 << 64) if b >> 63 else b)
+    out = (gray ^ (parity << 63) ^ pow2 ^ _rotl_int((a * b) & M64, lg, 64) ^ sat
+           ^ _rotl_int(abs(sa - sb), -7, 64) ^ int(a * b > M64))
+    return {"out": (i, out)}
+
+
 def naive_positive_flags(inp, i, fused):
     return {"flags": (i, 1 if inp["x"][i] > 0 else 0)}
 
@@ -246,6 +280,8 @@ NAIVE = {
     "matmul_naive::matmul_naive": naive_matmul,
     "int_hash::murmur3": naive_murmur3,
     "int_hash::splitmix64": naive_splitmix64,
+    "bitmanip::bit_fields": naive_bit_fields,
+    "bitmanip::word_ops": naive_word_ops,
     "count_positive::positive_flags": naive_positive_flags,
     "count_positive::count_positive": naive_count_positive,
     "reduce::reduce_sum": naive_reduce_sum,

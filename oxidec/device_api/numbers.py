@@ -5,7 +5,7 @@ Result rules: "self" (the receiver's type), "bool", "u32", "bits" (u32 for f32, 
 """
 from __future__ import annotations
 
-from .model import ApiFn, op
+from .model import ApiFn, hook, op
 
 FLOAT_METHODS = {
     "sqrt": (0, "self", "sqrt"), "abs": (0, "self", "abs"), "floor": (0, "self", "floor"),
@@ -41,3 +41,22 @@ FNS = [
     ApiFn("f32::from_bits", ("u32",), "f32", op("bitcast")),
     ApiFn("f64::from_bits", ("u64",), "f64", op("bitcast")),
 ]
+
+FNS += [
+    ApiFn("char::from_u32", ("u32",), "Option<char>", hook("char_from_u32")),
+    ApiFn("char::from_digit", ("u32", "u32"), "Option<char>", hook("char_from_digit")),
+]
+
+# `u32::from_be(x)`, `i64::from_le_bytes(b)`, ...: the byte-order conversions of every
+# integer type (the device is little-endian; lower/num_methods.py has the hooks).
+INT_NAMES = ("u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "usize", "isize")
+_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "u32": 4, "i32": 4}
+for _t in INT_NAMES:
+    _n = _BYTES.get(_t, 8)
+    FNS += [
+        ApiFn(f"{_t}::from_be", (_t,), _t, hook("int_from_be")),
+        ApiFn(f"{_t}::from_le", (_t,), _t, hook("int_from_le")),
+        ApiFn(f"{_t}::from_be_bytes", (f"[u8; {_n}]",), _t, hook("int_from_be_bytes")),
+        ApiFn(f"{_t}::from_le_bytes", (f"[u8; {_n}]",), _t, hook("int_from_le_bytes")),
+        ApiFn(f"{_t}::from_ne_bytes", (f"[u8; {_n}]",), _t, hook("int_from_le_bytes")),
+    ]

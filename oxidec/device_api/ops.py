@@ -53,9 +53,11 @@ def _sregs() -> list[Op]:
 
 # Math on the operand's type: one instruction, or an inline routine of oxidec/mathlib.
 MATH = ("sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round", "trunc", "copysign",
-        "rsqrt.approx")
+        "rsqrt.approx", "rint")
 MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot", "exp.exact", "exp2.exact")
+                 "tanh", "powf", "powi", "cbrt", "hypot", "exp.exact", "exp2.exact",
+                 # oxidec/mathlib/hyperbolic.py
+                 "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
              "cos.approx", "tanh.approx")
 REDUX = ("add", "min", "max", "and", "or", "xor")
@@ -67,6 +69,10 @@ def _compute() -> list[Op]:
         *(Op(n, "arg0") for n in MATH + MATH_ROUTINES + FAST_MATH),
         Op("bitcast", "dest", doc="the same bits in the destination's type"),
         *(Op(n, "u32") for n in ("popc", "clz", "ctz")),
+        # integer bit operations on the operand's type (lower/num_methods.py uses them)
+        Op("brev", "arg0", doc="the bits in reverse order (`reverse_bits`)"),
+        Op("bswap", "arg0", doc="the bytes in reverse order (`swap_bytes`)"),
+        Op("mul_hi", "arg0", doc="(a, b) the high half of the double-width product"),
         Op("select", "arg1", doc="(cond, a, b)"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
         Op("slice_from_parts", "dest", doc="(p, n): the fat pointer `&[T]` of n elements at p"),

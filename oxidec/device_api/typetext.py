@@ -1,7 +1,7 @@
 """Rust type text of the registry's signatures, parsed into a small tree.
 
     ty: "!" | "(" (ty ("," ty)*)? ")" | "&" "mut"? ty | "*" ("mut" | "const") ty
-      | "[" ty "]" | IDENT ("<" ty ("," ty)* ">")?
+      | "[" ty "]" | "[" ty ";" NUMBER "]" | IDENT ("<" ty ("," ty)* ">")?
 
 Typeck turns the tree into types (`typeck/api.py`), resolving names the way it resolves a
 type the user wrote; the registry itself never builds a type.
@@ -37,6 +37,12 @@ class Slice:
 
 
 @dataclass(frozen=True)
+class Array:
+    elem: object
+    length: int
+
+
+@dataclass(frozen=True)
 class Tuple:
     elems: tuple  # () is the unit type
 
@@ -46,8 +52,8 @@ class Never:
     pass
 
 
-TypeText = Named | Ref | Ptr | Slice | Tuple | Never
-_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*|[&*<>,()\[\]!])")
+TypeText = Named | Ref | Ptr | Slice | Array | Tuple | Never
+_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z_0-9]*|[0-9]+|[&*<>,;()\[\]!])")
 
 
 @lru_cache(maxsize=None)
@@ -76,6 +82,8 @@ def _parse(toks: list[str], i: int) -> tuple[TypeText, int]:
         return Ptr(inner, toks[i + 1] == "mut"), j
     if t == "[":
         elem, i = _parse(toks, i + 1)
+        if toks[i] == ";":
+            return Array(elem, int(toks[i + 1])), _expect(toks, i + 2, "]")
         return Slice(elem), _expect(toks, i, "]")
     if t == "(":
         elems, i = _list(toks, i + 1, ")")

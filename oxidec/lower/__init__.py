@@ -28,6 +28,11 @@ from .match_ import MatchLowering
 from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
+from .overflow_lint import OverflowLint
+from .contract_entry import ContractEntryLowering
+from .num_methods import NumLowering
+from .char_methods import CharLowering
+from .trait_calls import TraitCallLowering
 from .pointers import PointerLowering
 from .slices import SliceLowering
 from .panics import PanicLowering
@@ -37,6 +42,7 @@ from .transmute import TransmuteLowering
 class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
+                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering, TraitCallLowering,
                   PointerLowering, SliceLowering, PanicLowering, TransmuteLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
@@ -44,10 +50,15 @@ class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, Opt
 def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program:
     program = M.Program([], source_name=items.source.span.file.name if items.source else "")
     levels = lint_levels(items.source)
+    noted: set[str] = set()  # rustc notes a default lint level once per crate
     for name, sig in r.fn_sigs.items():
+        if name in r.inline_fns:  # `Index::index`: inlined at each use (trait_calls.py)
+            continue
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings
+        builder.lint_levels = levels.get(sig.item.name, {})
+        builder.lint_noted = noted
         body = builder.build()
         body.lint_levels = levels.get(sig.item.name, {})
         program.bodies.append(body)

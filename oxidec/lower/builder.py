@@ -57,6 +57,7 @@ class BuilderCore:
         safety = "unsafe_fn" if sig.is_unsafe else "safe"
         self.source_scopes = [M.SourceScope(None, sig.item.span, safety)]
         self.scope = 0  # the source scope being lowered
+        self.init_overflow_lint()
 
     # -- blocks and locals --------------------------------------------------
     def new_block(self) -> int:
@@ -80,12 +81,15 @@ class BuilderCore:
 
     def push(self, stmt) -> None:
         self.blocks[self.ensure_block()].statements.append(stmt)
+        if isinstance(stmt, M.Assign):
+            self.note_assign(stmt.place, stmt.rvalue)  # overflow_lint.py: known values
 
     def assign(self, place: M.Place, rvalue, span: Span) -> None:
         self.push(M.Assign(place, rvalue, span))
 
     def terminate(self, term) -> None:
         self.blocks[self.ensure_block()].terminator = term
+        self.note_terminator(self.cur, term)  # overflow_lint.py: reachable blocks
         self.cur = None
 
     def goto(self, target: int, span: Span) -> None:
@@ -123,6 +127,8 @@ class BuilderCore:
         nxt = self.new_block()
         self.terminate(M.Assert(cond, True, message, nxt, span))
         self.cur = nxt
+        if self.known_block is not None:
+            self.known_block = nxt  # only the check's success reaches `nxt`: values hold
 
     def unsupported(self, span: Span, what: str) -> M.Operand:
         self.sink.error("OX0002", f"{what} not supported by oxidec yet", span, "not supported")
@@ -146,6 +152,8 @@ class BuilderCore:
                 self.var_local[id(var)] = local
         if body_ret is not self.sig.ret:  # `&mut` aggregates are copied out (user_calls.py)
             self.user_ret = self.new_local(self.sig.ret, fn.name_span)
+        if attr(fn, "kernel"):
+            self.lower_contract_entry(self.r.contracts.get(fn.name))  # contract_entry.py
         result = self.lower_block(fn.body)
         if self.cur is not None:
             if self.sig.ret != T.UNIT:

@@ -39,6 +39,8 @@ class CallLowering:
             return self.call_user_fn(target, list(e.args), e.span)
         if isinstance(target, tuple) and target[0] == "ctor":
             return self.lower_ctor(e, target[1])
+        if isinstance(target, tuple) and target[0] in ("default", "from", "try_from"):
+            return self.lower_builtin_trait_call(e, target)  # trait_calls.py
         if isinstance(target, ApiFn):
             return self.lower_api_call(e, target)
         if isinstance(target, tuple) and target[0] == "core":
@@ -189,6 +191,12 @@ class CallLowering:
             return self.lower_option_method(e, kind, name)
         if kind == "user":
             return self.lower_user_method(e, name)
+        if kind in ("num_int", "num_float", "num_char"):
+            return self.lower_num_method(e, kind, name)
+        if kind == "trait":
+            return self.lower_trait_method(e, name)  # trait_calls.py
+        if kind == "user_from":
+            return self.lower_user_from(e, name)
         if kind == "slice":
             if name != "len" or isinstance(self.ty(e.receiver), T.SliceTy):
                 return self.lower_slice_method(e, name)  # lower/slices.py

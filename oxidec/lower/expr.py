@@ -26,6 +26,8 @@ class ExprLowering:
 
     def lower_lit_expr(self, e: ast.LitExpr) -> M.Operand:
         ty = self.ty(e)
+        if isinstance(ty, T.CharTy):  # a char is its scalar value
+            return M.Constant(ord(e.value), ty)
         if isinstance(ty, T.FloatTy):  # rounded once, from the exact decimal
             return M.Constant(float_literal(e.value, ty.bits), ty)
         if isinstance(ty, T.IntTy):
@@ -61,15 +63,21 @@ class ExprLowering:
         return M.Constant(None, ty)
 
     def lower_unary_expr(self, e: ast.UnaryExpr) -> M.Operand:
+        if e in self.r.overloads:  # `-a` of a user type (trait_calls.py)
+            return self.lower_overload(e)
         if e.op == "*":
             return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
         value = self.lower_expr(e.operand)
         op = "neg" if e.op == "-" else "not"
+        if op == "neg":
+            self.lint_overflow("neg", value, None, self.ty(e), e.span)
         return self.to_temp(M.UnaryOp(op, value), self.ty(e), e.span)
 
     def lower_binary_expr(self, e: ast.BinaryExpr) -> M.Operand:
         if e.op in ("&&", "||"):
             return self.lower_short_circuit(e)
+        if e in self.r.overloads:  # an operator of a user type (trait_calls.py)
+            return self.lower_overload(e)
         lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
         if isinstance(self.ty(e.lhs), T.TupleTy):
             return self.tuple_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
@@ -79,6 +87,7 @@ class ExprLowering:
                result_ty: T.Ty, span: Span) -> M.Operand:
         if op in ("div", "rem") and isinstance(operand_ty, T.IntTy):
             self.division_checks(op, lhs, rhs, operand_ty, span)
+        self.lint_overflow(op, lhs, rhs, operand_ty, span)
         return self.to_temp(M.BinaryOp(op, lhs, rhs), result_ty, span)
 
     def division_checks(self, op: str, lhs, rhs, ty: T.IntTy, span: Span) -> None:
@@ -104,14 +113,19 @@ class ExprLowering:
             self.switch_bool(lhs, rhs_bb, short_bb, e.span)
         else:
             self.switch_bool(lhs, short_bb, rhs_bb, e.span)
+        arms = []  # (reachable, known value) of `result` at the end of each arm
         self.cur = short_bb
         self.assign(M.Place(result), M.Use(M.Constant(e.op == "||", T.BOOL)), e.span)
+        arms.append((self.cur in self.reachable, self.known_value(M.Copy(M.Place(result)))))
         self.goto(join, e.span)
         self.cur = rhs_bb
         rhs = self.lower_expr(e.rhs)
         self.assign(M.Place(result), M.Use(rhs), e.span)
+        arms.append((self.cur in self.reachable, self.known_value(M.Copy(M.Place(result)))))
         self.goto(join, e.span)
         self.cur = join
+        # rustc branches on `a || b` directly: with both known, the condition is known
+        self.join_known(result, [v for live, v in arms if live])
         return M.Copy(M.Place(result))
 
     def lower_cast_expr(self, e: ast.CastExpr) -> M.Operand:
@@ -130,6 +144,8 @@ class ExprLowering:
         return UNIT_CONST
 
     def lower_compound_assign_expr(self, e: ast.CompoundAssignExpr) -> M.Operand:
+        if e in self.r.overloads:  # `a += b` of a user type (trait_calls.py)
+            return self.lower_overload(e)
         # Rust evaluates the right operand first for primitive compound assignment.
         value = self.lower_expr(e.rhs)
         place = self.lower_place(e.lhs)
@@ -165,6 +181,8 @@ class ExprLowering:
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 
     def lower_ref_expr(self, e: ast.RefExpr) -> M.Operand:
+        if e.raw:
+            return self.lower_raw_ref_expr(e)  # lower/pointers.py
         # `&x` / `&mut x.f` of a register local is checked by borrowck and rewritten into
         # direct uses of the place by passes/ref_elim (which rejects escaping ones).
         if isinstance(e.operand, ast.IndexExpr) and isinstance(e.operand.index, ast.RangeExpr):

@@ -110,7 +110,9 @@ class ForLowering:
         if s <= 0:
             return None
         stop = hi.value + 1 if rng.inclusive else hi.value
-        trips = list(range(lo.value, stop, s))
+        # the trip count by arithmetic: a list (or len() of a range past sys.maxsize) of
+        # `0..100000000` would cost gigabytes before the limit below refuses it
+        count = max(0, -(-(stop - lo.value) // s))
         unroll = next((a for a in e.attrs if a.name == "unroll"), None)
         if unroll is None:
             limit = self.AUTO_UNROLL
@@ -119,18 +121,28 @@ class ForLowering:
         else:
             arg = unroll.args[0]
             limit = arg.value if isinstance(arg, ast.LitExpr) and arg.kind == "int" else 0
-        return trips if len(trips) <= min(limit, self.MAX_UNROLL) else None
+        if count > min(limit, self.MAX_UNROLL):
+            return None
+        return list(range(lo.value, stop, s))
 
     def lower_unrolled_loop(self, e: ast.ForExpr, trips: list[int], ty: T.Ty) -> None:
         exit_bb = self.new_block()
         for value in trips:
+            # Every copy gets fresh locals for the loop variable (it stays constant) and for
+            # the bindings of the body: a rolled loop's `let r = &mut v;` is one definition of
+            # `r`, and the reference checks must see one per copy, not a reassigned `r`.
+            outer = set(self.var_local)
             for var in self.pattern_vars(e.pat):
-                self.var_local.pop(id(var), None)  # a fresh local per copy: it stays constant
+                self.var_local.pop(id(var), None)
             next_bb = self.new_block()
             self.bind_pattern(e.pat, M.Constant(value, ty), ty, e.pat.span)
+            for var in self.pattern_vars(e.pat):
+                self.forget_known(self.var_local[id(var)])
             self.loops.append(LoopScope(e.label, exit_bb, next_bb, None))
             self.lower_block(e.body)
             self.loops.pop()
+            for key in set(self.var_local) - outer:
+                del self.var_local[key]
             self.goto(next_bb, e.span)
             self.cur = next_bb
         self.goto(exit_bb, e.span)

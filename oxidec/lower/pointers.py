@@ -26,7 +26,7 @@ from .builder import UNIT_CONST
 
 class PointerLowering:
 
-    def lower_raw_ref_expr(self, e: ast.RawRefExpr) -> M.Operand:
+    def lower_raw_ref_expr(self, e: ast.RefExpr) -> M.Operand:
         base = e.operand
         while isinstance(base, (ast.FieldExpr, ast.IndexExpr)):
             base = base.base

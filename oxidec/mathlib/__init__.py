@@ -38,6 +38,10 @@ bound asserted is 2, and 1 for the f32-native exp/exp2):
 
     exp_exact/exp2_exact f32: 0.50 (f64: as exp/exp2)
 
+    routine  exp_m1 ln_1p sinh  cosh  asinh acosh atanh asin  acos   (hyperbolic.py; bound 1
+    f32      0.50   0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50    stated, 2 asserted by
+    f64      0.67   0.66  0.56  0.52  0.50  0.50  0.50  0.51  0.51    tests/test_math_more.py)
+
 (The f64 exp/exp2/pow maxima are subnormal results, rounded twice: once to 53 bits, once to
 the subnormal grid. The same holds for the f32-native exp/exp2: 0.63 ulp for normal results,
 0.75 for results just below the smallest normal, where the rounding of 2^k's factor to 24
@@ -57,7 +61,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import algebraic, explog, explog32, fmod, trig
+from . import algebraic, explog, explog32, fmod, hyperbolic, trig
 from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
 
 NAN = float("nan")
@@ -83,6 +87,8 @@ ROUTINES = {
     # the f64-based, correctly rounded f32 versions of the routines NATIVE_F32 replaces
     "exp.exact": ("f", explog.exp),
     "exp2.exact": ("f", explog.exp2),
+    **{name: ("f", getattr(hyperbolic, name)) for name in (
+        "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")},
 }
 
 # f32 routines computed in f32 (no f64 op on the GPU): MIR name -> the routine.

@@ -14,10 +14,11 @@ whose condition is `x < y` (or `y > x`) becomes a `goto` when
   block shape fails) or `launch_bounds`, any unsigned value by a known `x < constant`;
   ranges flow through casts and arithmetic that cannot wrap (`tx + 1 < 18` for `tx < 16`,
   `tid + 32 < 256` inside `if tid < 32`), or
-- a launch contract `requires (s.len() == A * B)` (checked on the host, in exact
-  integer arithmetic, before the launch) and known `y < A`, `x < B` prove the row-major
-  index `y * B + x < s.len()`: `y * B + x <= (A - 1) * B + B - 1 = A * B - 1`, and
-  `A * B` equals a length, so nothing wraps.
+- a launch contract `requires (s.len() == A * B)` (checked by the kernel itself at entry,
+  which traps when it is false: lower/contract_entry.py; the host checks it too) and
+  known `y < A`, `x < B` prove the row-major index `y * B + x < s.len()`:
+  `y * B + x <= (A - 1) * B + B - 1 = A * B - 1`, and `A * B` equals a length, so nothing
+  wraps.
 
 A `switchInt` on such a proven comparison becomes a `goto` too.
 
@@ -44,6 +45,7 @@ from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
 from .check_facts import TOP, FactState, meet, mentions
 from ..mir.visit import never_written
+from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
 MAX_KEY = 24  # nodes of an expression key; larger expressions are just their local
@@ -216,6 +218,8 @@ class _Checker:
 
         for req in contract.requires:
             e = req.expr
+            if not entry_checked(e, self.body.locals):
+                continue  # only the host checks it: a launch from elsewhere may break it
             if isinstance(e, ContractBinary) and e.op == "eq":
                 a, b = conv(e.lhs), conv(e.rhs)
                 if a and a[0] == "len" and b:

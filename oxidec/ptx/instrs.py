@@ -56,6 +56,7 @@ FLOAT_MATH = {
     "floor": "cvt.rmi.{f}.{f}",
     "ceil": "cvt.rpi.{f}.{f}",
     "trunc": "cvt.rzi.{f}.{f}",
+    "rint": "cvt.rni.{f}.{f}",  # round half to even (`round_ties_even`)
     "copysign": "copysign.{f}",  # operands swapped by the emitter: PTX takes sign first
 }
 

@@ -23,6 +23,7 @@ from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
 from . import legalize
+from .int_bits import INT_BITS
 from .instrs import FLOAT_APPROX, FLOAT_MATH, INT_MATH, SHUFFLE_MODES, VOTES, fill, instr
 from .places import Val
 from .spaces import GENERIC, join, representation
@@ -319,6 +320,7 @@ INTRINSICS.update({
     **{f"redux_sync_{op}": redux for op in ops.REDUX},
     "dynamic_shared": dynamic_shared,
     **{name: dot_product for name in ops.DOT_PRODUCTS},
+    **INT_BITS,
 })
 
 

@@ -10,6 +10,7 @@ from .. import ast
 from ..diagnostics import DiagnosticSink, Label
 from .attrs import FN_ATTRS, MOD_ATTRS, OTHER_ATTRS, STRUCT_ATTRS, attr, check_attrs
 from .table import Def, ItemTable, Module
+from .traits import attach_trait_impls, define_trait
 
 
 class Collector:
@@ -18,6 +19,8 @@ class Collector:
         self.sink = sink
         self.all: list[Def] = []
         self.impls: list[tuple[ast.ImplItem, Module]] = []
+        self.trait_impls: list[tuple[ast.TraitImplItem, Module]] = []
+        self.host_traits: set[str] = set()  # traits left unparsed (host code)
 
     def items(self, items, module: Module) -> None:
         for item in items:
@@ -56,9 +59,15 @@ class Collector:
             self.define(module, "type", Def("enum", item.name, item, module))
         elif isinstance(item, ast.ImplItem):
             self.impls.append((item, module))
+        elif isinstance(item, ast.TraitImplItem):
+            self.trait_impls.append((item, module))
+        elif isinstance(item, ast.TraitItem):
+            define_trait(self, item, module)
         elif isinstance(item, ast.UseItem):
             for imp in item.imports:
                 (module.globs if imp.glob else module.imports).append(imp)
+        elif isinstance(item, ast.SkippedItem) and item.kind == "trait":
+            self.host_traits.add(item.name)
         # SkippedItem: host code nobody reaches (reach.py promotes the reached ones)
 
     def define(self, module: Module, ns: str, d: Def, quiet: bool = False) -> None:
@@ -119,6 +128,7 @@ def collect(unit: ast.SourceUnit, sink: DiagnosticSink) -> ItemTable:
     c.items(unit.items, table.root)
     assign_keys(table, c.all)
     attach_impls(table, c, sink)
+    attach_trait_impls(table, c, sink)
     return table
 
 
@@ -161,9 +171,17 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
     for impl, module in c.impls:
         te = impl.self_ty
         target = None
-        if isinstance(te, ast.PathType) and not any(s.generic_args for s in te.path.segments):
+        if isinstance(te, ast.PathType) and not any(s.generic_args for s in te.path.segments[:-1]) \
+                and (impl.generics is not None or not te.path.last.generic_args):
+            # `impl<T> V<T>`: the arguments bind the impl's parameters (typeck/generics.py)
             res = resolver.resolve(module, te.path, "type", report=True)
             target = res.def_ if res else None
+        if target is None and isinstance(te, ast.PathType) and impl.generics is None \
+                and te.path.last.generic_args:
+            sink.error("OX0002", "an inherent `impl` of one instance of a generic type is not "
+                       "supported by oxidec yet", te.span, "not supported",
+                       help="write a generic `impl<T> Type<T>` block")
+            continue
         if target is None or target.kind not in ("struct", "enum", "union"):
             if target is not None:
                 sink.error("E0118", "no nominal type found for inherent implementation",
@@ -174,7 +192,7 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
         for member in impl.items:
             kind = "fn" if isinstance(member, ast.FnItem) else "const"
             key = f"{target.key}${member.name}"
-            d = Def(kind, member.name, member, module, key, owner=target.key)
+            d = Def(kind, member.name, member, module, key, owner=target.key, impl_item=impl)
             prev = table.assoc.get((target.key, member.name))
             if prev is not None:
                 sink.error("E0592", f"duplicate definitions with name `{member.name}`",

@@ -92,7 +92,7 @@ def _host_items(unit: ast.SourceUnit):
 
 def promotions(unit: ast.SourceUnit) -> frozenset[int]:
     """Offsets of the blanked host items whose name parsed code mentions: plain `fn`s and
-    inherent `impl`s (named after their self type by the pre-scanner)."""
+    `impl`s (named after their self type by the pre-scanner, trait impls too) and traits."""
     names = referenced_names(unit)
     out: set[int] = set()
     stack: list = list(unit.items)
@@ -102,7 +102,7 @@ def promotions(unit: ast.SourceUnit) -> frozenset[int]:
             stack.extend(item.items)
         elif isinstance(item, ast.HostFn) and item.name in names:
             out.add(item.span.start)
-        elif isinstance(item, ast.SkippedItem) and item.kind == "impl" and item.name \
+        elif isinstance(item, ast.SkippedItem) and item.kind in ("impl", "trait") and item.name \
                 and item.name in names:
             out.add(item.span.start)
     return frozenset(out)

@@ -18,7 +18,7 @@ from .. import ast
 from ..span import Span
 
 # the kinds of Def, by namespace
-TYPE_KINDS = ("mod", "struct", "enum", "union")
+TYPE_KINDS = ("mod", "struct", "enum", "union", "trait")
 ADT_KINDS = ("struct", "enum", "union")  # algebraic data types: adts[key]
 EXTERN_CRATES = ("cuda_device", "cuda_host", "cuda_core", "core", "std", "alloc")
 
@@ -32,6 +32,9 @@ class Def:
     key: str = ""  # program-unique name (MIR body / type / static name)
     owner: str | None = None  # for an associated item (`impl S { fn f }`): S's key
     scope: "Module | None" = None  # a `mod`'s own scope
+    impl_item: ast.ImplItem | None = None  # for an associated item: its `impl` block
+    instance_of: str | None = None  # an instance of a generic fn: the generic fn's key
+    impl: object = None  # a trait impl's item: its ImplInfo (resolve/traits.py)
 
     def __repr__(self) -> str:
         return f"Def({self.kind} {self.key or self.name})"
@@ -80,6 +83,8 @@ class ItemTable:
     adts: dict[str, ast.Item] = field(default_factory=dict)
     # inherent associated items: (type key, name) -> Def of the fn or const
     assoc: dict[tuple[str, str], Def] = field(default_factory=dict)
+    traits: dict[int, object] = field(default_factory=dict)  # id(TraitItem) -> TraitInfo
+    trait_impls: list = field(default_factory=list)  # ImplInfo, in source order
     defs: dict[int, Def] = field(default_factory=dict)  # id(item) -> its Def
     scopes: dict[int, Module] = field(default_factory=dict)  # id(ast.Block) -> its items
     source: ast.SourceUnit | None = None

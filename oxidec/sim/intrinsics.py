@@ -25,6 +25,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from .errors import SimError
 from .fma import fma
+from .int_bits import INT_BITS
 from .layout import canon, scalar_dtype, size_of, tree_map
 from .ops import unsigned_view
 
@@ -386,3 +387,6 @@ INTRINSICS["redux_sync_and"] = _redux(np.bitwise_and, lambda dt: dt.type(-1) if 
                                       else np.iinfo(dt).max)
 INTRINSICS["redux_sync_or"] = _redux(np.bitwise_or, lambda dt: 0)
 INTRINSICS["redux_sync_xor"] = _redux(np.bitwise_xor, lambda dt: 0)
+
+
+INTRINSICS.update(INT_BITS)

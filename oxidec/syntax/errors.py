@@ -171,16 +171,6 @@ class ErrorReporter:
             self.sink.error(UNSUPPORTED, "closures are not supported in kernel code", span,
                             "closure")
             return True
-        if tok.type == "LT" and expected == {"LPAR"}:
-            self.sink.error(UNSUPPORTED, "generic functions are not supported in kernel code",
-                            span, "generic parameters")
-            return True
-        if expected == {"LABEL"} and tok.type in ("IDENT", "CONST"):  # `fn f<T>`: after `<`
-            self.sink.error(UNSUPPORTED, "generic functions are not supported in kernel code",
-                            span, "generic parameters",
-                            help="lifetime parameters (`<'a>`) are the only ones oxidec takes "
-                                 "so far")
-            return True
         values = e.interactive_parser.parser_state.value_stack if e.interactive_parser else []
         if tok.type in _COMPARISONS and len(values) >= 2 and isinstance(values[-2], Token) \
                 and values[-2].type in _COMPARISONS:

@@ -22,6 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .prescan_traits import skip_to_self_type
+from .prescan_generics import GENERIC_WORDS, after_generics
+
 HOST_MARK = "\x01"
 # The `else` of `let PAT = EXPR else { .. };` has its first letter replaced by this mark in
 # the text the parser sees, so the grammar can tell it from the `else` of an `if` (which
@@ -374,9 +377,12 @@ class _ItemScanner:
                 break
         return "::".join(parts)
 
-    def has_host_only_tokens(self, i: int, j: int) -> bool:
+    def has_host_only_tokens(self, i: int, j: int, allow: frozenset = frozenset()) -> bool:
         prev = ""
         for t in self.toks[i:j + 1]:
+            if t.text in allow:
+                prev = t.text
+                continue
             if t.kind == LIFETIME or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
                 return True
             if t.kind == PUNCT and t.text in "?$":
@@ -485,15 +491,17 @@ class _ItemScanner:
                              ends=";")
         if kw == "struct":
             last = self.end_at_body(i + 1, end)
-            plain = name_i is not None and (self.is_punct(i + 2, "{") or self.is_punct(i + 2, ";")
-                                            or self.is_punct(i + 2, "("))
-            if plain and not self.has_host_only_tokens(i + 1, last):
+            j = after_generics(self.toks, self.pairs, i + 2, end)
+            plain = name_i is not None and (self.is_punct(j, "{") or self.is_punct(j, ";")
+                                            or self.is_punct(j, "(") or self.is_word(j, "where"))
+            if plain and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS):
                 return last
             return self.skip("struct", name_i, start_i, last)
         if kw == "enum":  # a plain enum is device code, as a struct is
             last = self.end_at_body(i + 1, end)
-            if name_i is not None and self.is_punct(i + 2, "{") \
-                    and not self.has_host_only_tokens(i + 1, last):
+            j = after_generics(self.toks, self.pairs, i + 2, end)
+            if name_i is not None and (self.is_punct(j, "{") or self.is_word(j, "where")) \
+                    and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS):
                 return last
             return self.skip("enum", name_i, start_i, last)
         if kw in ("trait",) or (kw in ("union", "auto") and name_i is not None):
@@ -533,16 +541,20 @@ class _ItemScanner:
         return None
 
     def impl_self_name(self, i: int, end: int) -> int | None:
-        """Token index of the self type's last name in `impl Path {`, or None for a generic
-        or trait impl (which the grammar does not parse; they stay host code)."""
-        last = None
+        """Token index of the self type's last name in `impl Path {` or
+        `impl Trait<..> for Path {` (prescan_traits.py)."""
+        last = None  # `impl<T: Copy> V<T> where T: Add {`, `impl<T> Tr for V<T> {`
+        i = skip_to_self_type(self.toks, self.pairs, i, end)
         while i < end and self.toks[i].kind == IDENT and self.tok(i) not in ("for", "where"):
             last = i
-            if self.is_punct(i + 1, ":") and self.is_punct(i + 2, ":"):
-                i += 3
+            i = after_generics(self.toks, self.pairs, i + 1, end)
+            if self.is_punct(i, ":") and self.is_punct(i + 1, ":"):
+                i += 2
             else:
-                i += 1
                 break
+        if self.is_word(i, "where"):
+            while i < end and not self.is_punct(i, "{") and not self.is_word(i, "for"):
+                i = self.skip_group(i)
         return last if last is not None and self.is_punct(i, "{") else None
 
     def skip_fn_qualifiers(self, k: int, end: int) -> int:

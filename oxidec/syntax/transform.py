@@ -21,7 +21,9 @@ from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
 from .transform_enums import EnumRules
+from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
+from .transform_traits import TraitRules
 
 SYNTAX = "OX0001"
 ATTR = "OX0003"
@@ -82,6 +84,8 @@ def _rule_methods(cls) -> list[str]:
 @v_args(meta=True)
 class AstBuilder(EnumRules, Transformer_NonRecursive):
     vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
+    vars().update({k: v for k, v in vars(GenericRules).items() if not k.startswith("__")})
+    vars().update({k: v for k, v in vars(TraitRules).items() if not k.startswith("__")})
 
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):
@@ -177,12 +181,13 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
                               ty=ty, value=value, span=self.span(meta))
 
     def struct_item(self, meta, children):
-        # struct_item: vis? "struct" IDENT ("{" _field_defs? "}" | ";")
+        # struct_item: vis? "struct" IDENT generic_params? where_clause? ("{" _field_defs? "}" | ";")
+        children, generics = split_generics(children)
         name_tok = _tokens(children, "IDENT")[0]
         fields = tuple(c for c in children if isinstance(c, ast.FieldDef))
         span = self.span(meta)
         return ast.StructItem(attrs=(), name=self.name(name_tok),
-                              name_span=self.tspan(name_tok), fields=fields,
+                              name_span=self.tspan(name_tok), fields=fields, generics=generics,
                               shape="unit" if span.text().endswith(";") else "named", span=span)
 
     def field_def(self, meta, children):
@@ -440,7 +445,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         if word.value != "raw":
             self.sink.error(SYNTAX, f"expected one of `mut`, `raw`, or an expression, found "
                             f"`{word.value}`", self.tspan(word), "expected `raw` here")
-        return ast.RawRefExpr(mutable=_has(children, "MUT"), operand=children[-1],
+        return ast.RefExpr(raw=True, mutable=_has(children, "MUT"), operand=children[-1],
                               span=self.span(meta))
 
     def ref_ref_expr(self, meta, children):
@@ -571,7 +576,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         args = tuple(_nodes(children)[1:])
         if path.names[-1] in ("addr_of", "addr_of_mut") and len(args) == 1:
             # `core::ptr::addr_of_mut!(x)` is `&raw mut x`
-            return ast.RawRefExpr(mutable=path.names[-1] == "addr_of_mut", operand=args[0],
+            return ast.RefExpr(raw=True, mutable=path.names[-1] == "addr_of_mut", operand=args[0],
                                   span=self.span(meta))
         return ast.MacroCallExpr(name="::".join(path.names), args=args, span=self.span(meta))
 

@@ -30,11 +30,14 @@ class EnumRules:
 
     @rule
     def enum_item(self, meta, children):
-        # enum_item: vis? "enum" IDENT "{" (variant ("," variant)* ","?)? "}"
+        # enum_item: vis? "enum" IDENT generic_params? where_clause? "{" (variant ("," variant)*
+        #            ","?)? "}"
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
         name_tok = _tokens(children, "IDENT")[0]
         variants = tuple(c for c in children if isinstance(c, ast.VariantDef))
         return ast.EnumItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
-                            variants=variants, span=self.span(meta))
+                            variants=variants, generics=generics, span=self.span(meta))
 
     @rule
     def variant(self, meta, children):

@@ -60,8 +60,11 @@ class ItemRules:
     body (Lark's class-level `v_args` wraps only the methods defined there)."""
 
     def fn_item(self, meta, children):
-        # fn_item: vis? CONST? UNSAFE? "fn" IDENT "(" _fn_params? ")" ("->" type)? block
+        # fn_item: vis? CONST? UNSAFE? "fn" IDENT generic_params? "(" _fn_params? ")"
+        #          ("->" type)? where_clause? block
         from .transform import _Vis
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
         is_pub = isinstance(children[0], _Vis)
         name_tok = _toks(children, "IDENT")[0]
         rest = [c for c in _nodes(children) if not isinstance(c, _Vis)]
@@ -80,7 +83,7 @@ class ItemRules:
                                                        _toks(children)),
                           params=params, ret=ret, body=body, self_param=self_param,
                           is_const=any(t.type == "CONST" for t in _toks(children)),
-                          span=self.span(meta))
+                          generics=generics, span=self.span(meta))
 
     def _self_param(self, meta, children, by_ref: bool):
         tok = _toks(children, "IDENT")[0]
@@ -105,11 +108,14 @@ class ItemRules:
         return self._self_param(meta, children, False)
 
     def impl_item(self, meta, children):
-        # impl_item: UNSAFE? "impl" type "{" impl_member* "}"
+        # impl_item: UNSAFE? "impl" generic_params? type where_clause? "{" impl_member* "}"
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
         nodes = _nodes(children)
         self_ty = nodes[0]
         return ast.ImplItem(attrs=(), name=self_ty.span.text(), name_span=self_ty.span,
-                            self_ty=self_ty, items=tuple(nodes[1:]), span=self.span(meta))
+                            self_ty=self_ty, items=tuple(nodes[1:]), generics=generics,
+                            span=self.span(meta))
 
     def impl_member(self, meta, children):
         # impl_member: attribute* (fn_item | const_item)
@@ -118,13 +124,16 @@ class ItemRules:
         return replace(inner, attrs=attrs) if attrs else inner
 
     def tuple_struct_item(self, meta, children):
-        # struct_item: vis? "struct" IDENT "(" _tuple_field_defs? ")" ";"
+        # struct_item: vis? "struct" IDENT generic_params? "(" _tuple_field_defs? ")"
+        #              where_clause? ";"
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
         name_tok = _toks(children, "IDENT")[0]
         fields = tuple(replace(c, name=str(i)) for i, c in
                        enumerate(c for c in children if isinstance(c, ast.FieldDef)))
         return ast.StructItem(attrs=(), name=self.name(name_tok),
                               name_span=self.tspan(name_tok), fields=fields, shape="tuple",
-                              span=self.span(meta))
+                              generics=generics, span=self.span(meta))
 
     def tuple_field_def(self, meta, children):
         # tuple_field_def: attribute* vis? type

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import types as T
 from ..device_api import ApiFn, arch_name, blackwell_family, parse_type, sm_number
 from ..device_api import arch as A
-from ..device_api.typetext import Named, Never, Ptr, Ref, Slice, Tuple
+from ..device_api.typetext import Array, Named, Never, Ptr, Ref, Slice, Tuple
 from ..span import Span
 
 
@@ -31,6 +31,8 @@ class ApiMixin:
             return T.PtrTy(self._api_ty(t.inner, subst), t.mutable)
         if isinstance(t, Slice):
             return T.SliceTy(self._api_ty(t.elem, subst))
+        if isinstance(t, Array):
+            return T.ArrayTy(self._api_ty(t.elem, subst), t.length)
         assert isinstance(t, Named), t
         args = [self._api_ty(a, subst) for a in t.args]
         name = t.name

@@ -25,6 +25,9 @@ class CallMixin:
             self.sink.error("E0618", "expected function, found expression", e.func.span,
                             "not a function")
             return T.ERROR
+        traits = self.trait_call(e, expected)  # typeck/traits.py
+        if traits is not None:
+            return traits
         names = e.func.path.names
         name = names[-1]
         if len(names) == 1:

@@ -26,12 +26,13 @@ class EnumMixin:
         if name in self.r.enum_tys:
             return self.r.enum_tys[name]
         item = self.items.enums[name]
-        saved = self.module, self.consts.module
+        saved = self.module, self.consts.module, self.generic_env
         self.module = self.consts.module = self.items.scope_of(item)
+        self.generic_env = self.adt_envs.get(name, {})  # an instance's arguments
         try:
             return self._build_enum_ty(name, item)
         finally:
-            self.module, self.consts.module = saved
+            self.module, self.consts.module, self.generic_env = saved
 
     def _build_enum_ty(self, name: str, item: ast.EnumItem) -> T.Ty:
         repr_ty = None
@@ -83,7 +84,7 @@ class EnumMixin:
         return None
 
     # -- variant paths -------------------------------------------------------
-    def variant_of(self, path: ast.Path):
+    def variant_of(self, path: ast.Path, hint=None):
         """The enum type and variant index a path names (`E::V`, `Some`, `Option::None`),
         or None. `Option`/`Result` get fresh inference variables for their arguments."""
         names = path.names
@@ -99,7 +100,7 @@ class EnumMixin:
                 names[1])
             if idx is None:
                 return None
-        elif len(names) >= 2 and (ety := self._enum_at(path.names[:-1])) is not None:
+        elif len(names) >= 2 and (ety := self._enum_at(path.names[:-1], hint, path)) is not None:
             ty = ety
             if not isinstance(ty, T.EnumTy):
                 return T.ERROR, None
@@ -118,20 +119,26 @@ class EnumMixin:
             return T.option_ty(self.fresh("any")), idx
         return T.result_ty(self.fresh("any"), self.fresh("any")), idx
 
-    def _enum_at(self, names: tuple[str, ...]):
-        """The enum type a type path names (through modules and `use`s), or None."""
+    def _enum_at(self, names: tuple[str, ...], hint=None, path=None):
+        """The enum type a type path names (through modules and `use`s), or None; a generic
+        enum's instance from the path's arguments or the `hint` type (generics.py)."""
         if names == ("Self",):
             return self.self_ty if isinstance(self.self_ty, T.EnumTy) else None
         res = self.resolver.walk(self.module, names, "type")
         if res is None or res.def_ is None or res.assoc is not None \
                 or res.def_.kind != "enum":
             return None
+        if self.is_generic_base(res.def_.key):
+            return self.generic_enum_at(res.def_, hint, path)
         return self.enum_ty(res.def_.key)
 
     # -- values --------------------------------------------------------------
     def check_variant_value(self, e: ast.Expr, path: ast.Path, args, expected) -> T.Ty | None:
         """`E::A`, `E::B(x, y)`, `E::C { a, b }`, `Some(x)`: None if `path` is no variant."""
-        found = self.variant_of(path)
+        inferred = self.generic_variant_value(e, path, args, expected)  # generics.py
+        if inferred is not None:
+            return inferred
+        found = self.variant_of(path, expected)
         if found is None:
             return None
         ty, idx = found

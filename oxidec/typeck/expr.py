@@ -42,7 +42,9 @@ class ExprMixin:
     def check_lit_expr(self, e: ast.LitExpr, expected):
         if e.kind == "bool":
             return T.BOOL
-        if e.kind in ("str", "char"):
+        if e.kind == "char":
+            return T.CHAR
+        if e.kind == "str":
             self.unsupported(e.span, f"{e.kind} literals outside `gpu_printf!`")
             return T.ERROR
         if e.suffix:
@@ -66,6 +68,9 @@ class ExprMixin:
         return var
 
     def check_path_expr(self, e: ast.PathExpr, expected):
+        traits = self.trait_path_value(e, expected)  # typeck/traits.py
+        if traits is not None:
+            return traits
         names = e.path.names
         if len(names) > 1 or self.lookup(names[0]) is None:
             ty = self.check_variant_value(e, e.path, None, expected)
@@ -147,8 +152,12 @@ class ExprMixin:
             ty = self.check_variant_value(e, e.path, ("struct", e.fields), expected)
             if ty is not None:
                 return ty
-        ty = self.self_ty if e.path.names == ("Self",) else \
-            self.user_type(ast.PathType(path=e.path, span=e.path.span))
+        ty = self.generic_struct_expr(e, expected)  # `Pair { .. }` of a generic struct
+        if isinstance(ty, tuple):
+            return ty[0]  # checked there, its arguments inferred from the fields
+        if ty is None:
+            ty = self.self_ty if e.path.names == ("Self",) else \
+                self.user_type(ast.PathType(path=e.path, span=e.path.span))
         if not isinstance(ty, T.StructTy):
             hint = nearest(name, self.resolver.visible(self.module, "type"))
             self.sink.error("E0422", f"cannot find struct, variant or union type `{name}` in "
@@ -216,6 +225,8 @@ class ExprMixin:
             return T.ERROR
         ty = self.check_expr(e.operand, expected)
         t = self.shallow(ty)
+        if isinstance(t, (T.StructTy, T.EnumTy)) and not (T.is_option(t) or T.is_result(t)):
+            return self.check_unary_overload(e, ty)  # typeck/trait_ops.py
         if e.op == "-":
             ok = isinstance(t, T.FloatTy) or (isinstance(t, T.IntTy) and t.signed) or (
                 isinstance(t, T.InferTy) and t.kind in ("int", "float"))
@@ -230,6 +241,8 @@ class ExprMixin:
         return ty
 
     def check_ref_expr(self, e: ast.RefExpr, expected):
+        if e.raw:
+            return self.check_raw_ref_expr(e, expected)  # typeck/pointers.py
         exp = self.shallow(expected) if expected is not None else None
         inner = self.check_expr(e.operand, exp.inner if isinstance(exp, T.RefTy) else None)
         arr = self.shallow(inner)
@@ -252,15 +265,23 @@ class ExprMixin:
             rt = self.check_expr(e.rhs)
             for side, t in ((e.lhs, lt), (e.rhs, rt)):
                 s = self.shallow(t)
-                if not (isinstance(s, (T.IntTy, T.ErrorTy)) or
+                if not (T.is_integer(s) or isinstance(s, T.ErrorTy) or
                         (isinstance(s, T.InferTy) and s.kind == "int")):
                     self.op_error(e, lt, rt)
                     return T.ERROR
             return lt
         comparison = op in ("==", "!=", "<", "<=", ">", ">=")
         lt = self.check_expr(e.lhs, None if comparison else expected)
+        if self.overloadable(lt, op):  # a user type: its trait impl (typeck/trait_ops.py)
+            return self.check_binary_overload(e, lt, expected)
         rt = self.check_expr(e.rhs, lt)
+        scalar_lhs = self.scalar_lhs_overload(e, lt, rt)  # `2.0 * v` (trait_ops.py)
+        if scalar_lhs is not None:
+            return scalar_lhs
         if not self.unify(lt, rt):
+            if not comparison and isinstance(self.shallow(lt), T.CharTy):
+                self.op_error(e, lt, rt)  # rustc: E0369, `char` has no arithmetic
+                return T.ERROR
             if comparison:
                 self.mismatch(lt, rt, e.rhs.span)
             else:
@@ -269,13 +290,14 @@ class ExprMixin:
         s = self.shallow(lt)
         if isinstance(s, T.ErrorTy):
             return T.BOOL if comparison else T.ERROR
-        numeric = isinstance(s, (T.IntTy, T.FloatTy)) or (
+        numeric = T.is_numeric(s) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, T.BoolTy) or self.comparable_tuple(s) or (
+            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or self.comparable_tuple(s) or (
                 isinstance(s, T.PtrTy) and not isinstance(s.inner, T.SliceTy))
         elif op in ("&", "|", "^"):
-            ok = isinstance(s, (T.IntTy, T.BoolTy)) or (isinstance(s, T.InferTy) and s.kind == "int")
+            ok = T.is_integer(s) or isinstance(s, T.BoolTy) or (
+                isinstance(s, T.InferTy) and s.kind == "int")
         else:
             ok = numeric
         if not ok:
@@ -302,6 +324,8 @@ class ExprMixin:
 
     def check_compound_assign_expr(self, e: ast.CompoundAssignExpr, expected):
         lt = self.check_place(e.lhs)
+        if self.overloadable(lt, e.op):  # typeck/trait_ops.py
+            return self.check_compound_overload(e, lt)
         fake = ast.BinaryExpr(op=e.op, lhs=e.lhs, rhs=e.rhs, op_span=e.op_span, span=e.span)
         if e.op in ("<<", ">>"):
             rt = self.check_expr(e.rhs)
@@ -324,6 +348,8 @@ class ExprMixin:
 
     def check_place(self, e: ast.Expr) -> T.Ty:
         ty = self.check_expr(e)
+        if e in self.r.overloads:  # `v[i] = x` through `impl IndexMut` (trait_ops.py)
+            self.index_write(e)
         self.check_static_write(e)
         if not self.is_place(e):
             self.sink.error("E0070", "invalid left-hand side of assignment", e.span,
@@ -370,6 +396,17 @@ class ExprMixin:
             self.sink.error("E0054", f"cannot cast `{self.deep(src)}` as `bool`", e.span,
                             "invalid cast", help="compare with zero instead: `x != 0`")
             return T.BOOL
+        if isinstance(target, T.CharTy) and ok and not (src == T.U8 or isinstance(
+                src, (T.CharTy, T.ErrorTy)) or (isinstance(src, T.InferTy) and self.unify(
+                src, T.U8))):
+            self.sink.error("E0604", f"only `u8` can be cast as `char`, not `{self.deep(src)}`",
+                            e.span, "invalid cast",
+                            help="consider using `char::from_u32` instead")
+            return target
+        if isinstance(src, T.CharTy) and isinstance(target, T.FloatTy):
+            self.sink.error("E0606", f"casting `char` as `{target}` is invalid", e.span,
+                            "invalid cast", help="cast through an integer first")
+            return target
         if not ok:
             self.sink.error("E0606", f"casting `{self.deep(src)}` as `{target}` is invalid",
                             e.span, "invalid cast")
@@ -396,6 +433,8 @@ class ExprMixin:
         if isinstance(e.index, ast.RangeExpr):
             return self.check_range_index(e)  # typeck/slices.py
         base = self.shallow(self.check_expr(e.base))
+        if self.has_trait(self.deref_all(base), "Index"):  # `impl Index` (trait_ops.py)
+            return self.check_index_overload(e, self.deref_all(base))
         # rustc: E0277 "cannot be indexed by `u32`", without a conversion help
         self.coerce(self.check_expr(e.index, T.USIZE), T.USIZE, e.index.span, convert_help=False)
         if isinstance(base, T.RefTy):

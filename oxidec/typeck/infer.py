@@ -120,7 +120,7 @@ class InferMixin:
                 self.subst[ty.var] = var
                 return True
             return False
-        if var.kind == "int" and not isinstance(ty, T.IntTy):
+        if var.kind == "int" and not T.is_integer(ty):
             return False
         if var.kind == "float" and not isinstance(ty, T.FloatTy):
             return False

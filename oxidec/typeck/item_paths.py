@@ -110,6 +110,8 @@ class ItemPathMixin:
         `self`, `super`): report it rustc's way and say True. Paths starting elsewhere
         (`thread::..`, `cuda_device::..`, `u32::..`) are the device API's (say False)."""
         first = path.names[0]
+        if isinstance(self.generic_env.get(first), T.Ty) and len(path.names) == 2:
+            return self.assoc_of_param(path)  # `T::MAX`: only a bound could provide it
         if first in ("crate", "self", "super"):
             self.resolver.resolve(self.module, path, ns, what=what)
             return True

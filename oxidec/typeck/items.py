@@ -28,6 +28,11 @@ from .aggregates import AggregateOpsMixin
 from .statics import StaticsMixin
 from .reach import ReachMixin
 from .api import ApiMixin, target_sm
+from .generics import GenericsMixin, is_generic
+from .generic_calls import GenericCallsMixin
+from .generic_enums import GenericEnumsMixin
+from .traits import TraitMixin
+from .trait_ops import TraitOpsMixin
 from .pointers import PointerMixin
 from .slices import SliceMixin
 from .panics import PanicMixin
@@ -36,7 +41,8 @@ from .uninit import UninitMixin
 
 class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
-             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin,
+             ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
+             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
@@ -45,6 +51,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.resolver = Resolver(items, sink)
         self.module = items.root  # the scope names are looked up in
         self.self_ty: T.Ty | None = None  # `Self` inside an `impl`
+        self.cur_impl = None  # the trait impl being checked (resolve/traits.py ImplInfo)
         self.queue: list[str] = []  # fns reached but not yet checked (ReachMixin)
         self.r = TypeckResults()
         self.subst: dict[int, T.Ty] = {}
@@ -53,6 +60,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         self.ctx: FnCtx | None = None
         self.negated: set[ast.LitExpr] = set()
         self.neg_counted: set[ast.Expr] = set()  # operands of negations that count
+        self.init_generics()
 
     # -- items -------------------------------------------------------------
     def run(self) -> TypeckResults:
@@ -62,14 +70,16 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             if _is_shared_array(item.ty) and not self.items.scope_of(item).block:
                 # a misplaced shared array: said even when unreached
                 self.check_module_static(item)
-        for key, fn in self.items.fns.items():
-            if self.items.is_device_root(fn):
+        for key, fn in list(self.items.fns.items()):
+            if self.items.is_device_root(fn) and not is_generic(self.items, fn):
                 self.request_fn(key)
+        self.instantiate_kernels()
         while self.queue:
             self.check_fn(self.r.fn_sigs[self.queue.pop(0)])
         self.finalize_results()
-        for key in self.items.enums:
-            self.enum_ty(key)
+        for key, item in list(self.items.enums.items()):
+            if not item.generics or key in self.adt_instances:
+                self.enum_ty(key)
         # bodies in source order, as they always were (the PTX lists them so)
         order = sorted(self.r.fn_sigs.items(), key=lambda kv: kv[1].item.span.start)
         self.r.fn_sigs = dict(order)
@@ -97,6 +107,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
                                             a.path.names == ("unchecked_indexing",)
                                             for a in kattr.args):
                 self.r.kernels_unchecked.add(fn.name)
+                self.r.kernels_unchecked.add(sig.name)
             contract = attr(fn, "launch_contract")
             if contract is not None:
                 from .contract import parse_contract
@@ -158,11 +169,12 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
 
     def _check_fn(self, sig: FnSig) -> None:
         fn = sig.item
-        self.ctx = ctx = FnCtx(sig, scopes=[{}])
+        self.ctx = ctx = FnCtx(sig, scopes=[self.generic_value_scope()])
         for p, ty in zip(fn.params, sig.params):
             if isinstance(p.pat, ast.IdentPat):
                 var = Var(p.pat.name, ty, p.pat.mutable, p.pat.span)
                 self.r.param_var[p] = var
+                self.note_param_var(p, var)
                 self.r.pat_var[p.pat] = var
                 ctx.scopes[-1][p.pat.name] = var
             elif not isinstance(p.pat, ast.WildPat):

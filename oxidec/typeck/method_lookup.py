@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..diagnostics import Label
+from ..resolve.generics import is_generic, own_params
 from .results import LocalRes, nearest
 
 
@@ -29,13 +30,19 @@ class UserMethodMixin:
                                 f"function or associated item not found in `{d.name}`",
                                 help=self._assoc_hint(d, res.assoc))
                 return T.ERROR
+            if is_generic(self.items, member.item):
+                return self.call_generic_path(e, member, expected)
+            self.no_generic_args(e.func.path.last, member)
             return self.call_fn(e, self.request_fn(member.key, e.func.span))
         if d.kind == "fn":
+            if is_generic(self.items, d.item):
+                return self.call_generic_path(e, d, expected)
+            self.no_generic_args(e.func.path.last, d)
             return self.call_fn(e, self.request_fn(d.key, e.func.span))
         if d.kind == "host_fn":
             return self.call_host_fn(e, d.item)
         if d.kind == "struct" and d.item.shape == "tuple":
-            return self.call_tuple_ctor(e, d)
+            return self.call_tuple_ctor(e, d, expected)
         for a in e.args:
             self.check_expr(a)
         what = {"struct": "struct", "const": "constant", "static": "static"}.get(d.kind, d.kind)
@@ -44,8 +51,10 @@ class UserMethodMixin:
                         labels=[Label(d.item.name_span, f"`{d.name}` defined here")])
         return T.ERROR
 
-    def call_tuple_ctor(self, e: ast.CallExpr, d) -> T.Ty:
+    def call_tuple_ctor(self, e: ast.CallExpr, d, expected=None) -> T.Ty:
         """`P(a, b)`: a tuple struct's constructor."""
+        if own_params(d.item):
+            return self.generic_tuple_ctor(e, d, expected)
         ty = self.adt_ty(d.key)
         if not isinstance(ty, T.StructTy):
             return T.ERROR
@@ -54,9 +63,11 @@ class UserMethodMixin:
         self.check_args(e, params, "struct", d.item.name_span)
         return ty
 
-    def user_method(self, e: ast.MethodCallExpr, recv: T.Ty, base: T.StructTy) -> T.Ty | None:
-        """`recv.m(args)` for an inherent method of struct `base`; None when it has none."""
-        d = self.items.assoc.get((base.name, e.method))
+    def user_method(self, e: ast.MethodCallExpr, recv: T.Ty, base: T.StructTy,
+                    d=None) -> T.Ty | None:
+        """`recv.m(args)` for an inherent (or trait) method of struct `base`; None when it
+        has none. `d`: the method's Def when the caller found it (typeck/traits.py)."""
+        d = d or self.items.assoc.get((self.adt_base(base.name), e.method))
         if d is None or d.kind != "fn":
             return None
         fn = d.item
@@ -73,6 +84,17 @@ class UserMethodMixin:
                             help=f"use associated function syntax instead: `{base}::{e.method}"
                                  f"({'..' if fn.params else ''})`")
             return T.ERROR
+        if is_generic(self.items, fn):
+            sig = self.call_generic(e, d, e.args, None, e.generic_args,
+                                    self.impl_env(fn, base.name), e.method_span, skip_self=True)
+            if sig is None:
+                return T.ERROR
+            self.r.methods[e] = ("user", sig.name)
+            if sig.params and isinstance(sig.params[0], T.RefTy) and sig.params[0].mutable:
+                self.check_mut_receiver(e, recv)
+            return sig.ret
+        if e.generic_args:
+            self.generic_args((), e.generic_args, e.method_span, "method", d)  # E0107
         sig = self.request_fn(d.key, e.method_span)
         self_ty = sig.params[0] if sig.params else T.ERROR
         if isinstance(self_ty, T.RefTy) and self_ty.mutable:
@@ -120,5 +142,5 @@ class UserMethodMixin:
             pass  # a temporary: `S::new().bump()` is fine in Rust
 
     def method_candidates(self, base: T.StructTy) -> list[str]:
-        return [n for (k, n), d in self.items.assoc.items() if k == base.name
+        return [n for (k, n), d in self.items.assoc.items() if k == self.adt_base(base.name)
                 and d.kind == "fn" and d.item.self_param is not None]

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 
 from .. import ast
+from .trait_builtin import builtin_method
 from .. import types as T
 from ..device_api import lookup_method, methods_of
 from ..device_api.atomic import FLOAT_METHODS as FLOAT_ATOMIC_METHODS
 from ..device_api.atomic import METHODS as ATOMIC_METHODS
 from ..device_api.atomic import ORDERINGS
 from ..device_api.numbers import FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS
+from . import num_methods as num
 from .results import (StaticRes, describe, nearest)
 from .uninit import is_maybe_uninit
 
@@ -38,6 +40,8 @@ class MethodMixin:
 
     def check_method_call_expr(self, e: ast.MethodCallExpr, expected):
         recv = self.shallow(self.check_expr(e.receiver))
+        if self.method_on_bare_param(e):  # `x.sqrt()` with `x: T`, `T: Copy` (generics.py)
+            return T.ERROR
         base = recv
         while isinstance(base, T.RefTy) and not isinstance(base.inner, T.SliceTy):
             base = self.shallow(base.inner)
@@ -61,6 +65,8 @@ class MethodMixin:
                 return found
         if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
+            if found is None:
+                found = builtin_method(self, e, recv, base, expected)
             if found is not None:
                 return found
         if isinstance(base, T.AtomicTy):
@@ -90,10 +96,26 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
-        is_int = isinstance(base, T.IntTy) or (isinstance(base, T.InferTy) and base.kind == "int")
+        if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
+            params, ret = num.signature(num.CHAR_METHODS, m, base)
+            return done("num_char", params, ret)
+        is_int = T.is_integer(base) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")
         table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
+        more = num.INT_METHODS if is_int else num.FLOAT_METHODS if is_float else {}
+        if m in more and (table is None or m not in table):
+            if isinstance(base, T.InferTy):
+                for a in e.args:
+                    self.check_expr(a)
+                self.sink.error("E0689", f"can't call method `{m}` on ambiguous numeric type "
+                                f"`{base}`", e.method_span, "",
+                                help="you must specify a concrete type for this numeric value, like "
+                                f"`{'i32' if is_int else 'f32'}`")
+                return T.ERROR
+            if num.applies(more[m][2], base):
+                params, ret = num.signature(more, m, base)
+                return done("num_int" if is_int else "num_float", params, ret)
         if table is not None and m in table:
             arity, result, _ = table[m]
             ret = recv if result == "self" else T.BOOL if result == "bool" else T.U32
@@ -104,6 +126,12 @@ class MethodMixin:
                 if result == "bits":  # to_bits: u32 for f32, u64 for f64
                     ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
             return done("int" if is_int else "float", params, ret)
+        if T.is_scalar(base):  # user traits' methods, then core's (typeck/traits.py)
+            found = self.scalar_trait_method(e, recv, base)
+            if found is None:
+                found = builtin_method(self, e, recv, base, expected)
+            if found is not None:
+                return found
         if isinstance(base, T.InferTy) and base.kind == "any":
             self.sink.error("E0282", "type annotations needed", e.receiver.span,
                             "type must be known at this point")

@@ -47,7 +47,7 @@ def trait_name(ty: T.Ty) -> str:
 
 
 def is_numeric(ty: T.Ty) -> bool:
-    return isinstance(ty, (T.IntTy, T.FloatTy)) or (
+    return T.is_numeric(ty) or (
         isinstance(ty, T.InferTy) and ty.kind in ("int", "float"))
 
 

@@ -131,7 +131,10 @@ class PatternMixin:
         lt = self.check_expr(lit, ty)
         if not self.unify(ty, lt):
             self.pat_mismatch(pat, ty, lt)
-        if lit.kind in ("str", "char") :
+        if lit.kind == "char":
+            self.r.pat_const[pat] = ord(lit.value)
+            return
+        if lit.kind == "str":
             return
         self.r.pat_const[pat] = -lit.value if pat.negative else lit.value
 
@@ -230,7 +233,7 @@ class PatternMixin:
         return out
 
     def pat_PathPat(self, pat: ast.PathPat, ty, mode, names, let_span):
-        found = self.variant_of(pat.path)
+        found = self.variant_of(pat.path, ty)
         if found is None:
             if len(pat.path.segments) == 1:  # `N` naming a const, or a capitalised binding
                 name = pat.path.names[0]
@@ -254,7 +257,7 @@ class PatternMixin:
         self._variant_pat(pat, found, ty, "unit", (), mode, names, let_span)
 
     def pat_TupleStructPat(self, pat: ast.TupleStructPat, ty, mode, names, let_span):
-        found = self.variant_of(pat.path)
+        found = self.variant_of(pat.path, ty)
         if found is None:
             self.sink.error("E0531", f"cannot find tuple struct or tuple variant "
                             f"`{'::'.join(pat.path.names)}` in this scope", pat.path.span,
@@ -270,7 +273,7 @@ class PatternMixin:
                 return
             self._field_pats(pat, sty.name, sty.fields, mode, names, let_span)
             return
-        found = self.variant_of(pat.path)
+        found = self.variant_of(pat.path, ty)
         if found is None:
             self.sink.error("E0422", f"cannot find struct, variant or union type "
                             f"`{'::'.join(pat.path.names)}` in this scope", pat.path.span,

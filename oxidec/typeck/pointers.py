@@ -90,7 +90,7 @@ def sized(ty: T.Ty) -> bool:
 class PointerMixin:
 
     # -- `&raw const place` / `&raw mut place` ------------------------------------
-    def check_raw_ref_expr(self, e: ast.RawRefExpr, expected):
+    def check_raw_ref_expr(self, e: ast.RefExpr, expected):
         exp = self.shallow(expected) if expected is not None else None
         inner = self.check_expr(e.operand, exp.inner if isinstance(exp, T.PtrTy) else None)
         if not self.is_place(e.operand) and not isinstance(self.shallow(inner), T.ErrorTy):

@@ -32,16 +32,23 @@ class ReachMixin:
     def in_scope_of(self, item: ast.Item):
         """Names in `item`'s signature and body are looked up in its scope; `Self` is the
         type of the `impl` it belongs to."""
-        saved = self.module, self.self_ty, self.consts.module
+        saved = (self.module, self.self_ty, self.consts.module, self.generic_env, self.self_impl,
+                 self.cur_impl)
         d = self.items.def_of(item)
         self.module = self.items.scope_of(item)
+        self.generic_env = self.env_of(item)  # an instance's parameters (generics.py)
         self.consts.module = self.module
         if d is not None and d.owner is not None:
-            self.self_ty = self.adt_ty(d.owner)
+            # `Self` of a generic impl is its self type over the parameters (generics.py)
+            self.self_impl = d.impl_item
+            self.cur_impl = d.impl  # a trait impl's ImplInfo (resolve/traits.py)
+            # a trait impl's self type may be a scalar
+            self.self_ty = None if self.is_generic_base(d.owner) else self.owner_ty(d.owner)
         try:
             yield
         finally:
-            self.module, self.self_ty, self.consts.module = saved
+            (self.module, self.self_ty, self.consts.module, self.generic_env, self.self_impl,
+             self.cur_impl) = saved
 
     def request_fn(self, key: str, span=None):
         """The signature of fn `key`; its body is queued for checking the first time."""
@@ -73,14 +80,14 @@ class ReachMixin:
             chain.append(caller)
         if len(chain) == 1:
             return None
-        names = [_display(k) for k in reversed(chain)]
+        names = [self.instance_names.get(k) or _display(k) for k in reversed(chain)]
         return " -> ".join(f"`{n}`" for n in names)
 
     def reach_note(self) -> list[str]:
         chain = self.call_chain()
         if chain is None:
             return []
-        name = _display(self.ctx.sig.name)
+        name = self.instance_names.get(self.ctx.sig.name) or _display(self.ctx.sig.name)
         return [f"`{name}` is compiled for the GPU because device code calls it: {chain}"]
 
     def host_type_error(self, name: str, span) -> T.Ty:

@@ -81,6 +81,9 @@ class TypeckResults:
     pat_const: dict[ast.Pattern, object] = field(default_factory=dict)  # literal / (lo, hi)
     binding_mode: dict[ast.IdentPat, str] = field(default_factory=dict)  # "ref" | "ref mut"
     pat_alias: dict[ast.PathPat, ast.IdentPat] = field(default_factory=dict)  # `X` binding
+    overloads: dict[ast.Expr, tuple] = field(default_factory=dict)  # typeck/trait_ops.py
+    inline_fns: set[str] = field(default_factory=set)  # `index` bodies: inlined, no MIR body
+    index_writes: set[ast.Expr] = field(default_factory=set)  # `v[i] = x`: `index_mut`
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]

@@ -55,7 +55,8 @@ class StmtMixin:
         elif isinstance(item, ast.StaticItem):
             self.declare_static(item, scope)
         elif not isinstance(item, (ast.UseItem, ast.FnItem, ast.HostFn, ast.StructItem,
-                                   ast.ImplItem)):  # those are the resolver's
+                                   ast.ImplItem, ast.TraitItem, ast.TraitImplItem)):
+            # those are the resolver's
             self.unsupported(item.span, "items of this kind inside functions")
 
     def declare_static(self, item: ast.StaticItem, scope: dict) -> None:

@@ -32,6 +32,9 @@ class TypeLoweringMixin:
             return T.NEVER
         if isinstance(te, ast.InferType):
             return self.fresh("any")
+        traits = self.trait_type(te)  # `dyn Tr`, `Self::Output`, `<S as Tr>::Out`
+        if traits is not None:
+            return traits
         assert isinstance(te, ast.PathType)
         return self.lower_path_type(te)
 
@@ -40,9 +43,17 @@ class TypeLoweringMixin:
         if names == ("Self",) and not te.path.last.generic_args:
             if self.self_ty is not None:
                 return self.self_ty
+            if self.self_impl is not None:  # a generic impl's `Self` (generics.py)
+                return self.lower_type(self.self_impl.self_ty)
             self.sink.error("E0411", "cannot find type `Self` in this scope", te.span,
                             "`Self` is only available in impls, traits, and type definitions")
             return T.ERROR
+        param = self.generic_type(te)  # `T` of a generic item (generics.py)
+        if param is not None:
+            return param
+        generic = self.generic_adt_type(te)  # `Pair<f32>`
+        if generic is not None:
+            return generic
         local = self.user_type(te)
         if local is not None:
             return local
@@ -144,12 +155,13 @@ class TypeLoweringMixin:
             if derive else set()
         # a recursive struct is reported when its own field type comes back here
         self.r.struct_tys[key] = T.ERROR
-        saved = self.module, self.consts.module
+        saved = self.module, self.consts.module, self.generic_env
         self.module = self.consts.module = self.items.scope_of(item)
+        self.generic_env = self.adt_envs.get(key, {})  # an instance's arguments
         try:
             fields = tuple((f.name, self.lower_type(f.ty)) for f in item.fields)
         finally:
-            self.module, self.consts.module = saved
+            self.module, self.consts.module, self.generic_env = saved
         ty = T.StructTy(key, fields, is_copy="Copy" in derived)
         self.r.struct_tys[key] = ty
         return ty

@@ -1,6 +1,8 @@
 """Constant indices out of range (in a branch never taken) fold into address displacements
 that wrap as 64-bit two's complement: ptxas rejected `[%rd1+147573952589676412880]`
-("Constant overflow"); the module must assemble at every -O level and still run right."""
+("Constant overflow"); the module must assemble at every -O level and still run right.
+The index arithmetic wraps explicitly: rustc (and oxidec) reject `i * 3` on a known
+`(-9isize) as usize` (arithmetic_overflow)."""
 from __future__ import annotations
 
 import subprocess
@@ -22,8 +24,8 @@ pub unsafe fn k(x: &[{ty}], mut out: DisjointSlice<{ty}>, s: &mut [{ty}], n: usi
     let i = {index};
     if let Some(o) = out.get_mut(t) {{
         if k > n {{
-            *o = x[i + 3];
-            s[i] = x[i * 3];
+            *o = x[i.wrapping_add(3)];
+            s[i] = x[i.wrapping_mul(3)];
         }} else {{
             *o = x[k];
         }}
