@@ -55,3 +55,12 @@ class Generics(Node):
             if isinstance(w.ty, PathType) and w.ty.path.names == (name,):
                 out.extend(w.bounds)
         return tuple(out)
+
+
+@node
+class FnTraitType(TypeExpr):
+    """`impl Fn(A, B) -> R` (or FnMut, FnOnce): the type of a closure parameter."""
+
+    trait: str
+    params: tuple[TypeExpr, ...]
+    ret: TypeExpr | None

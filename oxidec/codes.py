@@ -68,10 +68,7 @@ CODES: dict[str, str] = {
     "E0596": "mutable borrow of something that is not mutable",
     "E0597": "a borrowed value does not live long enough",
     "E0599": "no method with that name for this type",
-    "E0689": "method call on a number literal whose type is not known yet",
     "E0600": "cannot apply unary operator",
-    "E0689": "a method called on a numeric literal or binding of no concrete type",
-    "E0604": "only primitive types can be cast with `as`",
     "E0606": "invalid cast",
     "E0608": "cannot index into a value of this type",
     "E0609": "no field with that name on this type",
@@ -86,7 +83,9 @@ def _add_pattern_codes() -> None:
     from .explain_generics import SUMMARIES as GENERIC_SUMMARIES
     from .explain_memory import SUMMARIES as MEMORY_SUMMARIES
     from .explain_traits import SUMMARIES as TRAIT_SUMMARIES
+    from .explain_numbers import SUMMARIES as NUMBER_SUMMARIES
     CODES.update(SUMMARIES)
+    CODES.update(NUMBER_SUMMARIES)
     CODES.update(GENERIC_SUMMARIES)
     CODES.update(TRAIT_SUMMARIES)
     CODES.update(MEMORY_SUMMARIES)

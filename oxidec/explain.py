@@ -246,14 +246,6 @@ value only known at run time.
 
     const N: usize = 1 / 0;         // error[E0080]
 """,
-    "E0107": """\
-A generic type or function gets the wrong number of generic arguments.
-
-    let t: SharedArray<f32> = ...;          // error[E0107]: SharedArray<T, N> takes two
-    let i = thread::index_2d();             // error[E0107]: write index_2d::<N>()
-    fn scale<T>(a: T) -> T { a }
-    scale::<f32, f64>(1.0);                 // error[E0107]: scale takes one
-""",
     "E0133": """\
 Some operations can break memory safety, so Rust (and oxidec) only allow them inside an
 `unsafe { ... }` block or an `unsafe fn`, where the programmer takes responsibility:
@@ -517,11 +509,6 @@ Only `loop` can `break` with a value (`while` and `for` may end without a `break
     let v = while c { break 1.0; };     // error[E0571]
     let v = loop { break 1.0; };        // ok
 """,
-    "E0689": """\
-A method of a number called on a literal (or a binding of one) whose type nothing has fixed
-yet: `2.0.powi(2)` could be `f32` or `f64`. Give the literal a suffix (`2.0f32`) or the
-binding a type (`let x: f32 = 2.0;`).
-""",
     "E0599": """\
 No method with this name exists for the receiver's type. The help suggests the nearest
 existing one.
@@ -533,18 +520,6 @@ The unary operator does not apply to the type: `-` on an unsigned integer or a b
 `!` on a float.
 
     let n = -(x as u32);           // error[E0600]: unsigned values cannot be negated
-""",
-    "E0689": """\
-A method of the number types needs to know which type: on a literal without a suffix or a
-binding whose type nothing fixed, there is no such method yet.
-
-    let b = 2.pow(3);              // error[E0689]
-    let b = 2_i32.pow(3);          // ok
-""",
-    "E0604": """\
-In rustc: only primitive types can be cast with `as`. oxidec reports every invalid cast
-as E0606, including casts of non-primitive values such as a `ThreadIndex` (use
-`idx.get()` to get its `usize`).
 """,
     "E0606": """\
 The cast between these two types is not one `as` performs.
@@ -584,8 +559,10 @@ A call of something that is not a function (a local variable, an expression).
 
 
 def _add_pattern_pages() -> None:
-    from . import explain_generics, explain_memory, explain_patterns, explain_traits
-    for module in (explain_patterns, explain_generics, explain_traits, explain_memory):
+    from . import (explain_generics, explain_memory, explain_numbers, explain_patterns,
+                   explain_traits)
+    for module in (explain_patterns, explain_numbers, explain_generics, explain_traits,
+                   explain_memory):
         PAGES.update(module.PAGES)
 
 

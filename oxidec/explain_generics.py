@@ -8,6 +8,14 @@ SUMMARIES: dict[str, str] = {
 }
 
 PAGES: dict[str, str] = {
+    "E0107": """\
+A generic type or function gets the wrong number of generic arguments.
+
+    let t: SharedArray<f32> = ...;          // error[E0107]: SharedArray<T, N> takes two
+    let i = thread::index_2d();             // error[E0107]: write index_2d::<N>()
+    fn scale<T>(a: T) -> T { a }
+    scale::<f32, f64>(1.0);                 // error[E0107]: scale takes one
+""",
     "E0275": """\
 Each use of a generic function with new type arguments makes one more instance of it. A
 function that calls itself with ever larger arguments would need infinitely many:

@@ -3,6 +3,7 @@ explain.PAGES; codes.py lists their summaries)."""
 
 SUMMARIES: dict[str, str] = {
     "E0004": "non-exhaustive patterns in a `match`",
+    "E0057": "a closure called with the wrong number of arguments",
     "E0023": "wrong number of fields in a tuple variant pattern",
     "E0026": "struct pattern names a field the struct or variant does not have",
     "E0027": "struct pattern leaves out fields without `..`",
@@ -20,6 +21,8 @@ SUMMARIES: dict[str, str] = {
     "E0552": "unknown `#[repr(..)]` hint",
     "E0559": "struct literal of a variant with an unknown field",
     "E0579": "exclusive range pattern that is empty",
+    "E0271": "an iterator adapter whose items have the wrong type",
+    "E0525": "a closure that changes its captures passed where an `Fn` is wanted",
     "E0593": "closure with the wrong number of parameters",
     "E0605": "`as` cast of a non-primitive type (an enum with fields)",
 }
@@ -130,6 +133,26 @@ A struct variant literal names only the variant's fields.
 An exclusive range pattern `a..b` must contain at least one value.
 
     match n { 5..5 => 0, _ => 1 }    // error[E0579]
+""",
+    "E0057": """\
+A closure is called with as many arguments as it has parameters.
+
+    let add = |a: f32, b: f32| a + b;
+    add(1.0)                         // error[E0057]: takes 2 arguments but 1 was supplied
+""",
+    "E0271": """\
+`chain` joins two iterators with the same item type; `copied`/`cloned` need items that are
+references.
+
+    a.iter().chain(0..4)             // error[E0271]: items `&f32` and `i32`
+    (0..4).copied()                  // error[E0271]: the items are not references
+""",
+    "E0525": """\
+An `impl Fn(..)` parameter may be called any number of times, also at once; a closure that
+assigns to a captured variable is only `FnMut`. Take `impl FnMut(..)` (and `mut f`) instead.
+
+    fn apply(f: impl Fn(u32) -> u32) -> u32 { f(1) }
+    apply(|v| { n += v; n })         // error[E0525]
 """,
     "E0593": """\
 A closure passed to a method takes as many parameters as the method gives it.

@@ -248,6 +248,46 @@ class RangeTy(Ty):
 
 
 @dataclass(frozen=True)
+class IterTy(Ty):
+    """An iterator chain (`a.iter().map(f)`, `(0..n).rev()`) yielding `item`; it exists only
+    inside typeck and is consumed where it is written (lower/iterators.py turns the chain
+    into one loop), so no MIR local ever has this type."""
+
+    item: Ty
+
+    def __str__(self) -> str:
+        return f"impl Iterator<Item = {self.item}>"
+
+
+@dataclass(frozen=True)
+class ClosureTy(Ty):
+    """The type of one closure expression (`key` tells closures apart, like rustc's
+    `{closure@file:line:col}`); calls of it are inlined (lower/closures.py)."""
+
+    key: int
+    params: tuple[Ty, ...]
+    ret: Ty
+    where: str = ""
+
+    def __str__(self) -> str:
+        return f"{{closure@{self.where}}}" if self.where else "{closure}"
+
+
+@dataclass(frozen=True)
+class FnBoundTy(Ty):
+    """`impl Fn(A) -> R` (FnMut, FnOnce): a closure parameter. A function with one is
+    inlined at each call (lower/closures.py), the closure argument with it."""
+
+    trait: str
+    params: tuple[Ty, ...]
+    ret: Ty
+
+    def __str__(self) -> str:
+        ret = "" if isinstance(self.ret, UnitTy) else f" -> {self.ret}"
+        return f"impl {self.trait}({', '.join(map(str, self.params))}){ret}"
+
+
+@dataclass(frozen=True)
 class SharedArrayTy(Ty):
     """`SharedArray<T, N>`: a block-shared array; lives in `.shared` memory."""
 

@@ -1044,6 +1044,50 @@ COUNT_POSITIVE = KernelCase(
     EXACT,
 )
 
+# iter_reduce.rs: two kernels, one written with an iterator chain and closures, one with an
+# index loop; both sum a row's terms in order j = 0, 1, ... so their outputs are identical
+
+
+def _iter_reduce_make(rng, small):
+    rows = int(rng.integers(300, 700)) if small else int(rng.integers(40_000, 60_000))
+    cols = int(rng.integers(1, 40)) if small else int(rng.integers(48, 80))
+    return {"x": _uniform_f32(rng, rows * cols), "cols": np.uint32(cols),
+            "out": _out(np.float32, rows)}
+
+
+def _iter_reduce_weights(cols: int) -> np.ndarray:
+    return 1.0 + (np.arange(cols) % 4) * 0.25
+
+
+def _iter_reduce_ref(inp):
+    cols = int(inp["cols"])
+    x = _f64(inp["x"]).reshape(-1, cols)
+    return {"out": x @ _iter_reduce_weights(cols)}
+
+
+def _iter_reduce_tol(inp):
+    cols = int(inp["cols"])
+    mags = np.abs(_f64(inp["x"]).reshape(-1, cols)) @ _iter_reduce_weights(cols)
+    return Tolerance(atol=1.01 * (cols + 1) * 2 * U32 * mags,
+                     why="float64 reference; a float32 sum of `cols` weighted terms: "
+                     "gamma_(2 cols) * sum|w x| per row")
+
+
+def _iter_reduce_case(kernel: str) -> KernelCase:
+    return KernelCase(
+        "iter_reduce",
+        kernel,
+        (slice_("x", np.float32), scalar("cols", np.uint32), disjoint("out", np.float32)),
+        _iter_reduce_make,
+        _launch_1d_over("out"),
+        _iter_reduce_ref,
+        _iter_reduce_tol,
+    )
+
+
+ROW_SUMS_ITER = _iter_reduce_case("row_sums_iter")
+ROW_SUMS_INDEX = _iter_reduce_case("row_sums_index")
+
 # --------------------------------------------------------------------------------------------
 # Block-level samples (shared memory, barriers, atomics, warp shuffles). Kernels that add into
 # an accumulator with atomics (reduce, dot) get it zeroed in `make`, as the host would
@@ -1474,6 +1518,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "int_hash": [MURMUR3, SPLITMIX64],
     "bitmanip": [BIT_FIELDS, WORD_OPS],
     "count_positive": [POSITIVE_FLAGS, COUNT_POSITIVE],
+    "iter_reduce": [ROW_SUMS_ITER, ROW_SUMS_INDEX],
     "reduce": [REDUCE_SUM],
     "dot": [DOT, DOT_F64],
     "histogram": [HISTOGRAM],

@@ -31,6 +31,16 @@ pub fn apply(p: Affine, on: bool, k: i8, xs: &[f32], mut out: DisjointSlice<f32>
     if let Some(o) = out.get_mut(idx) { *o = v + (p.n[0] as f32); }
     if i == 0 && p.flag { unsafe { *raw = 1; } }
 }
+
+// instances of a generic struct cross the boundary under identifier names (`Pair_f32`)
+#[derive(Clone, Copy)]
+pub struct Pair<T> { pub a: T, pub b: T }
+
+#[kernel]
+pub fn pair_sum(p: Pair<f32>, q: Pair<u32>, mut out: DisjointSlice<f32>) {
+    let idx = thread::index_1d();
+    if let Some(o) = out.get_mut(idx) { *o = p.a + p.b + (q.a + q.b) as f32; }
+}
 """
 
 

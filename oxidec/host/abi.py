@@ -11,6 +11,7 @@ Each Rust parameter becomes, in the launcher and in the PTX `.param` list alike:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .. import types as T
@@ -45,10 +46,18 @@ def rust_ident(name: str) -> str:
     return name + "_" if name in RUST_KEYWORDS else name
 
 
+def struct_ident(ty: T.StructTy) -> str:
+    """A struct's name as an identifier: an instance of a generic struct, `Pair<f32>`, is
+    `Pair_f32` (`$` of a module-qualified key stays: C and Rust would reject it anyway)."""
+    if "<" not in ty.name:
+        return ty.name
+    return re.sub(r"_+", "_", re.sub(r"[^\w$]", "_", ty.name)).strip("_")
+
+
 def aggregate_name(ty: T.Ty, prefix: str) -> str:
     """The C/Rust name of a struct, tuple, array or Option type passed by value."""
     if isinstance(ty, T.StructTy):
-        return f"{prefix}_{ty.name}"
+        return f"{prefix}_{struct_ident(ty)}"
     return f"{prefix}_{type_tag(ty)}"
 
 
@@ -58,7 +67,7 @@ def type_tag(ty: T.Ty) -> str:
     if isinstance(ty, (T.IntTy, T.FloatTy, T.BoolTy)):
         return str(ty)
     if isinstance(ty, T.StructTy):
-        return ty.name
+        return struct_ident(ty)
     if isinstance(ty, T.TupleTy):
         return "tuple_" + "_".join(type_tag(e) for e in ty.elems)
     if isinstance(ty, T.ArrayTy):

@@ -26,7 +26,7 @@ from .. import types as T
 from ..driver import Compilation
 from ..signature import KernelParam, KernelSignature
 from .abi import (Aggregate, collect_aggregates, elem_scalar, is_aggregate,
-                  launch_bounds_threads, rust_ident, type_tag)
+                  launch_bounds_threads, rust_ident, struct_ident, type_tag)
 from .contract_code import Check, contract_checks
 
 PRELUDE = '''
@@ -136,7 +136,7 @@ def rust_type(ty: T.Ty) -> str:
     if isinstance(ty, T.ArrayTy):
         return f"[{rust_type(ty.elem)}; {ty.length}]"
     if isinstance(ty, T.StructTy):
-        return ty.name
+        return struct_ident(ty)
     return camel(type_tag(ty))  # tuples and Options: repr(C) structs
 
 

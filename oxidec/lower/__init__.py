@@ -8,6 +8,7 @@ hot path. The passes clean up the redundancy this produces.
 """
 from __future__ import annotations
 
+from .. import types as T
 from ..diagnostics import DiagnosticSink
 from ..mir import syntax as M
 from ..resolve import ItemTable
@@ -33,13 +34,16 @@ from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
 from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
+from .closures import ClosureLowering
+from .iterators import IteratorLowering
 from .pointers import PointerLowering
 from .slices import SliceLowering
 from .panics import PanicLowering
 from .transmute import TransmuteLowering
 
 
-class BodyBuilder(BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
+class BodyBuilder(ClosureLowering, IteratorLowering,
+                  BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
                   OverflowLint, ContractEntryLowering, NumLowering, CharLowering, TraitCallLowering,
@@ -54,6 +58,8 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     for name, sig in r.fn_sigs.items():
         if name in r.inline_fns:  # `Index::index`: inlined at each use (trait_calls.py)
             continue
+        if any(isinstance(t, T.FnBoundTy) for t in sig.params):
+            continue  # inlined at each call, with the closure it gets (lower/closures.py)
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings

@@ -49,6 +49,10 @@ class BuilderCore:
         self.blocks: list[BlockBuilder] = []
         self.cur: int | None = self.new_block()
         self.var_local: dict[int, int] = {}  # id(Var) -> local
+        self.var_places: dict[int, M.Place] = {}  # id(Var) -> its capture (lower/closures.py)
+        self.closure_vars: dict[int, object] = {}  # id(Var) of a `let`-bound closure -> env
+        self.inline_frames: list[tuple[int, int]] = []  # (result local, join block)
+        self.ref_aliases: dict[int, tuple] = {}  # id(Var) `x` bound to `&place` -> (place, ty)
         self.loops: list[LoopScope] = []
         self.return_block: int | None = None
         self.strings: list[str] = []  # the program's printf formats (shared by all bodies)

@@ -43,6 +43,8 @@ class CallLowering:
             return self.lower_builtin_trait_call(e, target)  # trait_calls.py
         if isinstance(target, ApiFn):
             return self.lower_api_call(e, target)
+        if isinstance(target, tuple) and target[0] == "closure":
+            return self.lower_closure_call(e, target[1])
         if isinstance(target, tuple) and target[0] == "core":
             return self.lower_core_call(e, target[1])  # lower/pointers.py
         return UNIT_CONST
@@ -187,6 +189,8 @@ class CallLowering:
         ty = self.ty(e)
         if kind == "atomic":
             return self.lower_atomic_method(e, name)
+        if kind == "iter":
+            return self.lower_iter_method(e)
         if kind in ("option", "result"):
             return self.lower_option_method(e, kind, name)
         if kind == "user":

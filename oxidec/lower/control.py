@@ -90,6 +90,14 @@ class ControlLowering:
         return UNIT_CONST
 
     def lower_return_expr(self, e: ast.ReturnExpr) -> M.Operand:
+        if self.inline_frames:  # returning from a function inlined here (lower/closures.py)
+            result, join = self.inline_frames[-1]
+            if e.value is not None:
+                value = self.lower_expr(e.value)
+                if self.cur is not None:
+                    self.assign(M.Place(result), M.Use(value), e.span)
+            self.goto(join, e.span)
+            return UNIT_CONST
         if e.value is not None:
             value = self.lower_expr(e.value)
             if self.cur is not None:

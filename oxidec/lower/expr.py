@@ -37,8 +37,7 @@ class ExprLowering:
     def lower_path_expr(self, e: ast.PathExpr) -> M.Operand:
         res = self.r.res.get(e)
         if isinstance(res, LocalRes):
-            local = self.local_for(res.var)
-            return self.spanned(self.read(M.Place(local), res.var.ty), e.span)
+            return self.spanned(self.read(self.var_place(res.var), res.var.ty), e.span)
         if isinstance(res, ConstRes):
             return M.Constant(res.value.value, res.value.ty)
         if e in self.r.variants:
@@ -79,9 +78,22 @@ class ExprLowering:
         if e in self.r.overloads:  # an operator of a user type (trait_calls.py)
             return self.lower_overload(e)
         lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
+        if e.lhs in self.r.deref_operands or e.rhs in self.r.deref_operands:
+            lhs, rhs = (self.read_through(op, x) if x in self.r.deref_operands else op
+                        for op, x in ((lhs, e.lhs), (rhs, e.rhs)))
+            return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs).inner
+                               if e.lhs in self.r.deref_operands else self.ty(e.lhs),
+                               self.ty(e), e.span)
         if isinstance(self.ty(e.lhs), T.TupleTy):
             return self.tuple_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
         return self.binary(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), self.ty(e), e.span)
+
+    def read_through(self, op: M.Operand, e: ast.Expr) -> M.Operand:
+        """`*op` for an operand `&x` of an arithmetic or comparison operator."""
+        ty = self.ty(e)
+        if self.ref_alias(e):
+            return self.read(self.ref_alias(e), ty.inner)
+        return self.read(M.Place(self.operand_local(op, ty, e.span), (M.Deref(),)), ty.inner)
 
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
                result_ty: T.Ty, span: Span) -> M.Operand:

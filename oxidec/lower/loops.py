@@ -22,6 +22,8 @@ class ForLowering:
             self.lower_range_loop(e, it, step)
         elif isinstance(self.ty(it), T.ArrayTy):
             self.lower_array_loop(e, it)
+        elif self.is_iterable(e.iter):  # lower/iterators.py
+            self.lower_iter_for(e)
         else:
             self.unsupported(e.iter.span, "this iterator is")
         return UNIT_CONST

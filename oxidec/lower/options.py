@@ -122,20 +122,6 @@ class OptionLowering:
         self.cur = join
         return self.read(result, out_ty)
 
-    def inline_closure(self, c: ast.ClosureExpr, args: list) -> M.Operand:
-        """The value of `c`'s body with its parameters bound to `args` (places or operands)."""
-        for p, a in zip(c.params, args):
-            if isinstance(a, M.Place):
-                self.bind_place(p.pat, a, p.span) if not _plain(p.pat) else \
-                    self.bind_pattern(p.pat, self.read(a, self.r.pat_ty.get(p.pat, T.ERROR)
-                                                       if p.pat in self.r.pat_ty else
-                                                       self.r.pat_var[p.pat].ty), T.ERROR,
-                                      p.span)
-            else:
-                self.bind_pattern(p.pat, a, self.r.pat_var[p.pat].ty if p.pat in self.r.pat_var
-                                  else T.ERROR, p.span)
-        return self.lower_expr(c.body)
-
     def default_of(self, ty: T.Ty, span: Span) -> M.Operand:
         if isinstance(ty, (T.IntTy, T.FloatTy, T.BoolTy)):
             return self.zero_of(ty)
@@ -157,6 +143,3 @@ class OptionLowering:
         self.push(M.Effect("printf", (M.Constant(self.strings.index(fmt), T.U32),), span))
         self.terminate(M.Unreachable(span))
 
-
-def _plain(p: ast.Pattern) -> bool:
-    return isinstance(p, ast.IdentPat) and p.sub is None and not p.by_ref

@@ -19,12 +19,14 @@ class PlaceLowering:
         if isinstance(e, ast.PathExpr):
             res = self.r.res.get(e)
             if isinstance(res, LocalRes):
-                return M.Place(self.local_for(res.var))
+                return self.var_place(res.var)
             if isinstance(res, StaticRes):
                 ref_ty = T.RefTy(res.ty, res.mutable)
                 t = self.temp(ref_ty, e.span)
                 self.assign(M.Place(t), M.StaticRef(res.name), e.span)
                 return M.Place(t, (M.Deref(),))
+        if isinstance(e, ast.UnaryExpr) and e.op == "*" and self.ref_alias(e.operand):
+            return self.ref_alias(e.operand)
         if isinstance(e, ast.UnaryExpr) and e.op == "*":
             inner = self.ty(e.operand)
             if isinstance(inner, (T.RefTy, T.PtrTy)):

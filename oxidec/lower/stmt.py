@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 from .. import ast
+from .. import types as T
 from ..mir import syntax as M
 from ..span import Span
 from ..typeck import Var
@@ -50,6 +51,9 @@ class StmtLowering:
         # let_stmt: "let" pattern (":" type)? ("=" expr)? ";"
         if stmt.init is None:
             self.declare_pattern(stmt.pat)
+            return
+        if isinstance(self.ty(stmt.init), T.ClosureTy):  # lower/closures.py
+            self.lower_closure_let(stmt)
             return
         value = self.lower_expr(stmt.init)
         if stmt.else_ is not None:  # let-else: test, the else block on failure, then bind

@@ -100,6 +100,8 @@ class UserCallLowering:
     def call_user_fn(self, sig: FnSig, args: list[ast.Expr], span,
                      receiver: ast.Expr | None = None) -> M.Operand:
         """Lower the arguments (the receiver, if any, is argument 0) and call `sig`."""
+        if any(isinstance(t, T.FnBoundTy) for t in sig.params):
+            return self.inline_user_fn(sig, args, span)  # lower/closures.py
         ops, backs = [], []
         exprs = ([receiver] if receiver is not None else []) + list(args)
         for i, (a, pty) in enumerate(zip(exprs, sig.params)):

@@ -168,6 +168,14 @@ def analyse(body: M.Body) -> RefAnalysis:
                 result.defs[local] = (base, M.Place(0), at)
                 result.roots[local] = result.roots[base]
                 changed = True
+            elif isinstance(rv, M.Use) and isinstance(rv.operand, (M.Copy, M.Move)) and \
+                    rv.operand.place.projection == (M.Deref(),) and \
+                    _ref_to_alias(result.defs, rv.operand.place.local) is not None:
+                # `r2 = &r1; x = *r2` with r1 an alias: x is r1 (a closure's `&&T` item)
+                inner = _ref_to_alias(result.defs, rv.operand.place.local)
+                result.defs[local] = (inner, M.Place(0), at)
+                result.roots[local] = result.roots[inner]
+                changed = True
     # Every mention of an alias must be its definition, the source of another alias's
     # definition, or a dereference.
     bad = result.kept
@@ -253,3 +261,15 @@ def analyse(body: M.Body) -> RefAnalysis:
             else:
                 escape(place.local, term.span, "used as a value")
     return result
+
+
+def _ref_to_alias(defs: dict, local: int) -> int | None:
+    """The alias `r1` when `local` is (a copy of) `&r1`, a reference to an alias local."""
+    if local not in defs:
+        return None
+    base, own, _ = defs[local]
+    while base is not None and own == M.Place(0):
+        base, own, _ = defs[base]
+    if base is None and not own.projection and own.local in defs:
+        return own.local
+    return None

@@ -134,6 +134,24 @@ class EnumRules:
                                span=self.span(meta))
 
     @rule
+    def impl_fn_type(self, meta, children):
+        # impl_fn_type: "impl" IDENT fn_type_args fn_type_ret?
+        params = next(c for c in children if isinstance(c, tuple))
+        ret = next((c[0] for c in children if isinstance(c, list)), None)
+        return ast.FnTraitType(trait=self.name(children[0]), params=params, ret=ret,
+                               span=self.span(meta))
+
+    @rule
+    def fn_type_args(self, meta, children):
+        # fn_type_args: "(" (type ("," type)* ","?)? ")"
+        return tuple(c for c in children if isinstance(c, ast.TypeExpr))
+
+    @rule
+    def fn_type_ret(self, meta, children):
+        # fn_type_ret: "->" type
+        return [children[-1]]
+
+    @rule
     def closure_params(self, meta, children):
         # closure_params: PIPE (closure_param ("," closure_param)* ","?)? PIPE | OROR
         return tuple(c for c in children if isinstance(c, ast.ClosureParam))

@@ -32,6 +32,9 @@ class CallMixin:
         name = names[-1]
         if len(names) == 1:
             local = self.lookup(name)
+            if isinstance(local, Var) and isinstance(self.shallow(local.ty),
+                                                     (T.ClosureTy, T.FnBoundTy)):
+                return self.check_closure_call(e, local, self.shallow(local.ty))
             if isinstance(local, Var):
                 self.sink.error("E0618", f"expected function, found `{local.ty}`", e.func.span,
                                 f"`{name}` is a local variable, not a function",
@@ -112,6 +115,9 @@ class CallMixin:
                 self.check_expr(a)
             return
         for a, p in zip(e.args, params):
+            if isinstance(p, T.FnBoundTy):  # a closure argument (typeck/closures.py)
+                self.check_closure_arg_for(a, p)
+                continue
             self.coerce(self.check_expr(a, p), p, a.span)
 
     def call_fn(self, e: ast.CallExpr, sig: FnSig) -> T.Ty:

@@ -71,6 +71,8 @@ class ControlMixin:
             elem = it.elem
         elif isinstance(it, T.ArrayTy):
             elem = it.elem
+        elif self.iterable_item(it) is not None:  # iterator chains, `&array`, slices
+            elem = self.iterable_item(it)
         else:
             if not isinstance(it, T.ErrorTy):
                 self.sink.error("E0277", f"`{self.deep(it)}` is not an iterator", e.iter.span,

@@ -320,31 +320,5 @@ class EnumMixin:
         return base
 
     def check_closure(self, c: ast.Expr, params: list[T.Ty], expected) -> T.Ty:
-        """A closure written inline as a combinator's argument: its parameters take `params`;
-        lowering inlines its body at the call (closures as values are a later feature)."""
-        if not isinstance(c, ast.ClosureExpr):
-            self.check_expr(c)
-            self.unsupported(c.span, "closures that are not written inline at the call",
-                             help="write the closure at the call: `.map(|x| ...)`")
-            return T.ERROR
-        if len(c.params) != len(params):
-            self.sink.error("E0593", f"closure is expected to take {len(params)} argument"
-                            f"{'s' if len(params) != 1 else ''}, but it takes {len(c.params)} "
-                            f"argument{'s' if len(c.params) != 1 else ''}", c.span,
-                            f"takes {len(c.params)} argument{'s' if len(c.params) != 1 else ''}")
-            return T.ERROR
-        self.ctx.scopes.append({})
-        for p, ty in zip(c.params, params):
-            if p.ty is not None:
-                declared = self.lower_type(p.ty)
-                self.coerce(ty, declared, p.span)
-            self.bind_pattern(p.pat, ty, irrefutable=True)
-        out = self.check_expr(c.body, expected)
-        self.ctx.scopes.pop()
-        self.r.expr_ty[c] = out
-        return out
-
-    def check_closure_expr(self, e: ast.ClosureExpr, expected):
-        self.unsupported(e.span, "closures outside the arguments of `Option`/`Result` methods",
-                         help="closures as values come with a later version of oxidec")
-        return T.ERROR
+        """A closure argument of a combinator (typeck/closures.py): what it returns."""
+        return self.closure_arg(c, params, expected)

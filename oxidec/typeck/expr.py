@@ -11,7 +11,7 @@ import functools
 from .. import ast
 from .. import types as T
 from ..diagnostics import Label
-from .operators import operator_mismatch
+from .operators import deref_operands, operator_mismatch, scalar_ref
 from .results import (ConstRes, LocalRes, Loop,
                       StaticRes, Var, describe, nearest)
 
@@ -274,10 +274,12 @@ class ExprMixin:
         lt = self.check_expr(e.lhs, None if comparison else expected)
         if self.overloadable(lt, op):  # a user type: its trait impl (typeck/trait_ops.py)
             return self.check_binary_overload(e, lt, expected)
-        rt = self.check_expr(e.rhs, lt)
+        lref = scalar_ref(self, lt)  # `&x` operands (operators.py)
+        rt = self.check_expr(e.rhs, lref if lref is not None and not comparison else lt)
         scalar_lhs = self.scalar_lhs_overload(e, lt, rt)  # `2.0 * v` (trait_ops.py)
         if scalar_lhs is not None:
             return scalar_lhs
+        lt, rt = deref_operands(self, e, lt, rt, comparison)
         if not self.unify(lt, rt):
             if not comparison and isinstance(self.shallow(lt), T.CharTy):
                 self.op_error(e, lt, rt)  # rustc: E0369, `char` has no arithmetic

@@ -42,7 +42,10 @@ class GenericCallsMixin:
         else:
             for p in fparams:
                 env[p.name] = self.fresh("any") if p.kind == "type" else None
+        self.fn_bound_params(fn, env)  # `F: Fn(..)` is a closure parameter (closures.py)
         checked = self.infer_consts(fn, args, env, skip_self)
+        if expected is not None and fn.ret is not None:  # `let a: [f32; 4] = make();`
+            self.infer_const_from(fn.ret, expected, env)
         missing = [n for n, v in env.items() if v is None]
         if missing:
             for a in args:
@@ -66,10 +69,14 @@ class GenericCallsMixin:
             self.unify_ret_adt(fn, env, expected)
         later = []
         for a, pty in zip(args, ptys):
-            if a in checked:
+            if a in checked and pty is not None:
+                self.coerce(checked[a], pty, a.span)
+            elif a in checked:
                 later.append((a, checked[a]))
             elif pty is None:
                 later.append((a, self.check_expr(a)))
+            elif isinstance(self.shallow(pty), T.FnBoundTy):
+                self.check_closure_arg_for(a, self.shallow(pty))
             else:
                 self.coerce(self.check_expr(a, pty), pty, a.span)
         concrete = {}
@@ -231,10 +238,13 @@ class GenericCallsMixin:
         self.fn_instances[(d.key, args)] = key
         self.instance_names[key] = f"{d.key.replace('$', '::')}::<" \
             f"{', '.join(arg_text(a) for a in args)}>"
-        self.check_instance_bounds(fn, env, span)
+        with self.in_scope_of(fn):  # the bounds name traits of the generic fn's scope
+            ok = self.check_instance_bounds(fn, env, span)
         copy = clone_fn(self.items, fn, key, owner)
         self.inst_env[id(copy)] = dict(env)
         sig = self.request_fn(key, span)
+        if not ok and key in self.queue:  # its body would only repeat the bound's error
+            self.queue.remove(key)
         return sig
 
     def instance_key(self, d, args: tuple) -> str:

@@ -372,10 +372,15 @@ class GenericsMixin:
                              "with a trait that has it")
         return True
 
-    def check_instance_bounds(self, item: ast.Item, env: dict, span) -> None:
-        """Whether `env`'s arguments satisfy the bounds of `item`'s parameters (inline and
-        `where`: `self.generic_bounds(item, name)`): the trait checker's hook, called once
-        per new instance. Until traits land a bound is accepted unchecked."""
+    def bounded_param(self, name: str) -> T.Ty | None:
+        """The type a type parameter `name` stands for in the instance being checked, when a
+        bound of it other than a marker trait could provide items (`T::zero()`, `T::ZERO`
+        with `T: Zero`); None for any other name."""
+        ty = self.generic_env.get(name)
+        if not isinstance(ty, T.Ty) or self.ctx is None:
+            return None
+        found = self.generic_bounds(self.ctx.sig.item, name)
+        return ty if any(b.path.last.name not in MARKER_TRAITS for b in found) else None
 
     def generic_bounds(self, fn: ast.Item, name: str):
         return bounds(self.items, fn, name)

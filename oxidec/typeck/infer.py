@@ -41,6 +41,8 @@ class InferMixin:
             return T.RangeTy(self.deep(ty.elem))
         if isinstance(ty, T.SliceTy):
             return T.SliceTy(self.deep(ty.elem))
+        if isinstance(ty, (T.IterTy, T.ClosureTy, T.FnBoundTy)):
+            return self._map_children(ty, self.deep)
         return ty
 
     def finalize(self, ty: T.Ty) -> T.Ty:
@@ -56,7 +58,8 @@ class InferMixin:
             return self.subst[ty.var]
         if isinstance(ty, T.EnumTy) and ty.args:
             return _rebuild_enum(ty, [self.finalize(a) for a in ty.args])
-        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.SliceTy)):
+        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.SliceTy,
+                           T.IterTy, T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.finalize)
         return ty
 
@@ -74,6 +77,12 @@ class InferMixin:
             return T.TupleTy(tuple(f(t) for t in ty.elems))
         if isinstance(ty, T.SliceTy):
             return T.SliceTy(f(ty.elem))
+        if isinstance(ty, T.IterTy):
+            return T.IterTy(f(ty.item))
+        if isinstance(ty, T.ClosureTy):
+            return T.ClosureTy(ty.key, tuple(f(t) for t in ty.params), f(ty.ret), ty.where)
+        if isinstance(ty, T.FnBoundTy):
+            return T.FnBoundTy(ty.trait, tuple(f(t) for t in ty.params), f(ty.ret))
         return T.RangeTy(f(ty.elem))
 
     def unify(self, a: T.Ty, b: T.Ty) -> bool:
@@ -109,6 +118,13 @@ class InferMixin:
                 self.unify(x, y) for x, y in zip(a.args, b.args))
         if isinstance(a, T.RangeTy):
             return self.unify(a.elem, b.elem)
+        if isinstance(a, T.IterTy):
+            return self.unify(a.item, b.item)
+        if isinstance(a, T.ClosureTy):
+            return a.key == b.key
+        if isinstance(a, T.FnBoundTy):
+            return a.trait == b.trait and len(a.params) == len(b.params) and all(
+                self.unify(x, y) for x, y in zip(a.params + (a.ret,), b.params + (b.ret,)))
         return False
 
     def _bind(self, var: T.InferTy, ty: T.Ty) -> bool:

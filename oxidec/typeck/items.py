@@ -31,18 +31,22 @@ from .api import ApiMixin, target_sm
 from .generics import GenericsMixin, is_generic
 from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
+from .generic_bounds import GenericBoundsMixin
 from .traits import TraitMixin
 from .trait_ops import TraitOpsMixin
+from .closures import ClosureMixin
+from .iterators import IteratorMixin
 from .pointers import PointerMixin
 from .slices import SliceMixin
 from .panics import PanicMixin
 from .uninit import UninitMixin
 
 
-class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
+class Typeck(ClosureMixin, IteratorMixin,
+             InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin, GenericEnumsMixin, TraitMixin, TraitOpsMixin,
+             GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
@@ -93,6 +97,8 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
         kind = self.items.fn_kind(fn)
         params = tuple(self.lower_type(p.ty) for p in fn.params)
         ret = self.lower_type(fn.ret) if fn.ret else T.UNIT
+        if isinstance(ret, T.FnBoundTy):  # the returned closure is reported (closures.py)
+            ret = T.ERROR
         sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
         if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
                 ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
@@ -192,6 +198,7 @@ class Typeck(InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, 
             elif fn.body.tail is not None:
                 self.coerce(body_ty, sig.ret, tail_span)
         self.finish_fn(ctx)
+        self.check_closure_escapes(fn.body)
         self.ctx = None
 
     def finish_fn(self, ctx: FnCtx) -> None:

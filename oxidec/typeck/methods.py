@@ -71,6 +71,9 @@ class MethodMixin:
                 return found
         if isinstance(base, T.AtomicTy):
             return self.atomic_method(e, base)
+        it = self.iter_method(e, recv, base)
+        if it is not None:
+            return it
         owner = api_owner(base)
         api = lookup_method(owner, m) if owner else None
         if api is not None:

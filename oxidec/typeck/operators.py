@@ -73,6 +73,31 @@ def operator_mismatch(checker, op: str, lhs: ast.Expr, rhs: ast.Expr, op_span, l
                             f"`{shown['l']}`")
 
 
+# -- operands behind a shared reference ---------------------------------------------------
+
+def scalar_ref(checker, ty: T.Ty) -> T.Ty | None:
+    """`T` when `ty` is `&T` of a number or bool (Rust's `impl Add<f32> for &f32` ...)."""
+    s = checker.shallow(ty)
+    if isinstance(s, T.RefTy) and not s.mutable:
+        inner = checker.shallow(s.inner)
+        if is_numeric(inner) or isinstance(inner, T.BoolTy):
+            return inner
+    return None
+
+
+def deref_operands(checker, e: ast.BinaryExpr, lt: T.Ty, rt: T.Ty, comparison: bool):
+    """The operand types after Rust's reference impls of the operator traits: arithmetic takes
+    `&x` on either side (`v * 2.0` with `v: &f32`), a comparison `&x` on both sides. The
+    operands read through the reference are noted for lowering (`r.deref_operands`)."""
+    lref, rref = scalar_ref(checker, lt), scalar_ref(checker, rt)
+    if comparison and (lref is None or rref is None):
+        return lt, rt
+    for side, inner in ((e.lhs, lref), (e.rhs, rref)):
+        if inner is not None:
+            checker.r.deref_operands.add(side)
+    return (lref if lref is not None else lt), (rref if rref is not None else rt)
+
+
 # -- conversions ------------------------------------------------------------------------------
 
 def lossless(src: T.IntTy, dst: T.IntTy) -> bool:

@@ -84,6 +84,10 @@ class TypeckResults:
     overloads: dict[ast.Expr, tuple] = field(default_factory=dict)  # typeck/trait_ops.py
     inline_fns: set[str] = field(default_factory=set)  # `index` bodies: inlined, no MIR body
     index_writes: set[ast.Expr] = field(default_factory=set)  # `v[i] = x`: `index_mut`
+    # closures and iterator chains (typeck/closures.py, typeck/iterators.py)
+    closures: dict[ast.ClosureExpr, object] = field(default_factory=dict)  # -> ClosureInfo
+    iter_methods: dict[ast.MethodCallExpr, str] = field(default_factory=dict)  # -> the method
+    deref_operands: set = field(default_factory=set)  # `&x` operands of `+`, `==`...: read `*x`
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]

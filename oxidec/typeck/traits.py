@@ -138,6 +138,9 @@ class TraitMixin:
         if head == "Self" and self.self_ty is not None and not isinstance(
                 self.self_ty, (T.StructTy, T.EnumTy)):
             return self.call_on(e, self.self_ty, None, name, expected)
+        bound = self.bounded_param(head)  # `T::zero()` with `T: Zero` (generics.py)
+        if bound is not None:
+            return self.call_on(e, bound, None, name, expected)
         if head in T.SCALARS and self.resolver.lookup(self.module, head, "type") is None:
             ty = T.SCALARS[head]
             if any(name in i.fns for i in self.impls_of(ty)) or name in ("from", "try_from",
@@ -280,6 +283,8 @@ class TraitMixin:
         elif len(names) == 2 and (names[0] == "Self" and self.self_ty is not None and
                                   not isinstance(self.self_ty, (T.StructTy, T.EnumTy))):
             impls = self.impls_of(self.self_ty)
+        elif len(names) == 2 and self.bounded_param(names[0]) is not None:
+            impls = self.impls_of(self.bounded_param(names[0]))  # `T::ZERO`, `T: Zero`
         elif len(names) == 2 and names[0] in T.SCALARS and \
                 self.resolver.lookup(self.module, names[0], "type") is None:
             impls = self.impls_of(T.SCALARS[names[0]])

@@ -39,7 +39,35 @@ fn add_to<U: Copy + Add<Output = U>>(a: U, b: U) -> U {
     a + b
 }
 
+fn filled<const N: usize>(v: f32) -> [f32; N] {
+    [v; N]
+}
+
+fn first_of<T: Copy, const N: usize>(a: &[T; N]) -> T {
+    a[N - 1]
+}
+
+fn stepped<T: Copy + Add<Output = T>>(x: T, step: T, n: u32) -> T {
+    let mut v = x;
+    let mut k = 0;
+    while k < n {
+        v = v + step;
+        k += 1;
+    }
+    v
+}
+
+fn swap_pair<A: Copy, B: Copy>(a: A, b: B) -> (B, A) {
+    (b, a)
+}
+
 fn compute(x: f32, i: usize) -> f32 {
+    let f4: [f32; 4] = filled(x);
+    let f2 = filled::<2>(0.5);
+    let arr = [i as u64, 7, 9];
+    let (p, q) = swap_pair(i as u8, x);
+    let extra = f4[3] + f2[1] + first_of(&arr) as f32 + stepped(x, 0.25, (i % 5) as u32)
+        + p + q as f32;
     let a = axpy(2.0f32, x, 1.5);
     let b = axpy::<f64>(0.5, x as f64, -3.25) as f32;
     let c = axpy(3u32, i as u32, 7) as f32;
@@ -50,5 +78,5 @@ fn compute(x: f32, i: usize) -> f32 {
     let h = sum_n([x, 1.0, 2.5]) + sum_n::<2>([x, x]);
     let k = scaled_len::<3>(x) + scaled_len::<7>(0.5);
     let m = twice(x) + twice(i as u16) as f32;
-    a + b + c + d + e + f + g + h + k + m
+    a + b + c + d + e + f + g + h + k + m + extra
 }
