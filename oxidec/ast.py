@@ -1,9 +1,8 @@
 """The abstract syntax tree: frozen dataclasses, every node with a `Span`.
 
 Nodes compare by identity (`eq=False`), so later phases key side tables (types, resolutions)
-on the node objects themselves. Constructors are keyword-only.
-Names match the grammar rules (`let_stmt` -> `LetStmt`) and the lowering functions
-(`lower_let_stmt`).
+on the node objects themselves. Constructors are keyword-only. Names match the grammar rules
+(`let_stmt` -> `LetStmt`) and the lowering functions (`lower_let_stmt`).
 """
 from __future__ import annotations
 
@@ -232,6 +231,7 @@ class UnaryExpr(Expr):
 class RefExpr(Expr):
     mutable: bool
     operand: Expr
+    raw: bool = False  # `&raw const x` / `&raw mut x` / `addr_of!(x)`: a raw pointer
 
 
 @node

@@ -81,12 +81,14 @@ CODES: dict[str, str] = {
 def _add_pattern_codes() -> None:
     from .explain_patterns import SUMMARIES
     from .explain_generics import SUMMARIES as GENERIC_SUMMARIES
+    from .explain_memory import SUMMARIES as MEMORY_SUMMARIES
     from .explain_traits import SUMMARIES as TRAIT_SUMMARIES
     from .explain_numbers import SUMMARIES as NUMBER_SUMMARIES
     CODES.update(SUMMARIES)
     CODES.update(NUMBER_SUMMARIES)
     CODES.update(GENERIC_SUMMARIES)
     CODES.update(TRAIT_SUMMARIES)
+    CODES.update(MEMORY_SUMMARIES)
 
 
 _add_pattern_codes()

@@ -563,14 +563,11 @@ A call of something that is not a function (a local variable, an expression).
 
 
 def _add_pattern_pages() -> None:
-    from .explain_patterns import PAGES as PATTERN_PAGES
-    from .explain_generics import PAGES as GENERIC_PAGES
-    from .explain_traits import PAGES as TRAIT_PAGES
-    from .explain_numbers import PAGES as NUMBER_PAGES
-    PAGES.update(PATTERN_PAGES)
-    PAGES.update(NUMBER_PAGES)
-    PAGES.update(GENERIC_PAGES)
-    PAGES.update(TRAIT_PAGES)
+    from . import (explain_generics, explain_memory, explain_numbers, explain_patterns,
+                   explain_traits)
+    for module in (explain_patterns, explain_numbers, explain_generics, explain_traits,
+                   explain_memory):
+        PAGES.update(module.PAGES)
 
 
 _add_pattern_pages()

@@ -76,6 +76,7 @@ def _compute() -> list[Op]:
         Op("mul_hi", "arg0", doc="(a, b) the high half of the double-width product"),
         Op("select", "arg1", doc="(cond, a, b)"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
+        Op("slice_from_parts", "dest", doc="(p, n): the fat pointer `&[T]` of n elements at p"),
         Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),
         # integer dot products (sm_61): (a: u32, b: u32, c) -> c + the sum of the products of
         # a's 4 bytes and b's (dp4a), or of a's 2 halves and b's low 2 bytes (dp2a.lo); s32:

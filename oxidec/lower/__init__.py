@@ -37,14 +37,19 @@ from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
 from .closures import ClosureLowering
 from .iterators import IteratorLowering
+from .pointers import PointerLowering
+from .slices import SliceLowering
+from .panics import PanicLowering
+from .transmute import TransmuteLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering,
                   BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering, TraitCallLowering,
-                  WarpApiLowering):
+                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering,
+                  TraitCallLowering, WarpApiLowering, PointerLowering, SliceLowering,
+                  PanicLowering, TransmuteLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -47,6 +47,8 @@ class CallLowering:
             return self.lower_closure_call(e, target[1])
         if isinstance(target, tuple) and target[0] == "from_fn":
             return self.lower_array_from_fn(e, target[1])  # lower/iter_consumers.py
+        if isinstance(target, tuple) and target[0] == "core":
+            return self.lower_core_call(e, target[1])  # lower/pointers.py
         return UNIT_CONST
 
     def special(self, name: str, span: Span) -> M.Operand:
@@ -290,9 +292,14 @@ class CallLowering:
         if kind == "user_from":
             return self.lower_user_from(e, name)
         if kind == "slice":
+            if name != "len" or isinstance(self.ty(e.receiver), T.SliceTy):
+                return self.lower_slice_method(e, name)  # lower/slices.py
             place = self.lower_place(e.receiver)
-            if name == "len":
-                return self.to_temp(M.Len(place), T.USIZE, span)
+            return self.to_temp(M.Len(place), T.USIZE, span)
+        if kind == "ptr":
+            return self.lower_ptr_method(e, name)  # lower/pointers.py
+        if kind == "uninit":
+            return self.lower_uninit_method(e, name)  # lower/pointers.py
         if kind == "array":  # the receiver may be a reference to the array (auto-deref)
             array = self.ty(e.receiver)
             while isinstance(array, T.RefTy):
@@ -304,8 +311,6 @@ class CallLowering:
             recv = self.read(M.Place(self.operand_local(recv, rty, span), (M.Deref(),)),
                              rty.inner)
             rty = rty.inner
-        if kind == "ptr":
-            return self.to_temp(M.Intrinsic("ptr_add", (recv, args[0])), ty, span)
         if kind in ("int", "float"):
             table = INT_METHODS if kind == "int" else FLOAT_METHODS
             intrinsic = table[name][2]

@@ -193,8 +193,12 @@ class ExprLowering:
         return self.to_temp(M.Aggregate(ty, ops), ty, e.span)
 
     def lower_ref_expr(self, e: ast.RefExpr) -> M.Operand:
+        if e.raw:
+            return self.lower_raw_ref_expr(e)  # lower/pointers.py
         # `&x` / `&mut x.f` of a register local is checked by borrowck and rewritten into
         # direct uses of the place by passes/ref_elim (which rejects escaping ones).
+        if isinstance(e.operand, ast.IndexExpr) and isinstance(e.operand.index, ast.RangeExpr):
+            return self.read(M.Place(self.lower_subslice(e.operand, e.mutable)), self.ty(e))
         place = self.lower_place(e.operand)
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 

@@ -15,9 +15,9 @@ class MacroLowering:
     def lower_macro_call_expr(self, e: ast.MacroCallExpr) -> M.Operand:
         if e.name.split("::")[-1] == "gpu_printf":
             return self.lower_printf(e)
-        if e.name in ("gpu_assert", "assert", "debug_assert") and len(e.args) == 1:
-            cond = self.lower_expr(e.args[0])
-            self.check(cond, f"assertion failed: {e.args[0].span.text()}", e.span)
+        pm = self.r.panics.get(e)
+        if pm is not None:
+            return self.lower_panic_macro(e, pm)  # lower/panics.py
         return UNIT_CONST
 
     def lower_printf(self, e: ast.MacroCallExpr) -> M.Operand:

@@ -55,6 +55,8 @@ class PlaceLowering:
     def lower_index_place(self, e: ast.IndexExpr) -> M.Place:
         if e in self.r.overloads:  # `v[i]` through `impl Index` (trait_calls.py)
             return self.inline_index_place(e)
+        if isinstance(e.index, ast.RangeExpr):  # `s[a..b]` as a place: `*(&s[a..b])`
+            return M.Place(self.lower_subslice(e, False), (M.Deref(),))
         base = self.lower_place(e.base)
         bty = self.ty(e.base)
         index = self.lower_expr(e.index)

@@ -18,6 +18,7 @@ from .. import types as T
 from ..device_api import ApiFn
 from ..mir import syntax as M
 from ..typeck import FnSig, StaticRes
+from ..typeck.pointers import UNSAFE_CORE_FNS, UNSAFE_PTR_METHODS
 
 
 class UnsafeLowering:
@@ -35,6 +36,8 @@ class UnsafeLowering:
                 return "deref_raw_pointer", None
         elif isinstance(e, ast.PathExpr) and isinstance(r.res.get(e), StaticRes):
             res = r.res[e]
+            if e in getattr(self, "raw_ref_bases", ()):
+                return None  # `&raw mut STATIC[..]` reads nothing: safe since Rust 1.82
             if res.mutable:  # a plain `static` device global is read-only: no unsafe
                 return "use_of_mutable_static", "global" if res.space == "global" else None
         elif isinstance(e, ast.MethodCallExpr):
@@ -42,8 +45,10 @@ class UnsafeLowering:
             if isinstance(target, ApiFn):  # a method of the device API: its row says
                 return ("call_unsafe_fn", target.path) if target.unsafe else None
             kind, name = target
-            if kind == "ptr" and name in ("add", "offset", "sub"):
+            if kind == "ptr" and name in UNSAFE_PTR_METHODS:
                 return "call_unsafe_fn", f"<{r.expr_ty.get(e.receiver)}>::{name}"
+            if kind == "uninit" and name == "assume_init":
+                return "call_unsafe_fn", f"{r.expr_ty.get(e.receiver)}::{name}"
             if kind == "user" and r.fn_sigs[name].is_unsafe:  # `unsafe fn` method
                 return "call_unsafe_fn", name.replace("$", "::")
         elif isinstance(e, ast.CallExpr):
@@ -52,4 +57,7 @@ class UnsafeLowering:
                 return "call_unsafe_fn", target.name
             if isinstance(target, ApiFn) and target.unsafe:
                 return "call_unsafe_fn", target.path
+            if isinstance(target, tuple) and target[0] == "core" and \
+                    target[1] in UNSAFE_CORE_FNS:
+                return "call_unsafe_fn", f"core::{target[1]}"
         return None

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import syntax as M
+from .typeof import place_ty
 from .visit import rvalue_operands
 from ..span import Span
-from ..types import USIZE
+from ..types import USIZE, PtrTy, RefTy, SliceTy
 
 
 @dataclass
@@ -28,6 +29,9 @@ class RefAnalysis:
     defs: dict[int, tuple[int | None, M.Place, tuple[int, int]]] = field(default_factory=dict)
     roots: dict[int, int] = field(default_factory=dict)  # alias -> its root borrow's alias
     escapes: list[Escape] = field(default_factory=list)
+    # every root borrow ref_elim must keep (its reference escapes, or feeds a variable that
+    # is assigned more than once): the place it borrows then lives in memory
+    kept: set[int] = field(default_factory=set)
 
     def target(self, alias: int) -> M.Place:
         """The place an alias points to, composed down to the register local."""
@@ -48,6 +52,31 @@ class RefAnalysis:
 
 def _is_register_place(place: M.Place) -> bool:
     return not any(isinstance(p, M.Deref) for p in place.projection)
+
+
+def takes_address(ty) -> bool:
+    """A `Ref` into a local of this type takes the address of the place it borrows: a raw
+    pointer (`&raw mut x`, `arr.as_mut_ptr()`) or a slice (`&arr` as `&[T]`). Such a place
+    cannot stay in registers: its local lives in memory instead (ptx/regalloc), and the
+    reference is not an alias for ref_elim to replace."""
+    return isinstance(ty, PtrTy) or (isinstance(ty, RefTy) and isinstance(ty.inner, SliceTy))
+
+
+def address_taken(body: M.Body) -> set[int]:
+    """The register locals whose address a `Ref` takes, once ref_elim has replaced the
+    references it can by the places they point to: the ones left (a raw pointer, a slice,
+    a reference passed to a function, stored or returned) need the local in memory."""
+    out = set()
+    for block in body.blocks:
+        for st in block.statements:
+            if isinstance(st, M.Assign) and isinstance(st.rvalue, M.Ref) and \
+                    _is_register_place(st.rvalue.place):
+                out.add(st.rvalue.place.local)
+    return out
+
+
+def _dest_ty(body: M.Body, place: M.Place):
+    return place_ty(body, place)
 
 
 def _stmt_places(stmt):
@@ -90,6 +119,7 @@ def analyse(body: M.Body) -> RefAnalysis:
     result = RefAnalysis()
     if not any(isinstance(st, M.Assign) and isinstance(st.rvalue, M.Ref)
                and _is_register_place(st.rvalue.place)
+               and not takes_address(_dest_ty(body, st.place))
                for blk in body.blocks for st in blk.statements):
         return result  # the common case: no reference to a register local at all
     ndefs: dict[int, int] = {}
@@ -119,7 +149,8 @@ def analyse(body: M.Body) -> RefAnalysis:
             if local in result.defs:
                 continue
             rv = stmt.rvalue
-            if isinstance(rv, M.Ref) and _is_register_place(rv.place):
+            if isinstance(rv, M.Ref) and _is_register_place(rv.place) and \
+                    not takes_address(body.locals[local].ty):
                 result.defs[local] = (None, rv.place, at)
                 result.roots[local] = local
                 roots_made[local] = stmt.span
@@ -147,11 +178,12 @@ def analyse(body: M.Body) -> RefAnalysis:
                 changed = True
     # Every mention of an alias must be its definition, the source of another alias's
     # definition, or a dereference.
-    bad: set[int] = set()
+    bad = result.kept
     for b, block in enumerate(body.blocks):
         for stmt in block.statements:
             if isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Ref) and \
-                    stmt.place.projection and _is_register_place(stmt.rvalue.place):
+                    stmt.place.projection and _is_register_place(stmt.rvalue.place) and \
+                    not takes_address(_dest_ty(body, stmt.place)):
                 # `s.r = &mut x`: a reference stored into a value never becomes an alias.
                 result.escapes.append(Escape(-1, stmt.span, stmt.span, "stored in a value"))
     if not result.defs:

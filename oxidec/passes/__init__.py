@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..mir.refs import address_taken
 from ..mir.syntax import Body, Program
 from ..mir.verify import MirVerifyError, verify_body
 from .const_fold import const_fold
@@ -56,6 +57,10 @@ PASSES: dict[int, tuple[str, ...]] = {
         "strength_reduce", "loop_rotate", "loop_unroll"),
 }
 
+# the passes of a body where a pointer points to a local (see `optimize`)
+ADDRESS_TAKEN_PASSES = ("const_fold", "copy_prop", "dead_code", "simplify_cfg",
+                        "simplify_locals", "remove_unreachable")
+
 MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice
 
 
@@ -69,6 +74,12 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
         raise ValueError(f"optimisation level must be 0, 1 or 2, not {level}")
     names = PASSES[min(level, 2)]
     changed = ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
+    if address_taken(body) and level >= 1:
+        # a local that a pointer points to is read and written through memory: only the
+        # passes that leave such a local alone (they forward and fold only locals whose
+        # address is never taken, mir.visit.single_def_locals) run; the loop passes and
+        # check_elim reason about locals' values across statements
+        names = ADDRESS_TAKEN_PASSES
     for _ in range(MAX_ITERATIONS):
         round_changed = False
         for name in names:

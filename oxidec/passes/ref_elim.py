@@ -32,7 +32,7 @@ def ref_elim(body: M.Body) -> bool:
     info = analyse(body)
     if not info.defs:
         return False
-    bad = {e.root for e in info.escapes}
+    bad = {e.root for e in info.escapes} | info.kept
     aliases = {a for a in info.defs if info.roots[a] not in bad}
     if not aliases:
         return False

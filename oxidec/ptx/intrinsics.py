@@ -242,6 +242,13 @@ def ptr_add(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, p.ty, p.space)]
 
 
+def slice_from_parts(em, rv, ty, hint) -> list[Val]:
+    """(p, n) -> the two leaves of a fat `&[T]`: the data pointer (keeping p's space) and
+    the element count. Only moves values; sub-slices and `from_raw_parts` make it."""
+    p, n = _args(em, rv)
+    return [p, n]
+
+
 # ---------------------------------------------------------------------------
 # Warp operations
 
@@ -291,6 +298,7 @@ INTRINSICS.update(packed.PACKED)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
+    "slice_from_parts": slice_from_parts,
     "active_mask": active_mask,
     "dynamic_shared": dynamic_shared,
     **{name: dot_product for name in ops.DOT_PRODUCTS},

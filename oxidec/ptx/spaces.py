@@ -204,6 +204,8 @@ class SpaceAnalysis:
             return ["shared"]
         if isinstance(rv, mir.Intrinsic) and rv.name == "ptr_add":
             return self.operand_spaces(rv.args[0])[:1]
+        if isinstance(rv, mir.Intrinsic) and rv.name == "slice_from_parts":
+            return self.operand_spaces(rv.args[0])[:1] + [None]
         if isinstance(rv, mir.Intrinsic) and rv.name == "select":
             a, b = self.operand_spaces(rv.args[1]), self.operand_spaces(rv.args[2])
             return [join(x, y) for x, y in zip(a, b)]

@@ -496,8 +496,6 @@ class _Compiler:
             return lambda x: cast(f(x), src, dst)
         if isinstance(rv, M.Ref):
             plan = self.place(frame, rv.place)
-            if isinstance(plan, LocalPlan):
-                return plan.address
             address = plan.address
             if canon(dest_ty) == FAT and isinstance(plan.ty, (T.ArrayTy, T.SharedArrayTy)):
                 n = plan.ty.length  # unsizing `&[T; N]` to `&[T]`

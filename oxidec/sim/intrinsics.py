@@ -280,6 +280,12 @@ def _ptr_add(x, args, arg_tys, result_ty):
         return p + n.astype(np.uint64) * step
 
 
+@intrinsic("slice_from_parts")
+def _slice_from_parts(x, args, arg_tys, result_ty):
+    p, n = args
+    return (p.astype(np.uint64), n.astype(np.uint64))
+
+
 @intrinsic("dynamic_shared")
 def _dynamic_shared(x, args, arg_tys, result_ty):
     """The address of this block's dynamic shared memory (after the static shared arrays)."""

@@ -439,6 +439,15 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         return ast.RefExpr(mutable=_has(children, "MUT"), operand=children[-1],
                            span=self.span(meta))
 
+    def raw_ref_expr(self, meta, children):
+        # unary: AMP IDENT (CONST | MUT) unary   (the IDENT must be the weak keyword `raw`)
+        word = children[1]
+        if word.value != "raw":
+            self.sink.error(SYNTAX, f"expected one of `mut`, `raw`, or an expression, found "
+                            f"`{word.value}`", self.tspan(word), "expected `raw` here")
+        return ast.RefExpr(raw=True, mutable=_has(children, "MUT"), operand=children[-1],
+                              span=self.span(meta))
+
     def ref_ref_expr(self, meta, children):
         # unary: ANDAND MUT? unary   (`&&x` is `& &x`)
         span = self.span(meta)
@@ -564,8 +573,12 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
     def macro_call_expr(self, meta, children):
         # macro_call_expr: path_expr BANG "(" _exprs? ")" | path_expr BANG "[" _exprs? "]"
         path = children[0].path
-        return ast.MacroCallExpr(name="::".join(path.names), args=tuple(_nodes(children)[1:]),
-                                 span=self.span(meta))
+        args = tuple(_nodes(children)[1:])
+        if path.names[-1] in ("addr_of", "addr_of_mut") and len(args) == 1:
+            # `core::ptr::addr_of_mut!(x)` is `&raw mut x`
+            return ast.RefExpr(raw=True, mutable=path.names[-1] == "addr_of_mut", operand=args[0],
+                                  span=self.span(meta))
+        return ast.MacroCallExpr(name="::".join(path.names), args=args, span=self.span(meta))
 
 
     def paren_expr(self, meta, children):

@@ -60,7 +60,12 @@ class GenericRules:
 
     def generic_params(self, meta, children):
         # generic_params: LT (generic_param ("," generic_param)* ","?)? GT
-        return ast.Generics(params=tuple(_nodes(children)), span=self.span(meta))
+        return ast.Generics(params=tuple(c for c in _nodes(children) if c is not None),
+                            span=self.span(meta))
+
+    def lifetime_param(self, meta, children):
+        # generic_param: LABEL (":" LABEL ("+" LABEL)*)?   (dropped: see the grammar)
+        return None
 
     def type_param(self, meta, children):
         # generic_param: IDENT (":" _bounds?)? ("=" type)?

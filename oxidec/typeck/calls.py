@@ -11,6 +11,8 @@ from ..device_api import ApiFn, api_names, lookup_api
 from ..device_api.warp import SHUFFLE_TYPES, SHUFFLES
 from ..diagnostics import Label
 from ..span import Span
+from .pointers import core_fn
+from .uninit import uninit_ctor
 from .results import (FnSig, Var, closest_last_segment, describe, nearest)
 
 
@@ -60,6 +62,12 @@ class CallMixin:
             api = lookup_api(full) if full else None
         if api is not None:
             return self.call_api(e, api, expected)
+        core = core_fn(names)
+        if core is not None:  # typeck/pointers.py
+            return self.call_core_fn(e, core, expected)
+        ctor = uninit_ctor(names)
+        if ctor is not None:  # typeck/uninit.py
+            return self.call_uninit_ctor(e, ctor, expected)
         for a in e.args:
             self.check_expr(a)
         hint = nearest(name, self.resolver.visible(self.module, "value")

@@ -241,8 +241,14 @@ class ExprMixin:
         return ty
 
     def check_ref_expr(self, e: ast.RefExpr, expected):
+        if e.raw:
+            return self.check_raw_ref_expr(e, expected)  # typeck/pointers.py
         exp = self.shallow(expected) if expected is not None else None
         inner = self.check_expr(e.operand, exp.inner if isinstance(exp, T.RefTy) else None)
+        arr = self.shallow(inner)
+        if isinstance(exp, T.RefTy) and isinstance(exp.inner, T.SliceTy) and \
+                isinstance(arr, T.ArrayTy) and self.unify(arr.elem, exp.inner.elem):
+            return T.RefTy(exp.inner, e.mutable)  # `&arr` as `&[T]`: unsized where it is made
         return T.RefTy(inner, e.mutable)
 
     ARITH = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "calculate the "
@@ -291,7 +297,8 @@ class ExprMixin:
         numeric = T.is_numeric(s) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or self.comparable_tuple(s)
+            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or self.comparable_tuple(s) or (
+                isinstance(s, T.PtrTy) and not isinstance(s.inner, T.SliceTy))
         elif op in ("&", "|", "^"):
             ok = T.is_integer(s) or isinstance(s, T.BoolTy) or (
                 isinstance(s, T.InferTy) and s.kind == "int")
@@ -381,6 +388,10 @@ class ExprMixin:
             ok = False
         if isinstance(src, T.PtrTy) and isinstance(target, (T.PtrTy, T.IntTy)):
             ok = True
+        if isinstance(target, T.PtrTy) and not isinstance(target, T.AtomicTy) and (
+                src == T.USIZE or isinstance(src, T.InferTy) and src.kind == "int"):
+            self.unify(src, T.USIZE)
+            ok = True  # `addr as *mut T`
         if isinstance(src, T.RefTy) and isinstance(target, T.PtrTy) and not isinstance(
                 target, T.AtomicTy) and (src.mutable or not target.mutable) \
                 and self.unify(src.inner, target.inner):
@@ -423,6 +434,8 @@ class ExprMixin:
         return T.RangeTy(lt)
 
     def check_index_expr(self, e: ast.IndexExpr, expected):
+        if isinstance(e.index, ast.RangeExpr):
+            return self.check_range_index(e)  # typeck/slices.py
         base = self.shallow(self.check_expr(e.base))
         if self.has_trait(self.deref_all(base), "Index"):  # `impl Index` (trait_ops.py)
             return self.check_index_overload(e, self.deref_all(base))

@@ -39,6 +39,8 @@ class InferMixin:
             return _rebuild_enum(ty, [self.deep(a) for a in ty.args])
         if isinstance(ty, T.RangeTy):
             return T.RangeTy(self.deep(ty.elem))
+        if isinstance(ty, T.SliceTy):
+            return T.SliceTy(self.deep(ty.elem))
         if isinstance(ty, (T.IterTy, T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.deep)
         return ty
@@ -56,8 +58,8 @@ class InferMixin:
             return self.subst[ty.var]
         if isinstance(ty, T.EnumTy) and ty.args:
             return _rebuild_enum(ty, [self.finalize(a) for a in ty.args])
-        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.IterTy,
-                           T.ClosureTy, T.FnBoundTy)):
+        if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.SliceTy,
+                           T.IterTy, T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.finalize)
         return ty
 
@@ -73,6 +75,8 @@ class InferMixin:
             return T.ArrayTy(f(ty.elem), ty.length)
         if isinstance(ty, T.TupleTy):
             return T.TupleTy(tuple(f(t) for t in ty.elems))
+        if isinstance(ty, T.SliceTy):
+            return T.SliceTy(f(ty.elem))
         if isinstance(ty, T.IterTy):
             return T.IterTy(f(ty.item))
         if isinstance(ty, T.ClosureTy):
@@ -145,9 +149,16 @@ class InferMixin:
         a, e = self.shallow(actual), self.shallow(expected)
         if isinstance(a, T.NeverTy):
             return expected
-        # `&mut T` coerces to `&T`, as in Rust.
+        # `&mut T` coerces to `&T`, and `*mut T` to `*const T`, as in Rust.
         if isinstance(a, T.RefTy) and isinstance(e, T.RefTy) and a.mutable and not e.mutable:
             if self.unify(a.inner, e.inner):
+                return expected
+        if type(a) is T.PtrTy and type(e) is T.PtrTy and a.mutable and not e.mutable:
+            if self.unify(a.inner, e.inner):
+                return expected
+        if isinstance(a, T.RefTy) and type(e) is T.PtrTy and (a.mutable or not e.mutable) \
+                and not isinstance(a.inner, T.SliceTy):
+            if self.unify(a.inner, e.inner):  # `&x` where a `*const T` is wanted
                 return expected
         if not self.unify(actual, expected):
             self.mismatch(expected, actual, span, why=why,

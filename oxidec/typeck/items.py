@@ -36,13 +36,18 @@ from .traits import TraitMixin
 from .trait_ops import TraitOpsMixin
 from .closures import ClosureMixin
 from .iterators import IteratorMixin
+from .pointers import PointerMixin
+from .slices import SliceMixin
+from .panics import PanicMixin
+from .uninit import UninitMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
              InferMixin, TypeLoweringMixin, StmtMixin, PatternMixin, ExprMixin, CallMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
-             GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin):
+             GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
+             PointerMixin, SliceMixin, PanicMixin, UninitMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -193,6 +198,7 @@ class Typeck(ClosureMixin, IteratorMixin,
             self.check_exhaustive(*match)
         for lit, negated in ctx.lits:
             self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
+        self.finish_transmutes()
 
     def finalize_results(self) -> None:
         """Apply inference results and literal defaults to every side table, once for the

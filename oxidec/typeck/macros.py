@@ -15,16 +15,9 @@ class MacroMixin:
     def check_macro_call_expr(self, e: ast.MacroCallExpr, expected):
         if e.name.split("::")[-1] == "gpu_printf":
             return self.check_printf(e)
-        if e.name in ("gpu_assert", "assert", "debug_assert"):
-            if len(e.args) != 1:
-                self.sink.error("OX0002", f"`{e.name}!` takes one condition here", e.span,
-                                "expected one argument",
-                                help="messages in assertions are not supported yet")
-                for a in e.args:
-                    self.check_expr(a)
-                return T.UNIT
-            self.coerce(self.check_expr(e.args[0], T.BOOL), T.BOOL, e.args[0].span)
-            return T.UNIT
+        found = self.check_panic_macro(e, e.name.split("::")[-1])  # typeck/panics.py
+        if found is not None:
+            return found
         if e.name.split("::")[-1] in HOST_MACROS:
             self.host_macro_error(e)
             return T.ERROR

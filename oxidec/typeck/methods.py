@@ -15,6 +15,7 @@ from ..device_api.atomic import ORDERINGS
 from ..device_api.numbers import FLOAT_METHOD_PARAMS, FLOAT_METHODS, INT_METHODS
 from . import num_methods as num
 from .results import (StaticRes, describe, nearest)
+from .uninit import is_maybe_uninit
 
 
 def _ordering_name(e: ast.Expr) -> str | None:
@@ -63,6 +64,10 @@ class MethodMixin:
         static = self.r.res.get(e.receiver) if isinstance(e.receiver, ast.PathExpr) else None
         if isinstance(static, StaticRes) and static.space == "const":
             return self.constant_method(e, static, done)
+        if is_maybe_uninit(base):  # typeck/uninit.py
+            found = self.uninit_method(e, base, done)
+            if found is not None:
+                return found
         if isinstance(base, (T.StructTy, T.EnumTy)):
             found = self.user_method(e, recv, base)
             if found is None:
@@ -89,8 +94,14 @@ class MethodMixin:
                 return done("slice", (), T.USIZE)
         if isinstance(base, T.ArrayTy) and m == "len":
             return done("array", (), T.USIZE)
-        if isinstance(base, T.PtrTy) and m == "add":
-            return done("ptr", (T.USIZE,), base)
+        if isinstance(base, T.PtrTy):  # typeck/pointers.py
+            found = self.ptr_method(e, base, done)
+            if found is not None:
+                return found
+        if isinstance(base, (T.RefTy, T.ArrayTy, T.SliceTy)):  # typeck/slices.py
+            found = self.slice_method(e, recv, base, done)
+            if found is not None:
+                return found
         if isinstance(base, T.RangeTy) and m == "step_by":
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):

@@ -64,6 +64,9 @@ class TypeckResults:
     calls: dict[ast.CallExpr, object] = field(default_factory=dict)  # FnSig | ApiFn | "Some"
     methods: dict[ast.MethodCallExpr, tuple[str, str]] = field(default_factory=dict)
     generic_values: dict[ast.Expr, tuple[int, ...]] = field(default_factory=dict)
+    # the types a `core` function is instantiated at: `size_of::<T>` (T,), `transmute` (A, B)
+    core_tys: dict[ast.Expr, tuple[T.Ty, ...]] = field(default_factory=dict)
+    panics: dict[ast.MacroCallExpr, object] = field(default_factory=dict)  # typeck/panics.py
     fn_sigs: dict[str, FnSig] = field(default_factory=dict)
     statics: dict[str, StaticRes] = field(default_factory=dict)  # mangled name -> static
     struct_tys: dict[str, T.StructTy] = field(default_factory=dict)

@@ -4,13 +4,13 @@
 """
 from __future__ import annotations
 
-
 from .. import ast
 from .. import types as T
 from ..device_api import API_TYPES
 from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
 from .results import (nearest)
+from .uninit import maybe_uninit_ty
 
 
 class TypeLoweringMixin:
@@ -91,9 +91,14 @@ class TypeLoweringMixin:
         atomic = T.atomic_type_name(name)
         if atomic is not None and not gargs:
             return atomic
+        if name == "MaybeUninit" and len(gargs) == 1:
+            return maybe_uninit_ty(self._type_arg(gargs[0]))  # typeck/uninit.py
         if name in HOST_TYPES:
             return self.host_type_error(name, te.span)
         if len(names) > 1 and names[0] not in ("cuda_device", "core", "std", "thread"):
+            if te.path.names[0] in ("core", "std"):  # `core::ptr::NonNull<u8>`: a real type
+                self.unsupported(te.span, f"the type `{'::'.join(te.path.names)}`")
+                return T.ERROR
             self.resolver.resolve(self.module, te.path, "type")  # E0433 / E0412
             return T.ERROR
         known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option", "Result"] \

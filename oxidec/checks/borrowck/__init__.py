@@ -6,7 +6,6 @@ runs, for every body:
 - moves.py       E0381 E0382 E0384 E0507   initialisation and moves
 - mutability.py  E0594 E0596               writing through `&`, bindings that are not `mut`
 - borrows.py     E0499 E0502 E0503 E0505 E0506 E0597 E0515   live borrows (NLL-style)
-- escapes        OX0002                    references to locals that ref_elim cannot remove
 - divergence.py  OX0009                    barriers/warp collectives under thread-dependent
                                            control flow (needs the whole program: calls)
 - shared_race.py OX0010 (lint `shared_race`, a warning)   shared-array races within one
@@ -17,20 +16,19 @@ delete dead borrows, which would hide errors. `unsafe` is checked just before
 (`checks/unsafeck.py`).
 
 OXIDEC_SKIP_BORROWCK=1 in the environment skips the analyses (not the storage statements'
-removal, nor the escape check the emitter relies on); it exists only to measure what the
-checker costs.
+removal); it exists only to measure what the checker costs. A reference to a local that
+passes/ref_elim cannot replace (passed to a function, stored, returned, a raw pointer) makes
+the local live in memory (mir/refs.address_taken).
 """
 from __future__ import annotations
 
 import os
 
-from ...diagnostics import DiagnosticSink, Label
+from ...diagnostics import DiagnosticSink
 from ...mir import syntax as M
-from ...mir.refs import analyse as analyse_refs
 from .dataflow import Cfg
 from .facts import BindingScopes, take_storage
-from .places import Accesses, local_name
-from .report import add
+from .places import Accesses
 
 SKIP_ENV = "OXIDEC_SKIP_BORROWCK"
 
@@ -39,7 +37,6 @@ def borrowck(program: M.Program, sink: DiagnosticSink) -> None:
     facts = {id(body): take_storage(body) for body in program.bodies}
     skip = bool(os.environ.get(SKIP_ENV))
     for body in program.bodies:
-        check_escapes(body, sink)
         if not skip:
             check_body(body, facts[id(body)], sink)
     if skip:
@@ -61,26 +58,3 @@ def check_body(body: M.Body, facts: BindingScopes, sink: DiagnosticSink) -> None
     check_borrows(body, cfg, acc, facts, sink)
 
 
-def check_escapes(body: M.Body, sink: DiagnosticSink) -> None:
-    """References to register locals that passes/ref_elim could not turn into direct uses."""
-    for esc in analyse_refs(body).escapes:
-        target = None
-        for block in body.blocks:
-            for stmt in block.statements:
-                if isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Ref) \
-                        and stmt.span == esc.borrow_span:
-                    target = local_name(body, stmt.rvalue.place.local)
-        if esc.how == "returned" and target:
-            continue  # borrows.py reports E0515 for it
-        what = f"`{target}`" if target else "a local value"
-        labels: list[Label] = []
-        primary = f"reference to {what}"
-        if not add(labels, esc.borrow_span, esc.use_span, f"the reference is {esc.how} here"):
-            primary += f", {esc.how}"
-        sink.error("OX0002", "references to local variables that escape a plain `*r` use are "
-                   "not supported yet", esc.borrow_span, primary, labels=labels,
-                   notes=["oxidec keeps local variables in registers, which have no address: "
-                          "a reference to one may only be used as `*r` (or `r.field`) in the "
-                          "function that made it, and may not be passed on, stored, "
-                          "returned or reassigned"],
-                   help="pass or return the value itself, and assign the result back")

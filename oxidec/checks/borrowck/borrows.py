@@ -96,6 +96,9 @@ class BorrowCheck:
         for b, block in enumerate(self.body.blocks):
             for i, stmt in enumerate(block.statements):
                 if isinstance(stmt, M.Assign) and isinstance(stmt.rvalue, M.Ref):
+                    if isinstance(place_ty(self.body, stmt.place), T.PtrTy) and not \
+                            is_atomic_view(place_ty(self.body, stmt.place)):
+                        continue  # `&raw mut x`: a raw pointer holds no loan (as in rustc)
                     found = self.loan_place(stmt.rvalue.place)
                     if found is None:
                         continue

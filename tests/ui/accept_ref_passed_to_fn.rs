@@ -1,4 +1,4 @@
-// References to locals may not leave the function (locals live in registers).
+// A reference to a local passed to a function: the local lives in memory (mir/refs.py).
 #[device]
 fn bump(x: &mut f32) {
     *x += 1.0;

@@ -1,4 +1,4 @@
-// A reference variable that is pointed at another local.
+// A reference variable pointed at another local: both locals live in memory.
 #[kernel]
 pub fn k(flag: u32, mut out: DisjointSlice<f32>) {
     let mut a = 1.0f32;

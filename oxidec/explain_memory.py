@@ -1,0 +1,28 @@
+"""The `oxidec explain` pages of the codes about raw pointers and `core::mem` (merged into
+explain.PAGES; codes.py lists their summaries)."""
+
+SUMMARIES: dict[str, str] = {
+    "E0512": "`transmute` between types of different sizes",
+    "E0745": "`&raw const` / `&raw mut` of a temporary value",
+}
+
+PAGES: dict[str, str] = {
+    "E0512": """\
+`core::mem::transmute::<A, B>(x)` reinterprets the bits of `x` as a `B`, so `A` and `B` must
+have the same size.
+
+    let bits: u32 = unsafe { core::mem::transmute(1.0f32) };   // ok: 32 bits each
+    let bits: u64 = unsafe { core::mem::transmute(1.0f32) };   // error[E0512]
+
+For a float's bits, `x.to_bits()` / `f32::from_bits(b)` need no `unsafe` at all.
+""",
+    "E0745": """\
+`&raw const e` / `&raw mut e` (and `addr_of!(e)`) make a pointer to a place: a variable, a
+field, an element, `*p`. A temporary value such as `a + b` or a function's result has no
+place to point to.
+
+    let p = &raw const (a + b);       // error[E0745]
+    let s = a + b;
+    let p = &raw const s;             // ok
+""",
+}
