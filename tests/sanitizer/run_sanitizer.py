@@ -38,9 +38,11 @@ def rust_text(value) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, tuple) and value and isinstance(value[0], str):
+        if len(value) == 2 and isinstance(value[1], dict):  # a struct variant: V { a: 1 }
+            return f"{value[0]} " + rust_text(value[1])
         return f"{value[0]}(" + ", ".join(rust_text(v) for v in value[1:]) + ")"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {rust_text(v)}" for k, v in value.items()) + "}"
+        return "{ " + ", ".join(f"{k}: {rust_text(v)}" for k, v in value.items()) + " }"
     return repr(value.item() if hasattr(value, "item") else value)
 
 

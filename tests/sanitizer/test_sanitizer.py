@@ -36,5 +36,5 @@ def test_commands_are_well_formed(case, tmp_path, rng) -> None:
     save = tmp_path / "out.npz"
     cmd = [a if a != "--gpu" else "--sim" for a in rs.command(case, inputs, tmp_path, save)]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=rs.ROOT)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, " ".join(cmd) + "\n" + proc.stderr
     assert rs.check_outputs(case, inputs, save) == []
