@@ -143,6 +143,11 @@ class TraitImplAttacher:
         names = te.path.names
         if len(names) == 1 and names[0] in SCALAR_NAMES:
             return names[0]
+        if len(names) == 1 and generic and names[0] in {p.name for p in impl.generics.params}:
+            self.sink.error("OX0002", "blanket impls (`impl<T> Trait for T`) are not supported "
+                            "by oxidec yet", te.span, "a type parameter",
+                            help="implement the trait for each type that needs it")
+            return None
         host = len(names) == 1 and names[0] in self.collector.host_types  # host code's impl
         res = self.resolver.resolve(module, te.path, "type", report=not host)
         if res is not None and res.def_ is not None and res.def_.kind in ("struct", "enum",
