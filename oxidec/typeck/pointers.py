@@ -31,6 +31,7 @@ PTR_METHODS: dict[str, tuple[tuple[str, ...], str]] = {
     "is_null": ((), "bool"),
     "addr": ((), "usize"), "expose_provenance": ((), "usize"),
 }
+VOLATILE = ("read_volatile", "write_volatile")
 UNSAFE_PTR_METHODS = ("add", "sub", "offset", "read", "read_volatile", "read_unaligned",
                       "write", "write_volatile", "write_unaligned")
 
@@ -112,6 +113,9 @@ class PointerMixin:
         row = PTR_METHODS.get(m)
         if row is None:
             return None
+        if m in VOLATILE:
+            self.refuse_volatile(m, e.method_span)
+            return T.ERROR
         if m.startswith("write") and not base.mutable:
             self.sink.error("E0599", f"no method named `{m}` found for raw pointer `{base}` in "
                             "the current scope", e.method_span, "method not found",
@@ -121,6 +125,16 @@ class PointerMixin:
         kinds = {"usize": T.USIZE, "isize": T.ISIZE, "pointee": base.inner, "self": base,
                  "bool": T.BOOL, "unit": T.UNIT}
         return done("ptr", tuple(kinds[k] for k in row[0]), kinds[row[1]])
+
+    def refuse_volatile(self, name: str, span) -> None:
+        # Until the MIR has volatile accesses that no pass merges, hoists or removes (and the
+        # PTX says `.volatile`), a volatile access would be a plain one: refuse it.
+        self.sink.error("OX0002", f"`{name}` is not supported yet", span,
+                        "volatile accesses are not supported",
+                        notes=["oxidec would compile it as a plain access, which the optimizer "
+                               "and ptxas may merge, hoist or remove"],
+                        help="share data between the threads of a block through `SharedArray` "
+                             "and `thread::sync_threads()`, and between blocks through atomics")
 
     # -- `core::ptr`, `core::mem`, `core::slice` functions ------------------------
     def call_core_fn(self, e: ast.CallExpr, name: str, expected) -> T.Ty:
@@ -166,6 +180,11 @@ class PointerMixin:
                                 e.func.span, "not an integer")
             return t
         # the pointer functions
+        if name.removeprefix("ptr::") in VOLATILE:
+            for a in e.args:
+                self.check_expr(a)
+            self.refuse_volatile(name.removeprefix("ptr::"), e.func.span)
+            return T.ERROR
         elem = gargs[0] if gargs else self.fresh("any")
         if name in ("ptr::read", "ptr::read_volatile", "ptr::read_unaligned"):
             self.check_args(e, (T.PtrTy(elem, False),), "function")

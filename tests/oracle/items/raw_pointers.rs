@@ -38,7 +38,7 @@ fn compute(x: f32, i: usize) -> f32 {
         let r = ptr::addr_of_mut!(arr[4]);
         ptr::write(r, ptr::read(r) - 1.0);
         let back = p.add(4).sub(1).offset(-1);
-        back.write_volatile(back.read_volatile() * 3.0);
+        back.write(back.read() * 3.0);
     }
     let mut v = i as u32;
     let pv = &raw mut v;
