@@ -38,10 +38,17 @@ def test_f64_arithmetic_returns_the_last_nan_operand_quieted(op):
                                           0x7FF8000000000001]
 
 
-def test_f64_fma_quiets_a_signalling_addend():
-    z = f64([0x0])
-    got = INTRINSICS["fma"](None, [z, z, f64([0x7FF0000000000001])], None, None)
-    assert bits(got) == [0x7FF8000000000001]
+def test_f64_div_returns_the_first_nan_operand():
+    a = f64([0x7FF8000000000000, 0x7FF8000000000000])
+    b = f64([0x7FF8000000000001, 0xFFF8000000000000])
+    assert bits(ops.binary("div", a, b)) == [0x7FF8000000000000, 0x7FF8000000000000]
+
+
+def test_f64_fma_quiets_a_signalling_addend_and_prefers_the_first_nan():
+    z = f64([0x0, 0x0])
+    got = INTRINSICS["fma"](None, [z, f64([0x0, 0x7FF8000000000000]),
+                                   f64([0x7FF0000000000001, 0x7FF8000000000001])], None, None)
+    assert bits(got) == [0x7FF8000000000001, 0x7FF8000000000000]
 
 
 def test_min_max_order_signed_zeros_and_canonicalise_f32():

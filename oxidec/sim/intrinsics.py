@@ -160,7 +160,7 @@ def _max(x, args, arg_tys, result_ty):
 
 @intrinsic("fma")
 def _fma(x, args, arg_tys, result_ty):
-    return gpu_nans(fma(*args), *args)
+    return gpu_nans(fma(*args), *args, first=True)
 
 
 @intrinsic("round")

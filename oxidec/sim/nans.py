@@ -4,7 +4,8 @@ Rust leaves the bits of a NaN made by arithmetic unspecified, so each target pic
 instructions oxidec emits pick as follows (measured op by op on the H200 against this module):
 - f32 arithmetic (`add sub mul div sqrt fma min max`, the `cvt` roundings) returns the
   canonical NaN 0x7fffffff whatever the operands were;
-- f64 arithmetic returns the last NaN operand, quieted (`add(qa, qb)` is `qb`); a NaN made
+- f64 `add sub mul min max` return the last NaN operand, quieted (`add(qa, qb)` is `qb`),
+  `div` and `fma` the first (`div(qa, qb)` is `qa`, `fma(0, qb, qc)` is `qb`); a NaN made
   from no NaN (`0 * inf`, `sqrt(-1)`) is 0xfff8000000000000, NumPy's too;
 - `min`/`max` order -0 below +0 (f32 and f64), and return the other operand for one NaN.
 `neg`, `abs` and `copysign` are sign-bit operations in Rust and in the emitted PTX: no rule.
@@ -17,8 +18,9 @@ F32_CANONICAL = np.uint32(0x7FFFFFFF)
 F64_QUIET = np.uint64(1 << 51)
 
 
-def gpu_nans(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
-    """`result` of a float operation on `operands`, with the NaNs the GPU gives."""
+def gpu_nans(result: np.ndarray, *operands: np.ndarray, first: bool = False) -> np.ndarray:
+    """`result` of a float operation on `operands`, with the NaNs the GPU gives (for f64,
+    the last NaN operand wins, or the `first`)."""
     if result.dtype.kind != "f":
         return result
     nan = np.isnan(result)
@@ -30,7 +32,7 @@ def gpu_nans(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
         return out
     if out.dtype == np.float64:
         bits = out.view(np.uint64)
-        for op in operands:  # later operands win
+        for op in (operands[::-1] if first else operands):  # the one written last wins
             op = np.broadcast_to(np.asarray(op, dtype=np.float64), out.shape)
             take = nan & np.isnan(op)
             bits[take] = op.view(np.uint64)[take] | F64_QUIET

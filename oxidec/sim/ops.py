@@ -33,7 +33,7 @@ def binary(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if fn is None:
         raise SimError(f"unknown binary operator `{op}`")
     if op in _FLOAT_ARITH and a.dtype.kind == "f":
-        return gpu_nans(fn(a, b), a, b)
+        return gpu_nans(fn(a, b), a, b, first=op == "div")
     return fn(a, b)
 
 
