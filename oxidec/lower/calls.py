@@ -96,23 +96,22 @@ class CallLowering:
     def api_index_2d(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         span = e.span
         (stride,) = self.r.generic_values.get(e, (1,))
-        col = self.global_index("x", span)
-        row = self.global_index("y", span)
-        s = M.Constant(stride, T.USIZE)
-        valid = self.to_temp(M.BinaryOp("lt", col, s), T.BOOL, span)
-        scaled = self.to_temp(M.BinaryOp("mul", row, s), T.USIZE, span)
-        idx = self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
+        valid, idx = self.row_major_index(stride, span)
         ty = self.ty(e)
         return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
 
-    def index_2d_value(self, stride: int, span: Span) -> M.Operand:
-        """index_2d::<stride>() as a ThreadIndex: the invalid usize::MAX when col >= stride."""
+    def row_major_index(self, stride: int, span: Span) -> tuple[M.Operand, M.Operand]:
+        """(col < stride, row * stride + col) from the global 2-D thread position."""
         col = self.global_index("x", span)
         row = self.global_index("y", span)
         s = M.Constant(stride, T.USIZE)
         valid = self.to_temp(M.BinaryOp("lt", col, s), T.BOOL, span)
         scaled = self.to_temp(M.BinaryOp("mul", row, s), T.USIZE, span)
-        idx = self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
+        return valid, self.to_temp(M.BinaryOp("add", scaled, col), T.USIZE, span)
+
+    def index_2d_value(self, stride: int, span: Span) -> M.Operand:
+        """index_2d::<stride>() as a ThreadIndex: the invalid usize::MAX when col >= stride."""
+        valid, idx = self.row_major_index(stride, span)
         invalid = M.Constant(T.int_range(T.USIZE)[1], T.USIZE)
         value = self.to_temp(M.Intrinsic("select", (valid, idx, invalid)), T.USIZE, span)
         return self.to_temp(M.Use(value), T.THREAD_INDEX, span)

@@ -85,7 +85,7 @@ class PointerLowering:
             return self.lower_transmute(e)
         args = list(self.lower_in_order(e.args))
         arg_tys = [self.ty(a) for a in e.args]
-        if name == "mem::swap":
+        if name in ("mem::swap", "ptr::swap"):  # through references or raw pointers alike
             a = self.deref_place(args[0], arg_tys[0], span)
             b = self.deref_place(args[1], arg_tys[1], span)
             elem = arg_tys[0].inner
@@ -107,14 +107,6 @@ class PointerLowering:
         if name == "ptr::eq":
             a, b = (self.as_raw(op, t, span) for op, t in zip(args, arg_tys))
             return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)
-        if name == "ptr::swap":
-            a = self.deref_place(args[0], arg_tys[0], span)
-            b = self.deref_place(args[1], arg_tys[1], span)
-            elem = arg_tys[0].inner
-            t = self.to_temp(M.Use(self.read(a, elem)), elem, span)
-            self.assign(a, M.Use(self.read(b, elem)), span)
-            self.assign(b, M.Use(t), span)
-            return UNIT_CONST
         if name in ("ptr::copy_nonoverlapping", "ptr::copy"):
             self.copy_elements(args[0], args[1], args[2], arg_tys[0], arg_tys[1],
                                name == "ptr::copy", span)
