@@ -17,6 +17,7 @@ from .. import types as T
 from ..mir import syntax as M
 from ..span import Span
 from ..typeck import Var
+from ..typeck.exhaustive import children
 
 
 class PatternLowering:
@@ -183,17 +184,9 @@ class PatternLowering:
 
 
 def _children(p: ast.Pattern):
-    if isinstance(p, ast.IdentPat):
-        return [p.sub] if p.sub is not None else []
-    if isinstance(p, (ast.TuplePat, ast.TupleStructPat, ast.SlicePat)):
-        return list(p.elems)
-    if isinstance(p, ast.StructPat):
-        return [fp.pat for fp in p.fields]
-    if isinstance(p, ast.OrPat):
-        return list(p.alts[:1])
-    if isinstance(p, ast.RefPat):
-        return [p.inner]
-    return []
+    """The sub-patterns whose bindings `p` introduces: every alternative of an or-pattern
+    binds the same names, so the first one stands for all."""
+    return list(p.alts[:1]) if isinstance(p, ast.OrPat) else children(p)
 
 
 def _spread_indices(elems, n: int):

@@ -14,7 +14,6 @@ copied into its class body like ItemRules.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from lark import Token
 
@@ -48,9 +47,7 @@ class TraitRules:
 
     def trait_member(self, meta, children):
         # trait_member: attribute* (fn_item | trait_fn_decl | trait_const_item | assoc_type_item)
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
-        inner = children[-1]
-        return replace(inner, attrs=attrs) if attrs else inner
+        return self.impl_member(meta, children)  # the same: attributes onto the member
 
     def trait_fn_decl(self, meta, children):
         # trait_fn_decl: CONST? UNSAFE? "fn" IDENT "(" _fn_params? ")" ("->" type)? ";"
