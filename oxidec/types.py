@@ -295,10 +295,16 @@ class SharedArrayTy(Ty):
     elem: Ty
     length: int
     align: int = 0
+    name: str = ""  # "Barrier": cuda-oxide's 8-byte mbarrier object, a `[u64; 1]` here
 
     def __str__(self) -> str:
+        if self.name:
+            return self.name
         extra = f", {self.align}" if self.align else ""
         return f"SharedArray<{self.elem}, {self.length}{extra}>"
+
+
+BARRIER = SharedArrayTy(IntTy(64, False), 1, 8, "Barrier")
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,8 @@ class ApiMixin:
             return T.option_ty(args[0])
         if name == "ThreadIndex":
             return T.THREAD_INDEX
+        if name == "Barrier":
+            return T.BARRIER
         if name in API_STRUCTS:
             return API_STRUCTS[name]
         if name == "DisjointSlice":
