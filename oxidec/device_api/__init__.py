@@ -23,7 +23,7 @@ compiler but itself.
 """
 from __future__ import annotations
 
-from . import (asynchrony, atomic, debug, dotprod, fence, memory, numbers, packed, tensor,
+from . import (asynchrony, atomic, coop, debug, dotprod, fence, memory, numbers, packed, tensor,
                thread, warp)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
@@ -44,8 +44,10 @@ MODULES = ("atomic",)
 
 _ALL_FNS: list[ApiFn] = [*thread.FNS, *thread.CLUSTER_FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
-                         *packed.FNS, *asynchrony.FNS, *tensor.FNS]
-_ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES]
+                         *packed.FNS, *asynchrony.FNS, *tensor.FNS,
+                         *coop.FNS]
+_ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
+                              *coop.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.
 API_FNS: dict[str, ApiFn] = {}
