@@ -363,6 +363,8 @@ class ErrorTy(Ty):
 
 I8, I16, I32, I64 = (IntTy(b, True) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntTy(b, False) for b in (8, 16, 32, 64))
+# 128-bit integers: stored as one 16-byte value, computed in 64-bit halves (passes/wide_ints.py)
+I128, U128 = IntTy(128, True), IntTy(128, False)
 ISIZE, USIZE = IntTy(64, True, True), IntTy(64, False, True)
 F32, F64 = FloatTy(32), FloatTy(64)
 CHAR = CharTy()
@@ -382,8 +384,8 @@ THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below
 
 SCALARS: dict[str, Ty] = {
-    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "isize": ISIZE,
-    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "usize": USIZE,
+    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "i128": I128, "isize": ISIZE,
+    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "u128": U128, "usize": USIZE,
     "f32": F32, "f64": F64, "bool": BOOL, "char": CHAR,
 }
 

@@ -75,6 +75,10 @@ def _compute() -> list[Op]:
         Op("bswap", "arg0", doc="the bytes in reverse order (`swap_bytes`)"),
         Op("mul_hi", "arg0", doc="(a, b) the high half of the double-width product"),
         Op("select", "arg1", doc="(cond, a, b)"),
+        # the halves of a u128/i128 (passes/wide_ints.py): register moves
+        Op("wide_lo", "u64", doc="(x: u128 or i128) its low 64 bits"),
+        Op("wide_hi", "u64", doc="(x: u128 or i128) its high 64 bits, as raw bits"),
+        Op("wide_pack", "dest", doc="(lo: u64, hi: u64) the u128 or i128 of those halves"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
         Op("slice_from_parts", "dest", doc="(p, n): the fat pointer `&[T]` of n elements at p"),
         Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),

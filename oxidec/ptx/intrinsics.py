@@ -226,6 +226,17 @@ def select(em, rv, ty, hint) -> list[Val]:
     return out
 
 
+def wide_half(em, rv, ty, hint) -> list[Val]:
+    """`wide_lo`/`wide_hi` (passes/wide_ints.py): a u128's half is its own register."""
+    lo, hi = em.operand(rv.args[0])
+    return [lo if rv.name == "wide_lo" else hi]
+
+
+def wide_pack(em, rv, ty, hint) -> list[Val]:
+    """`wide_pack(lo, hi)`: the two halves are the u128's two leaves."""
+    return [em.scalar(em.operand(a)) for a in rv.args]
+
+
 def ptr_add(em, rv, ty, hint) -> list[Val]:
     """p + n * size_of(*p); a 32-bit n multiplies wide (one IMAD.WIDE)."""
     p, n = _args(em, rv)
@@ -298,6 +309,7 @@ INTRINSICS.update(packed.PACKED)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
+    "wide_lo": wide_half, "wide_hi": wide_half, "wide_pack": wide_pack,
     "slice_from_parts": slice_from_parts,
     "active_mask": active_mask,
     "dynamic_shared": dynamic_shared,

@@ -16,7 +16,7 @@ from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, EnumTy, SharedArrayTy, Sl
 from .instrs import LOAD_QUALIFIER, STORE_QUALIFIER, instr
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, elem_of, element_leaves, field_leaves, immediate,
-                    is_fat_pointer, is_thin_pointer, leaf_types, mem_field_offsets, mem_size,
+                    is_fat_pointer, is_thin_pointer, is_wide, leaf_types, mem_field_offsets, mem_size,
                     memory, memory_leaves, pointee, reg_class, store)
 
 
@@ -272,6 +272,10 @@ class PlaceAccess:
         if isinstance(op, mir.Constant):
             if op.value is None:
                 return [None] * len(leaf_types(op.ty))
+            if is_wide(op.ty):  # a u128/i128 constant: its two halves
+                v = int(op.value)
+                return [Val(immediate(v >> (64 * i), leaf), leaf, imm=True)
+                        for i, leaf in enumerate(leaf_types(op.ty))]
             return [Val(immediate(op.value, leaf), leaf, GENERIC if is_thin_pointer(leaf)
                         else None, imm=True) for leaf in leaf_types(op.ty)]
         return self.read(op.place, hint)
