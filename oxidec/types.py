@@ -229,6 +229,13 @@ def result_ty(ok: Ty, err: Ty) -> EnumTy:
                   (0, 1), BOOL, is_copy(ok) and is_copy(err), (ok, err))
 
 
+def _cmp_ordering() -> "EnumTy":
+    """`core::cmp::Ordering`: `#[repr(i8)] enum Ordering { Less = -1, Equal = 0, Greater = 1 }`
+    with core's derives (Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)."""
+    return EnumTy("Ordering", tuple(VariantDef(n, "unit") for n in ("Less", "Equal", "Greater")),
+                  (-1, 0, 1), IntTy(8, True), True)
+
+
 def is_option(ty: Ty) -> bool:
     return isinstance(ty, EnumTy) and ty.name == "Option" and len(ty.args) == 1
 
@@ -374,6 +381,13 @@ NEVER = NeverTy()
 ERROR = ErrorTy()
 THREAD_INDEX = ThreadIndexTy()
 ORDERING = OrderingTy()
+CMP_ORDERING = _cmp_ordering()
+CMP_ORDERING_DERIVES = frozenset({"Clone", "Copy", "PartialEq", "Eq", "PartialOrd", "Ord",
+                                  "Debug", "Hash"})
+# `core::marker::PhantomData<T>`: zero-sized, whatever T is (T only matters to the type
+# checker's generics, which oxidec monomorphises away; every instance is this one type)
+PHANTOM_DATA = StructTy("PhantomData", (), is_copy=True)
+PHANTOM_DATA_DERIVES = CMP_ORDERING_DERIVES | {"Default"}
 # `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
 # 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
 LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
