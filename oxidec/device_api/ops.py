@@ -89,6 +89,9 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
+        Op("volatile_load", "dest", volatile=True, varies=PER_LANE,
+           doc="(p: *const T) -> T, read now from memory"),
     ]
 
 
@@ -137,6 +140,8 @@ def _effects() -> list[Op]:
            doc="`bar.sync 0`: every thread of the block"),
         Op("printf", "unit", effect=True,
            doc="(format string index, values) -> vprintf"),
+        Op("volatile_store", "unit", effect=True,
+           doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
         Op("pmevent", "unit", effect=True, sim="noop",

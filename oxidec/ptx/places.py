@@ -69,6 +69,15 @@ class MemPlace:
 Place = RegPlace | MemPlace
 
 
+def volatile_qualifier(cur: MemPlace) -> str:
+    """`.volatile` and the state space (`ld.volatile.global`); never the `.nc` cache, which
+    may return a stale value."""
+    space = STORE_QUALIFIER[cur.base.space or GENERIC]
+    if space == ".const":
+        raise PtxEmitError("a volatile access to constant memory")
+    return ".volatile" + space
+
+
 def wrap_displacement(offset: int) -> int:
     """A byte offset as a 64-bit two's-complement displacement."""
     offset &= (1 << 64) - 1
@@ -206,8 +215,9 @@ class PlaceAccess:
             result = p
         return result
 
-    def load(self, cur: MemPlace, hint: list[str] | None = None) -> list[Val]:
-        space = LOAD_QUALIFIER[cur.base.space or GENERIC]
+    def load(self, cur: MemPlace, hint: list[str] | None = None,
+             volatile: bool = False) -> list[Val]:
+        space = volatile_qualifier(cur) if volatile else LOAD_QUALIFIER[cur.base.space or GENERIC]
         base = self.as_reg(cur.base)
         if hint and len(hint) > 1 and base.text in hint:
             hint = None  # the first load would overwrite the address of the others
@@ -347,8 +357,8 @@ class PlaceAccess:
         self.emit(instr(f"mov.{reg_class(v.ty).mov}", r, v.text))
         return Val(r, v.ty, v.space)
 
-    def store(self, cur: MemPlace, values: list[Val]) -> None:
-        space = STORE_QUALIFIER[cur.base.space or GENERIC]
+    def store(self, cur: MemPlace, values: list[Val], volatile: bool = False) -> None:
+        space = volatile_qualifier(cur) if volatile else STORE_QUALIFIER[cur.base.space or GENERIC]
         base = self.as_reg(cur.base)
         for (off, leaf), v in zip(memory_leaves(cur.ty), values):
             if v is None:

@@ -279,6 +279,17 @@ def _half(name: str):
 INTRINSICS["wide_lo"], INTRINSICS["wide_hi"] = _half("lo"), _half("hi")
 
 
+@intrinsic("volatile_load")
+def _volatile_load(x, args, arg_tys, result_ty):
+    """`read_volatile`: the simulator runs every access in program order, as written."""
+    return x.mem.load(canon(result_ty), args[0], x.lanes)
+
+
+@intrinsic("volatile_store")
+def _volatile_store(x, args, arg_tys, result_ty):
+    x.mem.store(canon(arg_tys[1]), args[0], args[1], x.lanes)
+
+
 @intrinsic("wide_pack")
 def _wide_pack(x, args, arg_tys, result_ty):
     lo, hi = (np.asarray(a).astype(np.uint64) for a in args)
