@@ -90,7 +90,7 @@ def _compute() -> list[Op]:
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
         # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
-        Op("volatile_load", "dest", volatile=True, varies=PER_LANE,
+        Op("volatile_load", "dest", volatile=True, side_effect=True, varies=PER_LANE,
            doc="(p: *const T) -> T, read now from memory"),
     ]
 
@@ -158,10 +158,21 @@ def _packed() -> list[Op]:
     return ops()
 
 
+def _asynchrony() -> list[Op]:
+    from .asynchrony import ops
+    return ops()
+
+
+def _tensor() -> list[Op]:
+    from .tensor import ops
+    return ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed()}
+                      + _packed() + _asynchrony() + _tensor()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)
-VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile)
+VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile or o.side_effect)
+SIDE_EFFECTS = frozenset(o.name for o in OPS.values() if o.side_effect)
 BARRIERS = frozenset(o.name for o in OPS.values() if o.effect and o.sync == "block")

@@ -23,7 +23,7 @@ from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..mir.typeof import operand_ty
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import legalize, packed, warp
+from . import asynchrony, legalize, packed, tensor, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -320,6 +320,8 @@ INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})
 INTRINSICS.update(warp.MASKED)
 INTRINSICS.update(packed.PACKED)
+INTRINSICS.update(asynchrony.INTRINSICS)
+INTRINSICS.update(tensor.INTRINSICS)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
@@ -354,4 +356,4 @@ def pmevent(em, stmt: mir.Effect) -> None:
 
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
                          "volatile_store": volatile_store,
-                         "warp_sync": warp.warp_sync}
+                         "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS}
