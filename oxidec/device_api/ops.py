@@ -75,6 +75,10 @@ def _compute() -> list[Op]:
         Op("bswap", "arg0", doc="the bytes in reverse order (`swap_bytes`)"),
         Op("mul_hi", "arg0", doc="(a, b) the high half of the double-width product"),
         Op("select", "arg1", doc="(cond, a, b)"),
+        # the halves of a u128/i128 (passes/wide_ints.py): register moves
+        Op("wide_lo", "u64", doc="(x: u128 or i128) its low 64 bits"),
+        Op("wide_hi", "u64", doc="(x: u128 or i128) its high 64 bits, as raw bits"),
+        Op("wide_pack", "dest", doc="(lo: u64, hi: u64) the u128 or i128 of those halves"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
         Op("slice_from_parts", "dest", doc="(p, n): the fat pointer `&[T]` of n elements at p"),
         Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),
@@ -85,6 +89,9 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
+        Op("volatile_load", "dest", volatile=True, side_effect=True, varies=PER_LANE,
+           doc="(p: *const T) -> T, read now from memory"),
     ]
 
 
@@ -133,6 +140,8 @@ def _effects() -> list[Op]:
            doc="`bar.sync 0`: every thread of the block"),
         Op("printf", "unit", effect=True,
            doc="(format string index, values) -> vprintf"),
+        Op("volatile_store", "unit", effect=True,
+           doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
         Op("pmevent", "unit", effect=True, sim="noop",

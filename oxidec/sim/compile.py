@@ -30,6 +30,7 @@ from . import ops
 from .errors import LaneFault, SimError, format_span
 from ..device_api.ops import BARRIERS
 from ..mir.layout import field_slot, fields_of, flat_operands
+from ..mir.typeof import operand_ty
 from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
@@ -289,9 +290,10 @@ class _Compiler:
                 x.printf(s, [f(x) for f in fns])
             return printf
         impl = INTRINSICS.get(sim_op(s.name))
-        if impl is not None:  # an effect with a check of its own (`warp_sync`)
+        if impl is not None:  # an effect with a check of its own (`warp_sync`), a store
             fns = [self.operand(frame, a)[0] for a in s.args]
-            return lambda x: impl(x, [f(x) for f in fns], [], None)
+            tys = [operand_ty(frame.body, a) for a in s.args]
+            return lambda x: impl(x, [f(x) for f in fns], tys, None)
         raise SimError(f"effect `{s.name}` is not supported by the simulator")
 
     def atomic(self, frame: Frame, s: M.AtomicOp):

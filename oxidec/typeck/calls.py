@@ -21,7 +21,19 @@ class CallMixin:
     # -- calls -------------------------------------------------------------
     def check_call_expr(self, e: ast.CallExpr, expected):
         if not isinstance(e.func, ast.PathExpr):
-            self.check_expr(e.func)
+            callee = self.deep(self.check_expr(e.func))
+            for a in e.args:
+                self.check_expr(a)
+            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)) or (
+                    isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr)):
+                # a closure kept in a value (`(s.f)(x)`): closures are inlined where they are
+                # called by name, so one held in a struct field has no code to call
+                self.sink.error("OX0002", "calling a closure stored in a field or other value "
+                                "is not supported by oxidec yet", e.func.span,
+                                "a closure held in a value",
+                                help="pass the closure to a generic function (`fn run<F: Fn(f32) "
+                                     "-> f32>(f: F, ..)`) and call it there by name")
+                return T.ERROR
             self.sink.error("E0618", "expected function, found expression", e.func.span,
                             "not a function")
             return T.ERROR
