@@ -85,6 +85,8 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        *(Op(f"prmt.{m}", "u32", doc=f"`prmt.b32.{m}`: (a, b, selector)")
+          for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")),
     ]
 
 
@@ -135,6 +137,11 @@ def _effects() -> list[Op]:
            doc="(format string index, values) -> vprintf"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
+           doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
+        Op("fence_proxy_async", "unit", effect=True, sim="noop", min_sm=90,
+           doc="`fence.proxy.async.shared::cta`: order generic-proxy shared-memory accesses "
+               "with async-proxy ones (TMA, wgmma)"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every

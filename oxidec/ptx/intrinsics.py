@@ -126,7 +126,11 @@ def math(em, rv, ty, hint) -> list[Val]:
     leaf = _leaf(ty)
     x = args[0]
     dst = _dst(em, leaf, hint)
-    if isinstance(x.ty, FloatTy):
+    if isinstance(x.ty, FloatTy) and x.ty.bits == 16:
+        if rv.name not in ("fma", "abs"):  # lowering widens the rest to f32 (lower/halves.py)
+            raise PtxEmitError(f"unsupported intrinsic `{rv.name}` on `{x.ty}`")
+        _float_math(em, rv.name, [em.as_reg(a) for a in args], dst)
+    elif isinstance(x.ty, FloatTy):
         _float_math(em, rv.name, args, dst)
     elif isinstance(x.ty, IntTy) and rv.name in INT_MATH:
         if rv.name == "abs" and not x.ty.signed:
@@ -190,7 +194,11 @@ def bitcast(em, rv, ty, hint) -> list[Val]:
     (x,) = _args(em, rv)
     leaf = _leaf(ty)
     dst = _dst(em, leaf, hint)
-    em.emit(instr(f"mov.b{leaf.bits}", dst, x.text))
+    if leaf.bits == 16:  # a half and a u16: a .b16 register and a 32-bit one
+        x = em.as_reg(x)
+        em.emit(instr("cvt.u32.u16" if isinstance(leaf, IntTy) else "cvt.u16.u32", dst, x.text))
+    else:
+        em.emit(instr(f"mov.b{leaf.bits}", dst, x.text))
     return [Val(dst, leaf)]
 
 
@@ -304,6 +312,9 @@ INTRINSICS.update({
     **{name: dot_product for name in ops.DOT_PRODUCTS},
     "prmt": lambda em, rv, ty, hint: packed.arith(em, mir.Intrinsic("prmt.b32", rv.args), ty,
                                                   hint),
+    **{f"prmt.{m}": (lambda m: lambda em, rv, ty, hint: packed.arith(
+        em, mir.Intrinsic(f"prmt.b32.{m}", rv.args), ty, hint))(m)
+       for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")},
     **INT_BITS,
 })
 
@@ -325,5 +336,11 @@ def pmevent(em, stmt: mir.Effect) -> None:
     em.emit(instr("pmevent", str(n.value)))
 
 
+def fence_proxy_async(em, stmt: mir.Effect) -> None:
+    """`fence.proxy.async.shared::cta` (sm_90, PTX ISA 8.0)."""
+    em.module.min_version = max(em.module.min_version, "8.0", key=float)
+    em.emit("fence.proxy.async.shared::cta;")
+
+
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
-                         "warp_sync": warp.warp_sync}
+                         "warp_sync": warp.warp_sync, "fence_proxy_async": fence_proxy_async}

@@ -286,7 +286,10 @@ def constant_fn(value, ty: T.Ty):
     dt = scalar_dtype(cty)
     if dt is None:
         raise SimError(f"constant {value!r} of type `{ty}`")
-    if dt.kind in "iu":
+    if T.is_half(cty):
+        from .halves import from_float
+        v = from_float(np.array([float(value)]), cty)[0]
+    elif dt.kind in "iu":
         v = dt.type(T.wrap_int(int(value), T.IntTy(dt.itemsize * 8, dt.kind == "i")))
     elif dt.kind == "b":
         v = np.bool_(bool(value))
