@@ -139,9 +139,6 @@ def _effects() -> list[Op]:
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
         Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
            doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
-        Op("fence_proxy_async", "unit", effect=True, sim="noop", min_sm=90,
-           doc="`fence.proxy.async.shared::cta`: order generic-proxy shared-memory accesses "
-               "with async-proxy ones (TMA, wgmma)"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every
@@ -156,10 +153,21 @@ def _packed() -> list[Op]:
     return ops()
 
 
+def _asynchrony() -> list[Op]:
+    from .asynchrony import ops
+    return ops()
+
+
+def _tensor() -> list[Op]:
+    from .tensor import ops
+    return ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed()}
+                      + _packed() + _asynchrony() + _tensor()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)
-VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile)
+VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile or o.side_effect)
+SIDE_EFFECTS = frozenset(o.name for o in OPS.values() if o.side_effect)
 BARRIERS = frozenset(o.name for o in OPS.values() if o.effect and o.sync == "block")

@@ -105,6 +105,8 @@ EFFECTS = {
     "threadfence_block": "membar.cta;",
     "threadfence_system": "membar.sys;",
     "breakpoint": "brkpt;",
+    "cp.async.commit_group": "cp.async.commit_group;",
+    "cp.async.wait_all": "cp.async.wait_all;",
 }
 
 # ld/st state-space qualifiers by the analysed space of the address.

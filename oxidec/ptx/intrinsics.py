@@ -22,7 +22,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import legalize, packed, warp
+from . import asynchrony, legalize, packed, tensor, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -303,6 +303,8 @@ INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})
 INTRINSICS.update(warp.MASKED)
 INTRINSICS.update(packed.PACKED)
+INTRINSICS.update(asynchrony.INTRINSICS)
+INTRINSICS.update(tensor.INTRINSICS)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
@@ -336,11 +338,6 @@ def pmevent(em, stmt: mir.Effect) -> None:
     em.emit(instr("pmevent", str(n.value)))
 
 
-def fence_proxy_async(em, stmt: mir.Effect) -> None:
-    """`fence.proxy.async.shared::cta` (sm_90, PTX ISA 8.0)."""
-    em.module.min_version = max(em.module.min_version, "8.0", key=float)
-    em.emit("fence.proxy.async.shared::cta;")
-
-
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
-                         "warp_sync": warp.warp_sync, "fence_proxy_async": fence_proxy_async}
+                         "warp_sync": warp.warp_sync,
+                         **asynchrony.EFFECTS, **tensor.EFFECTS}
