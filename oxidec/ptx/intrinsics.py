@@ -112,6 +112,10 @@ def dynamic_shared(em, rv, ty, hint) -> list[Val]:
     em.module.uses_dynamic_shared = True
     if rv.args:  # DynamicSharedArray::<T, ALIGN> with ALIGN above 16
         em.module.dynamic_shared_align = max(em.module.dynamic_shared_align, rv.args[0].value)
+    contract = em.body.launch.contract if em.body.launch is not None else None
+    if contract is not None and contract.dynamic_shared_alignment:  # #[launch_contract(..)]
+        em.module.dynamic_shared_align = max(em.module.dynamic_shared_align,
+                                             contract.dynamic_shared_alignment)
     leaf = _leaf(ty)
     dst = _dst(em, leaf, hint)
     em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))
