@@ -85,6 +85,9 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        Op("vprintf", "i32", side_effect=True, varies=PER_LANE,
+           doc="`gpu_printf!`: (format string index, values) -> vprintf's result (the number "
+               "of arguments it printed; -1 on error)"),
         *(Op(f"prmt.{m}", "u32", doc=f"`prmt.b32.{m}`: (a, b, selector)")
           for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")),
     ]
@@ -134,7 +137,7 @@ def _effects() -> list[Op]:
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
         Op("printf", "unit", effect=True,
-           doc="(format string index, values) -> vprintf"),
+           doc="(format string index, values) -> vprintf (panic messages)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
         Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,

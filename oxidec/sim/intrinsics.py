@@ -436,3 +436,11 @@ from . import packed as _packed  # noqa: E402,F401  (registers the packed half p
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)
 from . import asynchrony as _asynchrony  # noqa: E402,F401  (cp.async, mbarrier)
 from . import tensor as _tensor  # noqa: E402,F401  (mma.sync, ldmatrix, stmatrix)
+
+
+@intrinsic("vprintf")
+def _vprintf(x, args, arg_tys, result_ty):
+    """`gpu_printf!`: print (as the `printf` effect) and give vprintf's result, the number of
+    arguments it printed."""
+    x.printf(None, args)
+    return np.full(x.n, len(args) - 1, dtype=np.int32)
