@@ -92,6 +92,11 @@ def _compute() -> list[Op]:
         # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
         Op("volatile_load", "dest", volatile=True, side_effect=True, varies=PER_LANE,
            doc="(p: *const T) -> T, read now from memory"),
+        Op("vprintf", "i32", side_effect=True, varies=PER_LANE,
+           doc="`gpu_printf!`: (format string index, values) -> vprintf's result (the number "
+               "of arguments it printed; -1 on error)"),
+        *(Op(f"prmt.{m}", "u32", doc=f"`prmt.b32.{m}`: (a, b, selector)")
+          for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")),
     ]
 
 
@@ -139,11 +144,13 @@ def _effects() -> list[Op]:
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
         Op("printf", "unit", effect=True,
-           doc="(format string index, values) -> vprintf"),
+           doc="(format string index, values) -> vprintf (panic messages)"),
         Op("volatile_store", "unit", effect=True,
            doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
+           doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every

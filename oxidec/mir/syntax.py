@@ -435,6 +435,11 @@ class LaunchContract:
     block: tuple[int, int, int] | None  # the exact block shape
     domain: ContractClause | None  # the launch starts at least this many threads
     requires: tuple[ContractClause, ...]  # relations that hold at launch
+    # `dynamic_shared = B` / `dynamic_shared_range = (MIN, MAX)`: the launch's dynamic shared
+    # memory bytes; `dynamic_shared_alignment = A`: the alignment of that region
+    dynamic_shared: tuple[int, int] | None = None
+    dynamic_shared_alignment: int | None = None
+    min_compute_capability: tuple[int, int] | None = None
 
 
 @value
