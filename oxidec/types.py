@@ -295,10 +295,16 @@ class SharedArrayTy(Ty):
     elem: Ty
     length: int
     align: int = 0
+    name: str = ""  # "Barrier": cuda-oxide's 8-byte mbarrier object, a `[u64; 1]` here
 
     def __str__(self) -> str:
+        if self.name:
+            return self.name
         extra = f", {self.align}" if self.align else ""
         return f"SharedArray<{self.elem}, {self.length}{extra}>"
+
+
+BARRIER = SharedArrayTy(IntTy(64, False), 1, 8, "Barrier")
 
 
 @dataclass(frozen=True)
@@ -377,6 +383,19 @@ ORDERING = OrderingTy()
 LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
 THREAD_INDEX32 = StructTy("ThreadIndex32", (("0", U32),))
 THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
+# cooperative groups: zero-sized handles; a tile's size is in its type
+THREAD_BLOCK = StructTy("ThreadBlock", (), True)
+
+
+def warp_tile_ty(n: int) -> StructTy:
+    return StructTy(f"WarpTile<{n}>", (), True)
+
+
+def warp_tile_size(ty: Ty) -> int | None:
+    """N of a `WarpTile<N>` handle type, else None."""
+    if isinstance(ty, StructTy) and ty.name.startswith("WarpTile<") and not ty.fields:
+        return int(ty.name[len("WarpTile<"):-1])
+    return None
 
 # Element types of the atomic views: `DeviceAtomicU32`, `BlockAtomicF64`, ...
 ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below

@@ -150,6 +150,9 @@ class KernelCase:
     reference: Callable[[Inputs], dict[str, np.ndarray]]  # inputs -> expected value of each output
     tolerance: Tolerance | Callable[[Inputs], Tolerance | dict[str, Tolerance]] = EXACT
     notes: str = ""
+    #: the GPU adds in an order PTX leaves open (tensor-core `mma`): the simulator and the
+    #: GPU then agree within the tolerance against the reference, not operation by operation
+    unordered_sums: bool = False
 
     @property
     def id(self) -> str:
@@ -1557,6 +1560,71 @@ COMPLEX_MUL = KernelCase(
     ),
 )
 
+# --------------------------------------------------------------------------------------------
+# gemm_bf16_mma.rs: bf16 bits in, f32 out; blocks of 128 threads, 64 x 64 tiles of C
+
+
+def _bf16_bits(v: np.ndarray) -> np.ndarray:
+    """float32 -> bf16 bits (uint16), rounded to nearest even."""
+    u = np.asarray(v, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def _gemm_bf16_make(rng, small):
+    bm, bn, bk = (rust_const("gemm_bf16_mma.rs", c) for c in ("BM", "BN", "BK"))
+    if small:
+        m, n, k = bm * int(rng.integers(1, 3)), bn * int(rng.integers(1, 3)), bk * int(rng.integers(1, 4))
+    else:
+        m, n, k = bm * int(rng.integers(8, 17)), bn * int(rng.integers(8, 17)), bk * int(rng.integers(16, 33))
+    return {
+        "a": _bf16_bits(rng.uniform(-1.0, 1.0, m * k)),
+        "b": _bf16_bits(rng.uniform(-1.0, 1.0, k * n)),
+        "c": _out(np.float32, m * n),
+        "m": np.uint32(m), "n": np.uint32(n), "k": np.uint32(k),
+    }
+
+
+def _gemm_bf16_launch(inp):
+    bm, bn = rust_const("gemm_bf16_mma.rs", "BM"), rust_const("gemm_bf16_mma.rs", "BN")
+    return (int(inp["n"]) // bn, int(inp["m"]) // bm, 1), (rust_const("gemm_bf16_mma.rs", "THREADS"), 1, 1)
+
+
+def _gemm_bf16_operands(inp):
+    m, n, k = int(inp["m"]), int(inp["n"]), int(inp["k"])
+    return _bf16_values(inp["a"]).reshape(m, k), _bf16_values(inp["b"]).reshape(k, n)
+
+
+def _gemm_bf16_ref(inp):
+    a, b = _gemm_bf16_operands(inp)
+    return {"c": (a @ b).ravel()}  # bf16 products are exact in float64
+
+
+def _gemm_bf16_tol(inp):
+    a, b = _gemm_bf16_operands(inp)
+    k = int(inp["k"])
+    return Tolerance(atol=2 * (k + 1) * U32 * (np.abs(a) @ np.abs(b)).ravel(),
+                     why="float64 reference; f32 accumulation in the tensor cores' order: twice "
+                         "the dot-product bound gamma_k * (|A| @ |B|)")
+
+
+GEMM_BF16 = KernelCase(
+    "gemm_bf16_mma",
+    "gemm_bf16",
+    (slice_("a", np.uint16), slice_("b", np.uint16), disjoint("c", np.float32),
+     scalar("m", np.uint32), scalar("n", np.uint32), scalar("k", np.uint32)),
+    _gemm_bf16_make,
+    _gemm_bf16_launch,
+    _gemm_bf16_ref,
+    _gemm_bf16_tol,
+    notes="mma.sync m16n8k16 bf16 -> f32, ldmatrix (.trans for B), cp.async double buffering "
+          "(sm_80); sizes are multiples of the 64 x 64 x 32 tiles.",
+    unordered_sums=True,
+)
+
 SAMPLES: dict[str, list[KernelCase]] = {
     "vecadd": [VECADD],
     "saxpy": [SAXPY],
@@ -1584,6 +1652,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "particles": [PARTICLES],
     "warp_reduce_masked": [WARP_STATS],
     "complex_mul": [COMPLEX_MUL],
+    "gemm_bf16_mma": [GEMM_BF16],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]

@@ -23,7 +23,8 @@ def arch_name(sm: int) -> str:
 
 
 # Items of the Blackwell modules that run on sm_80 .. sm_90 (plain conversions).
-NOT_BLACKWELL = ("cvt_f32x2_bf16x2",)
+NOT_BLACKWELL = ("cvt_f32x2_bf16x2", "stmatrix_m8n8_x2", "stmatrix_m8n8_x2_trans",
+                 "stmatrix_m8n8_x4", "stmatrix_m8n8_x4_trans")  # stmatrix: sm_90
 
 
 def blackwell_family(names: tuple[str, ...]) -> str | None:

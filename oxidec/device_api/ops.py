@@ -143,6 +143,16 @@ def _packed() -> list[Op]:
     return ops()
 
 
+def _asynchrony() -> list[Op]:
+    from .asynchrony import ops
+    return ops()
+
+
+def _tensor() -> list[Op]:
+    from .tensor import ops
+    return ops()
+
+
 def _hopper() -> list[Op]:
     """sm_90 rows: clusters (cluster.py)."""
     from . import cluster
@@ -150,9 +160,10 @@ def _hopper() -> list[Op]:
 
 
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed() + _hopper()}
+                      + _packed() + _asynchrony() + _tensor() + _hopper()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)
-VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile)
+VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile or o.side_effect)
+SIDE_EFFECTS = frozenset(o.name for o in OPS.values() if o.side_effect)
 BARRIERS = frozenset(o.name for o in OPS.values() if o.effect and o.sync == "block")

@@ -104,6 +104,8 @@ EFFECTS = {
     "threadfence": "membar.gl;",
     "threadfence_block": "membar.cta;",
     "threadfence_system": "membar.sys;",
+    "cp.async.commit_group": "cp.async.commit_group;",
+    "cp.async.wait_all": "cp.async.wait_all;",
 }
 
 # ld/st state-space qualifiers by the analysed space of the address.

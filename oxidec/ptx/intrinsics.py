@@ -22,7 +22,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import cluster, legalize, packed, warp
+from . import asynchrony, cluster, legalize, packed, tensor, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -295,6 +295,8 @@ INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})
 INTRINSICS.update(warp.MASKED)
 INTRINSICS.update(packed.PACKED)
+INTRINSICS.update(asynchrony.INTRINSICS)
+INTRINSICS.update(tensor.INTRINSICS)
 INTRINSICS.update(cluster.INTRINSICS)
 INTRINSICS.update({
     "select": select,
@@ -327,4 +329,5 @@ def pmevent(em, stmt: mir.Effect) -> None:
 
 
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
-                         "warp_sync": warp.warp_sync, **cluster.EFFECTS}
+                         "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS,
+                         **cluster.EFFECTS}

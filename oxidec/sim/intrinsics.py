@@ -402,3 +402,5 @@ INTRINSICS.update(INT_BITS)
 
 from . import packed as _packed  # noqa: E402,F401  (registers the packed half pairs)
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)
+from . import asynchrony as _asynchrony  # noqa: E402,F401  (cp.async, mbarrier)
+from . import tensor as _tensor  # noqa: E402,F401  (mma.sync, ldmatrix, stmatrix)

@@ -13,7 +13,8 @@ from ..device_api.typetext import Array, Named, Never, Ptr, Ref, Slice, Tuple
 from ..span import Span
 
 
-API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32)}
+API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
+                                   T.THREAD_BLOCK)}
 
 
 class ApiMixin:
@@ -49,6 +50,8 @@ class ApiMixin:
             return T.option_ty(args[0])
         if name == "ThreadIndex":
             return T.THREAD_INDEX
+        if name == "Barrier":
+            return T.BARRIER
         if name in API_STRUCTS:
             return API_STRUCTS[name]
         if name == "DisjointSlice":

@@ -33,12 +33,29 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
-    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32):
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK):
         return ty.name
+    if T.warp_tile_size(ty) is not None:
+        return "WarpTile"
     return None
 
 
 class MethodMixin:
+
+    def tiled_partition(self, e: ast.MethodCallExpr) -> T.Ty:
+        """`block.tiled_partition::<N>()`: a `WarpTile<N>`, N a power of two <= 32."""
+        if len(e.generic_args) != 1:
+            self.sink.error("E0107", "`tiled_partition` takes 1 generic argument",
+                            e.method_span, "write `tiled_partition::<N>()`")
+            return T.ERROR
+        n = self.consts.eval_usize(self._const_arg(e.generic_args[0]))
+        if n is None:
+            return T.ERROR
+        if not (1 <= n <= 32 and n & (n - 1) == 0):
+            self.sink.error("OX0007", f"a warp tile has a power-of-two size of at most 32 "
+                            f"lanes, not {n}", e.generic_args[0].span, "not 1, 2, 4, .., 32")
+            return T.ERROR
+        return T.warp_tile_ty(n)
 
     def check_method_call_expr(self, e: ast.MethodCallExpr, expected):
         recv = self.shallow(self.check_expr(e.receiver))
@@ -86,6 +103,8 @@ class MethodMixin:
         if api is not None:
             self.check_api_arch(api, e.method_span)
             params, ret = self.api_sig(api, {"T": base.elem} if api.type_params else None)
+            if api.check == "tiled_partition":
+                ret = self.tiled_partition(e)
             done("", params, ret)
             self.r.methods[e] = api
             return ret

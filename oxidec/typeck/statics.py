@@ -29,7 +29,8 @@ class StaticsMixin:
         item = d.item
         te = item.ty
         res = self.r.statics.get(d.key)
-        if res is None and isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
+        if res is None and isinstance(te, ast.PathType) and te.path.names[-1] in ("SharedArray",
+                                                                                  "Barrier"):
             with self.in_scope_of(item):
                 res = self.shared_static(item, d.key)
             if res is None:
