@@ -21,12 +21,6 @@ def _sregs() -> list[Op]:
                               ("nctaid", UNIFORM, "grid size in blocks")):
         rows += [Op(f"{reg}.{a}", "u32", sreg=f"%{reg}.{a}", varies=varies, doc=f"{what}, {a}")
                  for a in "xyz"]
-    # Clusters (sm_90): a launch without a cluster shape runs every block as a cluster of
-    # one, which is what the simulator models.
-    for reg, what in (("cluster_ctaid", "block index in its cluster"),
-                      ("cluster_nctaid", "cluster size in blocks")):
-        rows += [Op(f"{reg}.{a}", "u32", sreg=f"%{reg}.{a}", min_sm=90, doc=f"{what}, {a}")
-                 for a in "xyz"]
     rows += [
         Op("laneid", "u32", sreg="%laneid", varies=PER_LANE, doc="lane in the warp"),
         # the warp of the thread in its block (linear thread index / 32, not `%warpid`,
@@ -175,8 +169,14 @@ def _tensor() -> list[Op]:
     return ops()
 
 
+def _hopper() -> list[Op]:
+    """sm_90 rows: clusters (cluster.py)."""
+    from . import cluster
+    return cluster.ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed() + _asynchrony() + _tensor()}
+                      + _packed() + _asynchrony() + _tensor() + _hopper()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)

@@ -446,6 +446,7 @@ class LaunchContract:
 class LaunchInfo:
     bounds: tuple[int, ...] | None = None  # `#[launch_bounds(MAX_THREADS[, MIN_BLOCKS])]`
     contract: LaunchContract | None = None
+    cluster: tuple[int, int, int] | None = None  # `#[cluster_launch(X, Y, Z)]` (sm_90)
 
     @property
     def block(self) -> tuple[int, int, int] | None:

@@ -78,6 +78,8 @@ class Frame:
 
 
 def compile_kernel(program: M.Program, name: str) -> FlatKernel:
+    from .gpu_only import check_runs_on_simulator
+    check_runs_on_simulator(program, name)  # clusters, TMA, wgmma: OX0030
     return _Compiler(program, name).run()
 
 

@@ -34,9 +34,9 @@ Impl = Callable[..., object]
 INTRINSICS: dict[str, Impl] = {}
 
 # The special registers: every registry row with a register the simulator reads as itself
-# (machine.Batch.special), and the two the emitter computes.
+# (machine.Batch.special), and those the emitter computes.
 SPECIAL_REGISTERS = tuple(o.name for o in OPS.values() if o.sreg and o.sim_op == o.name) \
-    + ("warpid", "nwarpid")
+    + ("warpid", "nwarpid", "cluster_idx", "num_clusters")
 
 
 def sim_op(name: str) -> str:
