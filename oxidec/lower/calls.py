@@ -175,10 +175,11 @@ class CallLowering:
                 return self.index_2d_value(int(slice_ty.index[3:]), span)
             return self.index_1d(span)
         as_usize = self.to_temp(M.Use(index()), T.USIZE, span)
-        length = self.to_temp(M.Len(place), T.USIZE, span)
+        length = self.to_temp(M.Len(place), T.USIZE, e.receiver.span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)
-        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ref_ty, span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ref_ty,
+                           e.receiver.span)
         pair = self.to_temp(M.Aggregate(ty.args[0], (ref, index())), ty.args[0], span)
         return self.to_temp(M.Aggregate(ty, (ok, pair)), ty, span)
 
@@ -189,7 +190,7 @@ class CallLowering:
         place = self.lower_place(e.receiver)
         i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, e.span)
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), self.ty(e),
-                            e.span)
+                            e.receiver.span)
 
     def atomic_view(self, e: ast.CallExpr, view: T.AtomicTy, name: str) -> M.Operand:
         """`DeviceAtomicU32::from_ptr(p)` / `from_mut(r)` / `from_slice_elem(&s, i)`: the
@@ -335,10 +336,13 @@ class CallLowering:
         span = e.span
         index = self.lower_expr(e.args[0])
         idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
-        length = self.to_temp(M.Len(place), T.USIZE, span)
+        # the length read and the loan carry the receiver's span, as rustc spans an
+        # autoref'd `&mut self`; borrowck takes a Len spanned as its Ref as part of the loan
+        length = self.to_temp(M.Len(place), T.USIZE, e.receiver.span)
         moved = self.spanned(M.Move(M.Place(idx)), e.args[0].span)
         as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)
-        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.args[0], span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.args[0],
+                           e.receiver.span)
         return self.to_temp(M.Aggregate(ty, (ok, ref)), ty, span)

@@ -1,6 +1,7 @@
 """Mutation fuzzer of oxidec's front end.
 
     python tests/fuzz/run.py --mutants 5000 [--seed N] [--jobs 2] [--cli-every 25] [--save DIR]
+                             [--progress 250]
 
 Each mutant (mutate.py) is compiled in a worker process with oxidec's driver, as the CLI does.
 Verdicts:
@@ -106,7 +107,7 @@ def cli_check(text: str | bytes, timeout: float) -> tuple[str, str]:
 
 
 def fuzz(n: int, seed: int, jobs: int = 2, timeout: float = 20.0, cli_every: int = 25,
-         save: Path | None = None, sizes=mutate.SIZES) -> dict:
+         save: Path | None = None, sizes=mutate.SIZES, progress: int = 0) -> dict:
     rng = random.Random(seed)
     items = list(mutate.mutants(rng, n, sizes))
     counts: Counter = Counter()
@@ -119,6 +120,11 @@ def fuzz(n: int, seed: int, jobs: int = 2, timeout: float = 20.0, cli_every: int
             counts[verdict] += 1
             if verdict in FAILURES:
                 failures.append((label, verdict, detail, text))
+            if progress and (k + 1) % progress == 0:
+                # a long run says how far it is (and what it found so far) on stderr
+                print(f"fuzz: {k + 1}/{n} mutants, {time.time() - t0:.0f} s, " +
+                      ", ".join(f"{v} {c}" for v, c in sorted(counts.items())),
+                      file=sys.stderr, flush=True)
     cli_items = items[::cli_every] if cli_every else []
     for label, text in cli_items:
         verdict, detail = cli_check(text, timeout * 2)
@@ -155,10 +161,13 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--cli-every", type=int, default=25)
     ap.add_argument("--save", type=Path, default=None)
+    ap.add_argument("--progress", type=int, default=250, metavar="N",
+                    help="print a progress line to stderr every N mutants (0: never)")
     args = ap.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"fuzz: seed {seed}")
-    rep = fuzz(args.mutants, seed, args.jobs, args.timeout, args.cli_every, args.save)
+    rep = fuzz(args.mutants, seed, args.jobs, args.timeout, args.cli_every, args.save,
+               progress=args.progress)
     print(summary(rep))
     return 1 if rep["failures"] else 0
 
