@@ -48,8 +48,12 @@ def _sregs() -> list[Op]:
 # Math on the operand's type: one instruction, or an inline routine of oxidec/mathlib.
 MATH = ("sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round", "trunc", "copysign",
         "rsqrt.approx", "rint")
+# The routines computed in f32 on f32 (mathlib.NATIVE_F32); "<name>.exact" is the f64-based,
+# correctly rounded version (the method `<name>_exact`).
+F32_NATIVE = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "tanh", "exp_m1")
 MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot", "exp.exact", "exp2.exact",
+                 "tanh", "powf", "powi", "cbrt", "hypot",
+                 *(f"{n}.exact" for n in F32_NATIVE),
                  # oxidec/mathlib/hyperbolic.py
                  "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
