@@ -550,6 +550,14 @@ SCALAR_ASSOC_CONSTS = {
     "MIN_POSITIVE": lambda ty: float_min_positive(ty),
     "BITS": lambda ty: ty.bits,
 }
+# The `half` crate's constants of f16 / bf16 beyond core's (all exact in the format).
+HALF_CONSTS = {
+    "ZERO": lambda ty: 0.0, "NEG_ZERO": lambda ty: -0.0, "ONE": lambda ty: 1.0,
+    "NEG_ONE": lambda ty: -1.0,
+    "MIN_POSITIVE_SUBNORMAL": lambda ty: 2.0 ** (float_format(ty)[1] - float_format(ty)[0] + 1),
+    "MAX_SUBNORMAL": lambda ty: float_min_positive(ty) - 2.0 ** (float_format(ty)[1]
+                                                                 - float_format(ty)[0] + 1),
+}
 # The integer-valued constants of f32 / f64: name -> (type, f32 value, f64 value).
 FLOAT_INT_CONSTS = {
     "RADIX": ("u32", 2, 2), "MANTISSA_DIGITS": ("u32", 24, 53), "DIGITS": ("u32", 6, 15),

@@ -148,3 +148,26 @@ for _name in PACK.values():
     INTRINSICS[_name] = _pack(_name)
 for _name in UNPACK:
     INTRINSICS[_name] = _unpack(_name)
+
+
+def _atomic_add(kind: str):
+    """`atomic::atom_add_f16x2(p, v)` / `atom_add_bf16x2`: the lanes add in lane order (one
+    of the orders the GPU may pick), each half rounded once; each lane gets the old pair."""
+    add = _arith(f"add.rn.{kind}x2")
+    u32 = np.dtype(np.uint32)
+
+    def fn(x, args, arg_tys, result_ty):
+        addr, value = (np.asarray(a) for a in args)
+        value = np.broadcast_to(value, addr.shape)
+        old = np.empty(addr.shape[0], np.uint32)
+        for k in range(addr.shape[0]):
+            at, lane = addr[k:k + 1], x.lanes[k:k + 1]
+            cur = x.mem.load_scalar(u32, at, lane)
+            x.mem.store_scalar(u32, at, add(x, [cur, value[k:k + 1]], None, None), lane)
+            old[k] = cur[0]
+        return old
+    return fn
+
+
+for _kind in ("f16", "bf16"):
+    INTRINSICS[f"atom.add.noftz.{_kind}x2"] = _atomic_add(_kind)
