@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..device_api.packed import ARITH, PACK, UNPACK
+from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK
 from .intrinsics import INTRINSICS
 
 # format -> (significand bits with the implicit one, minimum normal exponent, largest finite)
@@ -171,3 +171,24 @@ def _atomic_add(kind: str):
 
 for _kind in ("f16", "bf16"):
     INTRINSICS[f"atom.add.noftz.{_kind}x2"] = _atomic_add(_kind)
+
+
+def _scalar(name: str):
+    """`f16::min_nan_f16(a, b)` and friends on u16 bits: PTX min/max (-0 < +0; NaN: the other
+    operand, or with `.NaN` the canonical NaN; `.ftz`: subnormals are zeros)."""
+    op, *mods = name.split(".")
+    fmt = mods[-1]
+
+    def fn(x, args, arg_tys, result_ty):
+        a, b = (decode(np.asarray(v).astype(np.uint16), fmt) for v in args)
+        if "ftz" in mods:
+            a, b = _flush(a, fmt), _flush(b, fmt)
+        r = _minmax(op, "NaN" in mods, a, b)
+        if "ftz" in mods:
+            r = _flush(r, fmt)
+        return encode(r, fmt)
+    return fn
+
+
+for _name in SCALAR.values():
+    INTRINSICS[_name] = _scalar(_name)
