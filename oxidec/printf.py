@@ -124,6 +124,9 @@ def placeholders(pieces: list[str | Spec]) -> list[Spec]:
 
 def check_spec(spec: Spec, ty: T.Ty) -> str | None:
     """Why `spec` cannot format a value of type `ty` (None when it can)."""
+    if isinstance(ty, T.IntTy) and ty.bits == 128:
+        return f"`{ty}` cannot be printed by `gpu_printf!` (vprintf has no 128-bit " \
+               "conversion): print its halves as `u64`"
     if isinstance(ty, (T.IntTy, T.InferTy)) and not (isinstance(ty, T.InferTy)
                                                       and ty.kind == "float"):
         if spec.kind == "e":

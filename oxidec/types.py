@@ -238,6 +238,13 @@ def result_ty(ok: Ty, err: Ty) -> EnumTy:
                   (0, 1), BOOL, is_copy(ok) and is_copy(err), (ok, err))
 
 
+def _cmp_ordering() -> "EnumTy":
+    """`core::cmp::Ordering`: `#[repr(i8)] enum Ordering { Less = -1, Equal = 0, Greater = 1 }`
+    with core's derives (Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)."""
+    return EnumTy("Ordering", tuple(VariantDef(n, "unit") for n in ("Less", "Equal", "Greater")),
+                  (-1, 0, 1), IntTy(8, True), True)
+
+
 def is_option(ty: Ty) -> bool:
     return isinstance(ty, EnumTy) and ty.name == "Option" and len(ty.args) == 1
 
@@ -378,6 +385,8 @@ class ErrorTy(Ty):
 
 I8, I16, I32, I64 = (IntTy(b, True) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntTy(b, False) for b in (8, 16, 32, 64))
+# 128-bit integers: stored as one 16-byte value, computed in 64-bit halves (passes/wide_ints.py)
+I128, U128 = IntTy(128, True), IntTy(128, False)
 ISIZE, USIZE = IntTy(64, True, True), IntTy(64, False, True)
 F32, F64 = FloatTy(32), FloatTy(64)
 F16, BF16 = FloatTy(16), FloatTy(16, True)
@@ -388,6 +397,13 @@ NEVER = NeverTy()
 ERROR = ErrorTy()
 THREAD_INDEX = ThreadIndexTy()
 ORDERING = OrderingTy()
+CMP_ORDERING = _cmp_ordering()
+CMP_ORDERING_DERIVES = frozenset({"Clone", "Copy", "PartialEq", "Eq", "PartialOrd", "Ord",
+                                  "Debug", "Hash"})
+# `core::marker::PhantomData<T>`: zero-sized, whatever T is (T only matters to the type
+# checker's generics, which oxidec monomorphises away; every instance is this one type)
+PHANTOM_DATA = StructTy("PhantomData", (), is_copy=True)
+PHANTOM_DATA_DERIVES = CMP_ORDERING_DERIVES | {"Default"}
 # `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
 # 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
 LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
@@ -411,8 +427,8 @@ def warp_tile_size(ty: Ty) -> int | None:
 ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below
 
 SCALARS: dict[str, Ty] = {
-    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "isize": ISIZE,
-    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "usize": USIZE,
+    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "i128": I128, "isize": ISIZE,
+    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "u128": U128, "usize": USIZE,
     "f16": F16, "bf16": BF16, "f32": F32, "f64": F64, "bool": BOOL, "char": CHAR,
 }
 
@@ -476,34 +492,6 @@ def float_format(ty: FloatTy) -> tuple[int, int, int]:
 
 def is_half(ty: Ty) -> bool:
     return isinstance(ty, FloatTy) and ty.bits == 16
-
-
-def round_half(value: float, ty: FloatTy) -> float:
-    """The f16 / bf16 nearest a Python float (ties to even, subnormals kept, overflow ->
-    inf), as a Python float (exact)."""
-    import math
-    value = float(value)
-    if not math.isfinite(value) or value == 0:
-        return value
-    p, emin, emax = float_format(ty)
-    e = max(math.frexp(value)[1] - 1, emin)  # the binade (subnormals: emin's quantum)
-    if e > emax:
-        return math.copysign(math.inf, value)
-    ulp = math.ldexp(1.0, e - (p - 1))
-    r = round(value / ulp) * ulp  # exact division by a power of two; round: ties to even
-    return math.copysign(math.inf, value) if abs(r) > float_max(ty) else math.copysign(r, value)
-
-
-def half_bits(value: float, ty: FloatTy) -> int:
-    """The 16 bits of `value` rounded to the half `ty`; a NaN is the canonical NaN 0x7FFF."""
-    import math
-    import struct
-    value = round_half(value, ty)
-    if math.isnan(value):
-        return 0x7FFF
-    if ty.brain:
-        return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
-    return struct.unpack("<H", struct.pack("<e", value))[0]
 
 
 def float_max(ty: FloatTy) -> float:

@@ -1716,6 +1716,14 @@ PENDING: dict[str, tuple[str, str]] = {
 }
 
 
+#: Samples for a newer GPU than sm_80, by sample: the oldest target they build for. A build
+#: for an older one fails with OX0013 (tests/codegen checks it); they run on the GPU only
+#: (thread-block clusters, TMA, wgmma), with their references in samples/hopper_reference.py.
+MIN_ARCH: dict[str, str] = {
+    "cluster_reduce": "sm_90",
+}
+
+
 def find_case(case_id: str) -> KernelCase:
     """Look a case up by "sample::kernel" (or by the sample name when it has one kernel)."""
     sample, _, kernel = case_id.partition("::")

@@ -446,6 +446,7 @@ class LaunchContract:
 class LaunchInfo:
     bounds: tuple[int, ...] | None = None  # `#[launch_bounds(MAX_THREADS[, MIN_BLOCKS])]`
     contract: LaunchContract | None = None
+    cluster: tuple[int, int, int] | None = None  # `#[cluster_launch(X, Y, Z)]` (sm_90)
 
     @property
     def block(self) -> tuple[int, int, int] | None:
@@ -467,6 +468,7 @@ class Body:
     # `#[forbid(..)]` on the function or an enclosing module (only lints named there)
     lint_levels: dict[str, str] = field(default_factory=dict)
     source_scopes: list[SourceScope] = field(default_factory=list)  # [0]: the body's own
+    inline: str | None = None  # `#[inline(never)]` / `#[inline(always)]`: "never" / "always"
 
     @property
     def return_ty(self) -> Ty:

@@ -21,12 +21,13 @@ from __future__ import annotations
 from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
+from ..mir.typeof import operand_ty
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import asynchrony, atomics, legalize, packed, tensor, vprintf, warp
+from . import asynchrony, atomics, cluster, legalize, packed, tensor, vprintf, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
-from .places import Val
+from .places import MemPlace, Val
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
                     pointee, reg_class)
@@ -238,6 +239,30 @@ def select(em, rv, ty, hint) -> list[Val]:
     return out
 
 
+def wide_half(em, rv, ty, hint) -> list[Val]:
+    """`wide_lo`/`wide_hi` (passes/wide_ints.py): a u128's half is its own register."""
+    lo, hi = em.operand(rv.args[0])
+    return [lo if rv.name == "wide_lo" else hi]
+
+
+def wide_pack(em, rv, ty, hint) -> list[Val]:
+    """`wide_pack(lo, hi)`: the two halves are the u128's two leaves."""
+    return [em.scalar(em.operand(a)) for a in rv.args]
+
+
+def volatile_load(em, rv, ty, hint) -> list[Val]:
+    """`read_volatile`: `ld.volatile` of every leaf, in the pointer's state space."""
+    p = em.scalar(em.operand(rv.args[0]))
+    return em.load(MemPlace(ty, p, 0), hint, volatile=True)
+
+
+def volatile_store(em, stmt: mir.Effect) -> None:
+    """`write_volatile`: `st.volatile` of every leaf."""
+    p = em.scalar(em.operand(stmt.args[0]))
+    ty = operand_ty(em.body, stmt.args[1])
+    em.store(MemPlace(ty, p, 0), em.operand(stmt.args[1]), volatile=True)
+
+
 def ptr_add(em, rv, ty, hint) -> list[Val]:
     """p + n * size_of(*p); a 32-bit n multiplies wide (one IMAD.WIDE)."""
     p, n = _args(em, rv)
@@ -311,9 +336,12 @@ INTRINSICS.update(warp.MASKED)
 INTRINSICS.update(packed.PACKED)
 INTRINSICS.update(asynchrony.INTRINSICS)
 INTRINSICS.update(tensor.INTRINSICS)
+INTRINSICS.update(cluster.INTRINSICS)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
+    "volatile_load": volatile_load,
+    "wide_lo": wide_half, "wide_hi": wide_half, "wide_pack": wide_pack,
     "slice_from_parts": slice_from_parts,
     "active_mask": active_mask,
     "dynamic_shared": dynamic_shared,
@@ -345,5 +373,6 @@ def pmevent(em, stmt: mir.Effect) -> None:
 
 
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
-                         "warp_sync": warp.warp_sync,
-                         **asynchrony.EFFECTS, **tensor.EFFECTS}
+                         "volatile_store": volatile_store,
+                         "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS,
+                         **cluster.EFFECTS}

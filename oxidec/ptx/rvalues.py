@@ -68,6 +68,9 @@ def emit_repeat(em, rv: mir.Repeat, ty, hint):
 # ---------------------------------------------------------------------------
 # Arithmetic
 
+ONE = ("0f3F800000", "0d3FF0000000000000")  # 1.0 as f32 and f64 immediates
+
+
 def emit_binary(em, rv: mir.BinaryOp, ty, hint):
     if rv.op == "mul":
         wide = _wide_multiply(em, rv, ty, hint)
@@ -86,6 +89,10 @@ def emit_binary(em, rv: mir.BinaryOp, ty, hint):
     elif isinstance(a.ty, FloatTy):
         if rv.op == "rem":
             legalize.float_rem(em, a, b, dst)
+        elif rv.op == "div" and a.imm and a.text in ONE and not b.imm:
+            # 1/x: rcp.rn is the same correctly rounded result, with a shorter SASS path
+            # (no FCHK, 7 instructions before the slow-path branch instead of 8)
+            em.emit(instr(f"rcp.rn.{arith(a.ty)}", dst, b.text))
         elif rv.op in FLOAT_BINARY:
             em.emit(instr(fill(FLOAT_BINARY[rv.op], f=arith(a.ty)), dst, a.text, b.text))
         else:

@@ -92,7 +92,7 @@ def fat_data_leaf(ty: Ty) -> Ty:
 def reg_class(leaf: Ty) -> RegClass:
     if isinstance(leaf, BoolTy):
         return PRED
-    if isinstance(leaf, IntTy):
+    if isinstance(leaf, IntTy) and leaf.bits <= 64:
         return B64 if leaf.bits == 64 else B32
     if isinstance(leaf, FloatTy):
         return F64 if leaf.bits == 64 else H16 if leaf.bits == 16 else F32
@@ -150,8 +150,17 @@ def store(ty: Ty) -> str:
 # ---------------------------------------------------------------------------
 # Scalarisation into leaves
 
+WIDE_HALVES = (IntTy(64, False), IntTy(64, False))  # a u128/i128: low, high (raw bits)
+
+
+def is_wide(ty: Ty) -> bool:
+    return isinstance(ty, IntTy) and ty.bits == 128
+
+
 @lru_cache(maxsize=None)
 def leaf_types(ty: Ty) -> tuple[Ty, ...]:
+    if is_wide(ty):
+        return WIDE_HALVES
     if isinstance(ty, (IntTy, FloatTy, BoolTy)):
         return (ty,)
     if isinstance(ty, (UnitTy, NeverTy)):
@@ -227,6 +236,8 @@ def mem_field_offsets(ty: Ty) -> tuple[int, ...]:
 @lru_cache(maxsize=None)
 def memory_leaves(ty: Ty) -> tuple[tuple[int, Ty], ...]:
     """(byte offset, leaf type) of every leaf, in `leaf_types` order."""
+    if is_wide(ty):
+        return ((0, WIDE_HALVES[0]), (8, WIDE_HALVES[1]))
     if isinstance(ty, (IntTy, FloatTy, BoolTy)) or is_thin_pointer(ty):
         return ((0, ty),)
     if isinstance(ty, ThreadIndexTy):

@@ -34,9 +34,9 @@ Impl = Callable[..., object]
 INTRINSICS: dict[str, Impl] = {}
 
 # The special registers: every registry row with a register the simulator reads as itself
-# (machine.Batch.special), and the two the emitter computes.
+# (machine.Batch.special), and those the emitter computes.
 SPECIAL_REGISTERS = tuple(o.name for o in OPS.values() if o.sreg and o.sim_op == o.name) \
-    + ("warpid", "nwarpid")
+    + ("warpid", "nwarpid", "cluster_idx", "num_clusters")
 
 
 def sim_op(name: str) -> str:
@@ -299,6 +299,37 @@ def _select(x, args, arg_tys, result_ty):
         c = cond.reshape(cond.shape + (1,) * (np.ndim(p) - 1))
         return np.where(c, p, q)
     return tree_map(pick, a, b)
+
+
+def _half(name: str):
+    """`wide_lo`/`wide_hi` (passes/wide_ints.py): one half of a u128/i128, as u64 bits."""
+    def fn(x, args, arg_tys, result_ty):
+        return np.ascontiguousarray(args[0][name]).view(np.uint64)
+    return fn
+
+
+INTRINSICS["wide_lo"], INTRINSICS["wide_hi"] = _half("lo"), _half("hi")
+
+
+@intrinsic("volatile_load")
+def _volatile_load(x, args, arg_tys, result_ty):
+    """`read_volatile`: the simulator runs every access in program order, as written."""
+    return x.mem.load(canon(result_ty), args[0], x.lanes)
+
+
+@intrinsic("volatile_store")
+def _volatile_store(x, args, arg_tys, result_ty):
+    x.mem.store(canon(arg_tys[1]), args[0], args[1], x.lanes)
+
+
+@intrinsic("wide_pack")
+def _wide_pack(x, args, arg_tys, result_ty):
+    lo, hi = (np.asarray(a).astype(np.uint64) for a in args)
+    dt = scalar_dtype(canon(result_ty))
+    out = np.empty(np.broadcast(lo, hi).shape, dtype=dt)
+    out["lo"] = lo
+    out["hi"] = hi.view(dt["hi"])
+    return out
 
 
 @intrinsic("ptr_add")

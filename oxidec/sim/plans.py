@@ -15,11 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import types as T
+from ..device_api.ops import BARRIERS
 from ..mir import syntax as M
 from .errors import LaneFault, SimError
 from ..mir.typeof import MirTypeError, project_ty
 from .layout import (
-    FAT, canon, field_offsets, flatten, is_fat, scalar_dtype, size_of, tree_map, zeros,
+    FAT, canon, field_offsets, flatten, is_fat, scalar_dtype, size_of, tree_map, wide_value,
+    zeros,
 )
 from .memory import LOCAL_BASE, make_address
 
@@ -272,6 +274,11 @@ class MemPlan:
 # ---------------------------------------------------------------------------------------
 # Constants
 
+def is_barrier(stmt) -> bool:
+    """A block barrier (`sync_threads`): compile.py splits blocks after one."""
+    return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
+
+
 def constant_fn(value, ty: T.Ty):
     try:
         cty = canon(ty)
@@ -286,7 +293,9 @@ def constant_fn(value, ty: T.Ty):
     dt = scalar_dtype(cty)
     if dt is None:
         raise SimError(f"constant {value!r} of type `{ty}`")
-    if T.is_half(cty):
+    if dt.kind == "V":  # a u128/i128 (layout.WIDE_DTYPES)
+        v = wide_value(int(value), isinstance(cty, T.IntTy) and cty.signed)
+    elif T.is_half(cty):
         from .halves import from_float
         v = from_float(np.array([float(value)]), cty)[0]
     elif dt.kind in "iu":

@@ -136,6 +136,15 @@ class MethodMixin:
                                                    base.kind == "float")
         table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
         more = num.INT_METHODS if is_int else num.FLOAT_METHODS if is_float else {}
+        if isinstance(base, T.IntTy) and base.bits == 128 and m not in num.WIDE_METHODS and \
+                (m in more or m in INT_METHODS):
+            for a in e.args:
+                self.check_expr(a)
+            self.sink.error("OX0002", f"`{base}::{m}` is not supported", e.method_span,
+                            "not supported on 128-bit integers",
+                            help="the 128-bit methods oxidec has: " +
+                                 ", ".join(f"`{n}`" for n in sorted(num.WIDE_METHODS)))
+            return T.ERROR
         if m in more and (table is None or m not in table):
             if isinstance(base, T.InferTy):
                 for a in e.args:
