@@ -98,8 +98,8 @@ def scalar_dtype(cty: T.Ty) -> np.dtype | None:
         if cty.bits == 128:
             return WIDE_DTYPES[cty.signed]
         return _DTYPES[(cty.bits, cty.signed)]
-    if isinstance(cty, T.FloatTy):
-        return np.dtype(np.float32) if cty.bits == 32 else np.dtype(np.float64)
+    if isinstance(cty, T.FloatTy):  # a half is its bits (sim/halves.py)
+        return np.dtype({16: np.uint16, 32: np.float32, 64: np.float64}[cty.bits])
     if isinstance(cty, T.BoolTy):
         return BOOL_DTYPE
     return None

@@ -289,6 +289,9 @@ def constant_fn(value, ty: T.Ty):
         raise SimError(f"constant {value!r} of type `{ty}`")
     if dt.kind == "V":  # a u128/i128 (layout.WIDE_DTYPES)
         v = wide_value(int(value), isinstance(cty, T.IntTy) and cty.signed)
+    elif T.is_half(cty):
+        from .halves import from_float
+        v = from_float(np.array([float(value)]), cty)[0]
     elif dt.kind in "iu":
         v = dt.type(T.wrap_int(int(value), T.IntTy(dt.itemsize * 8, dt.kind == "i")))
     elif dt.kind == "b":

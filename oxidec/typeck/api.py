@@ -87,5 +87,39 @@ class ApiMixin:
         return True
 
 
+    def check_cluster_launch(self, a, on_kernel: bool) -> tuple[int, int, int] | None:
+        """`#[cluster_launch(X[, Y[, Z]])]` on a kernel: 1 to 3 integer literals, a cluster
+        of at most 8 blocks (the portable cluster size), sm_90."""
+        from .. import ast
+        if not on_kernel:
+            self.sink.error("OX0003", "`#[cluster_launch]` is only allowed on a `#[kernel]`",
+                            a.span, "not a kernel")
+            return None
+        args = a.args or []
+        vals = [x.value for x in args if isinstance(x, ast.LitExpr) and x.kind == "int"]
+        if len(vals) != len(args) or not 1 <= len(vals) <= 3:
+            self.sink.error("OX0003", "`#[cluster_launch]` takes one to three integer literals",
+                            a.span, "expected `#[cluster_launch(X, Y, Z)]`")
+            return None
+        shape = tuple(vals) + (1,) * (3 - len(vals))
+        blocks = shape[0] * shape[1] * shape[2]
+        if min(shape) < 1 or blocks > MAX_CLUSTER_BLOCKS:
+            self.sink.error("OX0012", f"`#[cluster_launch]` asks for a cluster of {blocks} blocks",
+                            a.span,
+                            f"must be between 1 and {MAX_CLUSTER_BLOCKS} blocks",
+                            notes=[f"{MAX_CLUSTER_BLOCKS} blocks is the portable cluster size "
+                                   "of sm_90; every dimension is at least 1"])
+            return None
+        if self.target_sm < 90:
+            self.sink.error("OX0013", "`#[cluster_launch]` needs sm_90, but this build targets "
+                            f"{arch_name(self.target_sm)}", a.span, "needs sm_90 or newer",
+                            help="build with `--arch sm_90`")
+            return None
+        return shape
+
+
+MAX_CLUSTER_BLOCKS = 8
+
+
 def target_sm(arch: str) -> int:
     return sm_number(arch)

@@ -128,6 +128,8 @@ class MethodMixin:
         if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
             params, ret = num.signature(num.CHAR_METHODS, m, base)
             return done("num_char", params, ret)
+        if T.is_half(base) and m in ("to_f32", "to_f64"):  # the `half` crate's conversions
+            return done("half", (), T.F32 if m == "to_f32" else T.F64)
         is_int = T.is_integer(base) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")
@@ -163,7 +165,7 @@ class MethodMixin:
                 if m in FLOAT_METHOD_PARAMS:
                     params = tuple(self.api_ty(p) for p in FLOAT_METHOD_PARAMS[m])
                 if result == "bits":  # to_bits: u32 for f32, u64 for f64
-                    ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
+                    ret = T.IntTy(base.bits, False) if isinstance(base, T.FloatTy) else T.U64
             return done("int" if is_int else "float", params, ret)
         if T.is_scalar(base):  # user traits' methods, then core's (typeck/traits.py)
             found = self.scalar_trait_method(e, recv, base)
