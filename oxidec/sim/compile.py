@@ -29,7 +29,6 @@ from ..span import Span
 from . import halves, ops
 from .errors import LaneFault, SimError, format_span
 from ..mir.layout import field_slot, fields_of, flat_operands
-from ..mir.typeof import operand_ty
 from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
@@ -287,11 +286,9 @@ class _Compiler:
             def printf(x):
                 x.printf(s, [f(x) for f in fns])
             return printf
-        impl = INTRINSICS.get(sim_op(s.name))
-        if impl is not None:  # an effect with a check of its own (`warp_sync`), a store
-            fns = [self.operand(frame, a)[0] for a in s.args]
-            tys = [operand_ty(frame.body, a) for a in s.args]
-            return lambda x: impl(x, [f(x) for f in fns], tys, None)
+        if (impl := INTRINSICS.get(sim_op(s.name))) is not None:  # `warp_sync`, a store
+            fns, tys = zip(*(self.operand(frame, a) for a in s.args)) if s.args else ((), ())
+            return lambda x: impl(x, [f(x) for f in fns], list(tys), None)
         raise SimError(f"effect `{s.name}` is not supported by the simulator")
 
     def atomic(self, frame: Frame, s: M.AtomicOp):
