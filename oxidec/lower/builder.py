@@ -193,9 +193,10 @@ class BuilderCore:
                 bounds = tuple(vals)
                 check_launch_bounds(bounds, lb.args, self.sink)
         contract = self.r.contracts.get(fn.name)
-        if bounds is None and contract is None:
+        cluster = self.r.cluster_shapes.get(fn.name)  # typeck/api.py checked it
+        if bounds is None and contract is None and cluster is None:
             return None
-        return M.LaunchInfo(bounds, contract)
+        return M.LaunchInfo(bounds, contract, cluster)
 
     def get_return_block(self) -> int:
         if self.return_block is None:

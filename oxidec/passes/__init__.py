@@ -21,6 +21,7 @@ from .dead_code import dead_code, simplify_locals
 from .ref_elim import ref_elim
 from .inline import inline_program
 from .fma_contract import fma_contract
+from .wide_ints import wide_ints
 from .licm import licm
 from .check_elim import check_elim
 from .bool_select import bool_select
@@ -81,7 +82,8 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     if level < 0:
         raise ValueError(f"optimisation level must be 0, 1 or 2, not {level}")
     names = PASSES[min(level, 2)]
-    changed = ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
+    changed = wide_ints(body)  # at every level: 128-bit arithmetic in 64-bit halves
+    changed |= ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
     if address_taken(body) and level >= 1:
         # a local that a pointer points to is read and written through memory: only the
         # passes that leave such a local alone (they forward and fold only locals whose
