@@ -454,3 +454,25 @@ def test_a_helper_taking_mut_disjoint_slice_stays_a_call() -> None:
     # `(*_1)[i]` through `&mut DisjointSlice` in ptx/spaces.py; reported, not fixed here)
     comp = compile_(MUT_OUT, "mir-opt")
     assert calls(body_of(comp, "k")) == ["put"]
+
+
+def test_an_inlined_mut_ref_helper_keeps_its_variable_in_registers(rng) -> None:
+    # the same kernel as test_borrowck's ref_elim case without #[inline(never)]: inlined,
+    # `&mut v` is a register's address no more, and ref_elim removes it
+    src = """
+#[device]
+fn bump(x: &mut f32, by: f32) { *x += by; }
+#[kernel]
+pub fn k(x: &[f32], mut out: DisjointSlice<f32>) {
+    let idx = thread::index_1d();
+    let mut v = x[idx.get()];
+    bump(&mut v, 1.5);
+    if let Some(o) = out.get_mut(idx) { *o = v; }
+}
+"""
+    comp = compile_(src)
+    assert ".local" not in comp.ptx.split(".entry k")[1]
+    x = rng.uniform(-4, 4, 64).astype(np.float32)
+    out = np.full(64, np.nan, np.float32)
+    run_kernel(comp.program, "k", (1, 1, 1), (64, 1, 1), [x, out])
+    np.testing.assert_array_equal(out, x + np.float32(1.5))
