@@ -44,6 +44,15 @@ FNS = [
     ApiFn("f64::from_bits", ("u64",), "f64", op("bitcast")),
 ]
 
+# The `half` crate's constructors of `f16` / `bf16` (cuda-oxide kernels use `half::f16`):
+# `from_f32`/`from_f64` round once to nearest even (`x as f16`), `from_bits` reinterprets.
+for _t in ("f16", "bf16"):
+    FNS += [
+        ApiFn(f"{_t}::from_f32", ("f32",), _t, hook("half_from")),
+        ApiFn(f"{_t}::from_f64", ("f64",), _t, hook("half_from")),
+        ApiFn(f"{_t}::from_bits", ("u16",), _t, hook("half_from")),
+    ]
+
 FNS += [
     ApiFn("char::from_u32", ("u32",), "Option<char>", hook("char_from_u32")),
     ApiFn("char::from_digit", ("u32", "u32"), "Option<char>", hook("char_from_digit")),

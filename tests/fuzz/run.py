@@ -9,6 +9,7 @@ Verdicts:
 - limit: a RecursionError/MemoryError, which the CLI reports as "input too deeply nested" with
   no position (a failure: limits must give a positioned diagnostic);
 - ice: any other exception: an internal compiler error (a failure);
+- crash: the compiling process died (a signal, a fatal Python error: a failure);
 - slow: more than --timeout seconds (counted; the compile-speed work owns it).
 Every --cli-every'th mutant also goes through `python -m oxidec.cli build -o OUT`: its exit code
 must be 0 or 1, its stderr must hold no Python traceback and no "internal compiler error", and
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import multiprocessing
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -38,20 +41,11 @@ for p in (str(ROOT), str(HERE)):
 
 import mutate  # noqa: E402
 
-FAILURES = ("ice", "limit", "cli")
+FAILURES = ("ice", "limit", "crash", "cli")
 
 
-class Slow(Exception):
-    pass
-
-
-def _alarm(signum, frame):
-    raise Slow()
-
-
-def compile_one(args) -> tuple[str, str]:
-    """(verdict, detail) for one mutant, compiled in this process."""
-    text, timeout = args
+def _verdict(text: str | bytes) -> tuple[str, str]:
+    """(verdict, detail) of compiling one mutant in this process, as the CLI does."""
     from oxidec import driver
     from oxidec.diagnostics import CompileError
     if isinstance(text, bytes):
@@ -60,23 +54,60 @@ def compile_one(args) -> tuple[str, str]:
         except UnicodeDecodeError:
             # the CLI reads files as UTF-8 and reports a decoding error; the driver takes str
             text = text.decode("utf-8", errors="replace")
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         driver.compile_source(text, "fuzz.rs", driver.Options())
         return "ok", ""
     except CompileError:
         return "diag", ""
-    except Slow:
-        return "slow", ""
     except (RecursionError, MemoryError) as err:
         return "limit", type(err).__name__
     except Exception as err:
         tb = traceback.extract_tb(err.__traceback__)[-1]
         return "ice", f"{type(err).__name__}: {str(err)[:200]} at " \
                       f"{Path(tb.filename).name}:{tb.lineno}"
+
+
+_warm = False
+
+
+def compile_one(args) -> tuple[str, str]:
+    """(verdict, detail) for one mutant, compiled in a child forked from this worker (oxidec
+    is imported once per worker, so a fork costs milliseconds). A child past the timeout is
+    killed, so a slow compile cannot keep running beside the next ones (the driver compiles on
+    a thread of its own, which an alarm in this thread would not stop), and a child that dies
+    of a signal (a C stack overflow, an abort) is a failure of its own: "crash"."""
+    text, timeout = args
+    global _warm
+    if not _warm:  # the parser tables and other lazy state are built once per worker
+        _verdict(mutate.KERNEL.replace("BODY", "let _x = a + 1;"))
+        _warm = True
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            result = _verdict(text)
+        except BaseException as err:  # noqa: BLE001  (a verdict, whatever happened)
+            result = ("ice", f"{type(err).__name__}: {str(err)[:200]}")
+        os.write(write_end, json.dumps(result).encode())
+        os._exit(0)
+    os.close(write_end)
+    try:
+        ready, _, _ = select.select([read_end], [], [], timeout)
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "slow", ""
+        data = b""
+        while chunk := os.read(read_end, 65536):
+            data += chunk
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or not data:
+        return "crash", f"compiler process died: {os.waitstatus_to_exitcode(status)}"
+    verdict, detail = json.loads(data)
+    return verdict, detail
 
 
 def cli_check(text: str | bytes, timeout: float) -> tuple[str, str]:

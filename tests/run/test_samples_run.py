@@ -73,6 +73,10 @@ def test_simulator_and_gpu_agree(case_id: str, rng) -> None:
     gpu_out = case.fresh_outputs(inputs)
     kernel[grid, block](*case.args(inputs, sim_out), device="sim")
     kernel[grid, block](*case.args(inputs, gpu_out), device="gpu")
+    if case.unordered_sums:  # tensor cores: both within the tolerance of the reference
+        case.assert_matches(inputs, sim_out)
+        case.assert_matches(inputs, gpu_out)
+        return
     for name in case.output_names:
         got, want = gpu_out[name], sim_out[name]
         if got.dtype.kind == "f":
