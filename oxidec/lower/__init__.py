@@ -43,6 +43,7 @@ from .pointers import PointerLowering
 from .slices import SliceLowering
 from .panics import PanicLowering
 from .transmute import TransmuteLowering
+from .hopper_api import HopperApiLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering,
@@ -52,7 +53,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering,
                   OverflowLint, ContractEntryLowering, NumLowering, CharLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
-                  SliceLowering, PanicLowering, TransmuteLowering):
+                  SliceLowering, PanicLowering, TransmuteLowering,
+                  HopperApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -22,7 +22,7 @@ from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import asynchrony, cluster, legalize, packed, tensor, warp
+from . import asynchrony, cluster, legalize, packed, tensor, tma, warp, wgmma
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -298,6 +298,7 @@ INTRINSICS.update(packed.PACKED)
 INTRINSICS.update(asynchrony.INTRINSICS)
 INTRINSICS.update(tensor.INTRINSICS)
 INTRINSICS.update(cluster.INTRINSICS)
+INTRINSICS.update(wgmma.INTRINSICS)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
@@ -330,4 +331,4 @@ def pmevent(em, stmt: mir.Effect) -> None:
 
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
                          "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS,
-                         **cluster.EFFECTS}
+                         **cluster.EFFECTS, **tma.EFFECTS, **wgmma.EFFECTS_WITH_OPERANDS}

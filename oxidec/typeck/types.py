@@ -84,6 +84,8 @@ class TypeLoweringMixin:
                                    align or 0)
         if name == "Barrier" and not gargs and name not in self.items.structs:
             return T.BARRIER
+        if name == "TmaDescriptor" and not gargs and name not in self.items.structs:
+            return T.TMA_DESCRIPTOR
         if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
             return T.option_ty(self._type_arg(gargs[0]))
         if name == "Result" and len(gargs) == 2 and name not in self.items.enums:
