@@ -222,7 +222,7 @@ class Kernel:
         check_launch_config(grid3, block3, shared_bytes, self.signature)
         runtime_cluster = cluster_launch_shape(self.signature, grid3, cluster)
         prepared = prepare_args(self.signature, args)
-        self._check_contract(grid3, block3, args)
+        self._check_contract(grid3, block3, args, shared_bytes)
         device_used, reason = self._choose_device(device)
         if runtime_cluster is not None and device_used == "sim":
             raise LaunchError(f"kernel `{self.name}` launched in clusters of "
@@ -241,14 +241,15 @@ class Kernel:
                                           SIM_REPEAT if repeat is None else repeat)
         return result
 
-    def _check_contract(self, grid: Dim3, block: Dim3, args: tuple) -> None:
+    def _check_contract(self, grid: Dim3, block: Dim3, args: tuple, shared_bytes: int = 0
+                        ) -> None:
         launch = self.signature.launch
         contract = launch.contract if launch is not None else None
         if contract is None:
             return
         from .contracts import check_contract
         env = {p.name: a for p, a in zip(self.signature.params, args)}
-        problems = check_contract(self.name, contract, grid, block, env)
+        problems = check_contract(self.name, contract, grid, block, env, shared_bytes)
         if problems:
             raise LaunchError("\n".join(problems))
 

@@ -27,7 +27,7 @@ import numpy as np
 from . import types as T
 from .runtime import context
 from .runtime.args import convert_scalar
-from .runtime.dtypes import numpy_dtype, parse_scalar_type
+from .runtime.dtypes import bf16_bits, numpy_dtype, parse_scalar_type
 from .runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
 from .runtime.launch import Dim3, dim3
 from .runtime import values
@@ -204,6 +204,8 @@ def random_array(elem: T.Ty, shape: tuple[int, ...], seed: int) -> np.ndarray:
     """Floats uniform in [-1, 1); signed ints in [-100, 100); unsigned in [0, 100)."""
     rng = np.random.default_rng(seed)
     dtype = numpy_dtype(elem)
+    if elem == T.BF16:  # the bits of bf16 values (runtime/dtypes.py)
+        return bf16_bits(rng.uniform(-1.0, 1.0, shape))
     if isinstance(elem, T.FloatTy):
         return rng.uniform(-1.0, 1.0, shape).astype(dtype)
     if isinstance(elem, T.BoolTy):

@@ -51,6 +51,7 @@ BLOCK_2D = (16, 16, 1)
 SENTINELS = {
     np.dtype(np.float32): np.float32(np.nan),
     np.dtype(np.float64): np.float64(np.nan),
+    np.dtype(np.float16): np.float16(np.nan),
     np.dtype(np.uint32): np.uint32(0xDEAD_BEEF),
     np.dtype(np.int32): np.int32(-0x2152_4111),
     np.dtype(np.uint64): np.uint64(0xDEAD_BEEF_DEAD_BEEF),
@@ -1519,6 +1520,54 @@ WARP_STATS = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# f16_gemv.rs: y = A x, f16 in, f32 accumulation, one warp per row
+
+GEMV_BLOCK = 128  # four warps: four rows per block
+
+
+def _gemv_make(rng, small):
+    rows = _size(rng, 40, 90, GEMV_BLOCK // 32) if small else _size(rng, 4_001, 4_097, 4)
+    cols = int(rng.integers(100, 300)) if small else int(rng.integers(1_500, 2_100))
+    return {"a": rng.uniform(-1.0, 1.0, rows * cols).astype(np.float16),
+            "x": rng.uniform(-1.0, 1.0, cols).astype(np.float16),
+            "cols": np.uint64(cols),
+            "y": _out(np.float32, rows), "y16": _out(np.float16, rows)}
+
+
+def _gemv_ref(inp):
+    """The kernel's order of operations in float32: lane l's fma chain over k = l, l + 32, ...
+    (the halves widen exactly), then the butterfly 16, 8, 4, 2, 1; bit for bit."""
+    cols = int(inp["cols"])
+    rows = inp["y"].size
+    a = inp["a"].astype(np.float32).reshape(rows, cols)
+    x = inp["x"].astype(np.float32)
+    pad = (-cols) % 32
+    a = np.concatenate([a, np.zeros((rows, pad), np.float32)], axis=1).reshape(rows, -1, 32)
+    xs = np.concatenate([x, np.zeros(pad, np.float32)]).reshape(-1, 32)
+    acc = np.zeros((rows, 32), np.float32)
+    for j in range(a.shape[1]):  # padding adds fma(0, 0, acc) = acc: the same chain
+        acc = fma32(a[:, j, :], np.broadcast_to(xs[j], (rows, 32)), acc)
+    lanes = np.arange(32)
+    for m in (16, 8, 4, 2, 1):
+        acc = acc + acc[:, lanes ^ m]
+    y = acc[:, 0]
+    return {"y": y, "y16": y.astype(np.float16)}
+
+
+GEMV_F16 = KernelCase(
+    "f16_gemv",
+    "gemv_f16",
+    (slice_("a", np.float16), slice_("x", np.float16), scalar("cols", np.uint64),
+     disjoint("y", np.float32), disjoint("y16", np.float16)),
+    _gemv_make,
+    lambda inp: (((inp["y"].size + GEMV_BLOCK // 32 - 1) // (GEMV_BLOCK // 32), 1, 1),
+                 (GEMV_BLOCK, 1, 1)),
+    _gemv_ref,
+    EXACT,
+    notes="f16 loads, exact widening, f32 fma accumulation, warp butterfly; exact.",
+)
+
+# --------------------------------------------------------------------------------------------
 # The table
 
 # --------------------------------------------------------------------------------------------
@@ -1653,6 +1702,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "warp_reduce_masked": [WARP_STATS],
     "complex_mul": [COMPLEX_MUL],
     "gemm_bf16_mma": [GEMM_BF16],
+    "f16_gemv": [GEMV_F16],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]

@@ -1394,29 +1394,7 @@ def test_parse_returns_partial_unit_and_check_raises():
 
 
 # ---------------------------------------------------------------------------
-# the parser cache and start-up time
-
-def test_parser_cache_round_trip(tmp_path, monkeypatch):
-    monkeypatch.setenv("OXIDEC_CACHE_DIR", str(tmp_path / "cache"))
-    first = build_parser()
-    files = list((tmp_path / "cache").glob("parser-*.lark"))
-    assert len(files) == 1
-    assert (tmp_path / "cache").stat().st_mode & 0o077 == 0
-    second = build_parser()  # loaded from the file
-    src = "#[kernel] fn k(a: &[f32]) { let x = a[0] + 1.0; }"
-    assert first.parse(src) == second.parse(src)
-
-
-def test_parser_cache_ignores_unsafe_dir(tmp_path, monkeypatch):
-    cache = tmp_path / "shared"
-    cache.mkdir()
-    cache.chmod(0o777)
-    (cache / "parser-bogus.lark").write_bytes(b"not a pickle")
-    monkeypatch.setenv("OXIDEC_CACHE_DIR", str(cache))
-    parser = build_parser()  # neither reads nor writes a world-writable directory
-    assert parser.parse("") is not None
-    assert sorted(p.name for p in cache.iterdir()) == ["parser-bogus.lark"]
-
+# start-up time (the parser's tables: tests/test_parser_tables.py)
 
 def test_parse_100_lines():
     src = "#[cuda_module]\nmod m {\n    use super::*;\n" + "".join(

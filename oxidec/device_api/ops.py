@@ -48,8 +48,12 @@ def _sregs() -> list[Op]:
 # Math on the operand's type: one instruction, or an inline routine of oxidec/mathlib.
 MATH = ("sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round", "trunc", "copysign",
         "rsqrt.approx", "rint")
+# The routines computed in f32 on f32 (mathlib.NATIVE_F32); "<name>.exact" is the f64-based,
+# correctly rounded version (the method `<name>_exact`).
+F32_NATIVE = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "tanh", "exp_m1")
 MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot", "exp.exact", "exp2.exact",
+                 "tanh", "powf", "powi", "cbrt", "hypot",
+                 *(f"{n}.exact" for n in F32_NATIVE),
                  # oxidec/mathlib/hyperbolic.py
                  "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
@@ -69,6 +73,10 @@ def _compute() -> list[Op]:
         Op("bswap", "arg0", doc="the bytes in reverse order (`swap_bytes`)"),
         Op("mul_hi", "arg0", doc="(a, b) the high half of the double-width product"),
         Op("select", "arg1", doc="(cond, a, b)"),
+        # the halves of a u128/i128 (passes/wide_ints.py): register moves
+        Op("wide_lo", "u64", doc="(x: u128 or i128) its low 64 bits"),
+        Op("wide_hi", "u64", doc="(x: u128 or i128) its high 64 bits, as raw bits"),
+        Op("wide_pack", "dest", doc="(lo: u64, hi: u64) the u128 or i128 of those halves"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
         Op("slice_from_parts", "dest", doc="(p, n): the fat pointer `&[T]` of n elements at p"),
         Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),
@@ -79,6 +87,14 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
+        Op("volatile_load", "dest", volatile=True, side_effect=True, varies=PER_LANE,
+           doc="(p: *const T) -> T, read now from memory"),
+        Op("vprintf", "i32", side_effect=True, varies=PER_LANE,
+           doc="`gpu_printf!`: (format string index, values) -> vprintf's result (the number "
+               "of arguments it printed; -1 on error)"),
+        *(Op(f"prmt.{m}", "u32", doc=f"`prmt.b32.{m}`: (a, b, selector)")
+          for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")),
     ]
 
 
@@ -126,9 +142,13 @@ def _effects() -> list[Op]:
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
         Op("printf", "unit", effect=True,
-           doc="(format string index, values) -> vprintf"),
+           doc="(format string index, values) -> vprintf (panic messages)"),
+        Op("volatile_store", "unit", effect=True,
+           doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
+           doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every

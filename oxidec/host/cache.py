@@ -82,7 +82,7 @@ def load(key: str) -> tuple[dict, str] | None:
         return None
     try:
         with open(_entry_path(directory, key), "rb") as f:
-            entry = marshal.load(f)
+            entry = marshal.loads(f.read())
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not (isinstance(entry, tuple) and len(entry) == 4 and entry[0] == FORMAT

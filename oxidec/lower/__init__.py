@@ -43,10 +43,11 @@ from .pointers import PointerLowering
 from .slices import SliceLowering
 from .panics import PanicLowering
 from .transmute import TransmuteLowering
+from .halves import HalfLowering
 from .hopper_api import HopperApiLowering
 
 
-class BodyBuilder(ClosureLowering, IteratorLowering,
+class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,

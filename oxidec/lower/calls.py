@@ -15,6 +15,7 @@ from ..mir import syntax as M
 from ..span import Span
 from ..typeck import FnSig
 from .builder import UNIT_CONST
+from .halves import NATIVE as HALF_NATIVE
 
 ORDER_STRENGTH = {"relaxed": 0, "acquire": 1, "release": 1, "acq_rel": 2, "seq_cst": 3}
 
@@ -159,6 +160,11 @@ class CallLowering:
         zero = self.operand_local(M.Constant(0, T.USIZE), T.USIZE, e.span)
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(zero)), True), self.ty(e),
                             e.span)
+
+    def api_disjoint_from_raw_parts(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`DisjointSlice::from_raw_parts(ptr, len)`: the (data pointer, length) pair."""
+        ptr, n = self.lower_in_order(e.args)
+        return self.to_temp(M.Intrinsic("slice_from_parts", (ptr, n)), self.ty(e), e.span)
 
     def api_get_mut_indexed(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         """Some((&mut s[i], i)) for this thread's index i when it is in bounds."""
@@ -307,13 +313,17 @@ class CallLowering:
             return M.Constant(array.length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))
         rty = self.ty(e.receiver)
-        while kind in ("int", "float") and isinstance(rty, T.RefTy):  # `v.abs()`, v: &f32
+        while kind in ("int", "float", "half") and isinstance(rty, T.RefTy):  # `v.abs()`, v: &f32
             recv = self.read(M.Place(self.operand_local(recv, rty, span), (M.Deref(),)),
                              rty.inner)
             rty = rty.inner
+        if kind == "half":  # `h.to_f32()`
+            return self.half_conversion_method(name, recv, rty, span)
         if kind in ("int", "float"):
             table = INT_METHODS if kind == "int" else FLOAT_METHODS
             intrinsic = table[name][2]
+            if T.is_half(rty) and intrinsic and name not in HALF_NATIVE:
+                return self.half_method_through_f32(name, recv, args, rty, ty, span, intrinsic)
             if name.startswith("wrapping_"):
                 return self.to_temp(M.BinaryOp(intrinsic, recv, args[0]), ty, span)
             if intrinsic:

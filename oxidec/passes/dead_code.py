@@ -2,8 +2,8 @@
 
 `dead_code` deletes writes to temporaries that nothing reads, to a fixpoint, plus `nop`s.
 A temporary is a local with no user name that is neither the return place nor an
-argument. Every rvalue but the registry's `side_effect` intrinsics (`mbarrier.arrive`) is
-pure, so its assignment can go; a write through a pointer
+argument. Every rvalue but the registry's `side_effect` intrinsics (`mbarrier.arrive`,
+`volatile_load`) is pure, so its assignment can go; a write through a pointer
 (`(*_7) = ...`) is a store to memory and stays, as do `Effect` statements (barriers,
 printf), atomics (`AtomicOp`, even when nothing reads the old value) and calls, whose
 destination is kept.

@@ -177,6 +177,8 @@ def _scalar_cvalue(ty: T.Ty, v: Any) -> ctypes._SimpleCData:
     ct = ctype_of(ty)
     if isinstance(ty, T.BoolTy):
         return ct(1 if v else 0)
+    if T.is_half(ty):
+        return ct(T.half_bits(float(v), ty))
     if isinstance(ty, T.FloatTy):
         return ct(float(v))
     return ct(int(v))

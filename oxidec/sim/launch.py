@@ -16,6 +16,7 @@ from .. import types as T
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
+from .gpu_only import check_runs_on_simulator
 from ..runtime import values as host_values
 from ..runtime.errors import LaunchError
 from .layout import assemble, canon, is_fat, leaves, scalar_dtype, size_of, tree_map
@@ -42,6 +43,7 @@ def run_kernel(program: Program, kernel_name: str, grid, block, args: Sequence[A
     thread traps and `SimError` for barrier divergence, bad arguments, unsupported MIR.
     on_printf(format_id, thread, block, values) is called per thread for `printf` effects.
     """
+    check_runs_on_simulator(program, kernel_name)  # clusters, TMA, wgmma: OX0030
     kernel = compile_kernel(program, kernel_name)
     launch = Launch(kernel, grid, block, args, shared_bytes, max_lanes, max_steps, on_printf)
     launch.constants = dict(constants or {})  # `#[constant]` values by static name
@@ -66,6 +68,7 @@ class SimModule:
     def kernel(self, name: str) -> FlatKernel:
         k = self._kernels.get(name)
         if k is None:
+            check_runs_on_simulator(self.program, name)
             k = self._kernels[name] = compile_kernel(self.program, name)
         return k
 
@@ -159,6 +162,8 @@ class Launch:
                                f"{type(arg).__name__}")
             celem = canon(elem)
             dt = scalar_dtype(celem)
+            if celem == T.F16:  # the host holds f16 as NumPy's float16: the same bits
+                dt = np.dtype(np.float16)
             if dt is not None and arg.dtype != dt:
                 raise SimError(f"argument `{name}: {ty}`: expected an array of {elem} ({dt}), "
                                f"got {arg.dtype}")
@@ -262,6 +267,10 @@ def _scalar_argument(name: str, ty: T.Ty, cty: T.Ty, arg):
     if isinstance(arg, np.ndarray) and arg.ndim == 0:
         arg = arg[()]
     is_bool = isinstance(arg, (bool, np.bool_))
+    if T.is_half(cty):  # a number, rounded to the half: its bits
+        if is_bool or not isinstance(arg, (int, float, np.integer, np.floating)):
+            raise SimError(f"argument `{name}: {ty}`: expected a number, got {arg!r}")
+        return np.uint16(T.half_bits(float(arg), cty))
     if dt.kind == "b":
         if not is_bool:
             raise SimError(f"argument `{name}: {ty}`: expected a bool, got {arg!r}")

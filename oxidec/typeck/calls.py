@@ -21,7 +21,19 @@ class CallMixin:
     # -- calls -------------------------------------------------------------
     def check_call_expr(self, e: ast.CallExpr, expected):
         if not isinstance(e.func, ast.PathExpr):
-            self.check_expr(e.func)
+            callee = self.deep(self.check_expr(e.func))
+            for a in e.args:
+                self.check_expr(a)
+            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)) or (
+                    isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr)):
+                # a closure kept in a value (`(s.f)(x)`): closures are inlined where they are
+                # called by name, so one held in a struct field has no code to call
+                self.sink.error("OX0002", "calling a closure stored in a field or other value "
+                                "is not supported by oxidec yet", e.func.span,
+                                "a closure held in a value",
+                                help="pass the closure to a generic function (`fn run<F: Fn(f32) "
+                                     "-> f32>(f: F, ..)`) and call it there by name")
+                return T.ERROR
             self.sink.error("E0618", "expected function, found expression", e.func.span,
                             "not a function")
             return T.ERROR
@@ -161,6 +173,8 @@ class CallMixin:
             return self.call_dynamic_shared(e, api, expected)
         if api.check == "from_slice_elem":
             return self.call_from_slice_elem(e, api)
+        if api.check == "elem_from_ptr":
+            return self.call_elem_from_ptr(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)
@@ -189,6 +203,30 @@ class CallMixin:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")
         self.check_args(e, params, "function")
+        return ret
+
+    def call_elem_from_ptr(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+        """`DisjointSlice::from_raw_parts(ptr, len)`: T is what the pointer points at."""
+        elem = None
+        if e.args:
+            first = self.shallow(self.check_expr(e.args[0]))
+            if isinstance(first, T.PtrTy):
+                elem = self.shallow(first.inner)
+        if elem is None or isinstance(elem, T.InferTy):
+            self.sink.error("E0308", "mismatched types", e.args[0].span if e.args else e.span,
+                            "expected a raw pointer `*mut T`")
+            for a in e.args[1:]:
+                self.check_expr(a)
+            return T.ERROR
+        params, ret = self.api_sig(api, {"T": elem})
+        if len(e.args) != len(params):
+            self.sink.error("E0061", f"this function takes {len(params)} arguments but "
+                            f"{len(e.args)} were supplied", e.func.span,
+                            f"expected {len(params)} arguments")
+            return ret
+        self.coerce(first, params[0], e.args[0].span)
+        for a, p in zip(e.args[1:], params[1:]):
+            self.coerce(self.check_expr(a, p), p, a.span)
         return ret
 
     def call_generic_api(self, e: ast.CallExpr, api: ApiFn, gargs) -> T.Ty:

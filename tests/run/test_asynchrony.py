@@ -62,6 +62,8 @@ pub fn phases(x: &[u32], mut out: DisjointSlice<u32>) {
     static mut BAR2: Barrier = Barrier::UNINIT;
     static mut T: SharedArray<u32, 128> = SharedArray::UNINIT;
     static mut U: SharedArray<u32, 128> = SharedArray::UNINIT;
+    static mut V: SharedArray<u32, 128> = SharedArray::UNINIT;
+    static mut W: SharedArray<u32, 128> = SharedArray::UNINIT;
     let t = thread::threadIdx_x() as usize;
     let n = thread::blockDim_x() as usize;
     let i = thread::blockIdx_x() as usize * n + t;
@@ -78,6 +80,8 @@ pub fn phases(x: &[u32], mut out: DisjointSlice<u32>) {
     let mut flags = 0u32;
     let mut r = 0u32;
     let mut c = 0u32;
+    let mut d = 0u32;
+    let mut e = 0u32;
     unsafe {
         T[t] = x[i].wrapping_mul(3);
         let tok = mbarrier_arrive(bar);
@@ -95,6 +99,17 @@ pub fn phases(x: &[u32], mut out: DisjointSlice<u32>) {
         cp_async_mbarrier_arrive_noinc(bar2);
         mbarrier_arrive_and_wait(bar2);
         c = U[(t + 5) % n];
+        fence_proxy_async_shared_cta();
+        cp_async_ca_4((core::ptr::addr_of_mut!(V) as *mut u32).add(t), x.as_ptr().add(i ^ 2));
+        cp_async_mbarrier_arrive(bar);  // adds one to the pending count, arrives when done
+        cp_async_mbarrier_arrive_shared(bar);
+        let tok3 = mbarrier_arrive(bar);
+        mbarrier_wait(bar, tok3);
+        d = V[(t + 7) % n];
+        cp_async_ca_4((core::ptr::addr_of_mut!(W) as *mut u32).add(t), x.as_ptr().add(i ^ 3));
+        cp_async_mbarrier_arrive_noinc_shared(bar2);
+        mbarrier_arrive_and_wait(bar2);
+        e = W[(t + 9) % n];
     }
     thread::sync_threads();
     unsafe {
@@ -102,9 +117,11 @@ pub fn phases(x: &[u32], mut out: DisjointSlice<u32>) {
             mbarrier_inval(bar);
             mbarrier_inval(bar2);
         }
-        *out.get_unchecked_mut(3 * i) = r;
-        *out.get_unchecked_mut(3 * i + 1) = flags;
-        *out.get_unchecked_mut(3 * i + 2) = c;
+        *out.get_unchecked_mut(5 * i) = r;
+        *out.get_unchecked_mut(5 * i + 1) = flags;
+        *out.get_unchecked_mut(5 * i + 2) = c;
+        *out.get_unchecked_mut(5 * i + 3) = d;
+        *out.get_unchecked_mut(5 * i + 4) = e;
     }
 }
 """
@@ -157,17 +174,18 @@ def test_cp_async_copies_on_the_simulator(rng):
 def expected_phases(x: np.ndarray, nb: int, n: int) -> np.ndarray:
     xs = x.reshape(nb, n)
     t = np.arange(n)
-    out = np.zeros((nb, n, 3), np.uint32)
+    out = np.zeros((nb, n, 5), np.uint32)
     out[:, :, 0] = xs[:, (t + 1) % n] * np.uint32(3)
     out[:, :, 1] = 0b000111  # test_wait, try_wait, parity 0 done; parity 1 not yet (then 0)
-    out[:, :, 2] = x[np.arange(nb * n) ^ 1].reshape(nb, n)[:, (t + 5) % n]
+    for j, (flip, shift) in enumerate(((1, 5), (2, 7), (3, 9))):
+        out[:, :, 2 + j] = x[np.arange(nb * n) ^ flip].reshape(nb, n)[:, (t + shift) % n]
     return out.reshape(-1)
 
 
 def run_phases(device: str, rng, nb: int = 3, n: int = 96):
     m = module(PHASES, "sm_90")
     x = rng.integers(0, 2**32, nb * n, dtype=np.uint32)
-    out = np.full(3 * nb * n, 0xDEAD_BEEF, np.uint32)
+    out = np.full(5 * nb * n, 0xDEAD_BEEF, np.uint32)
     m.phases[(nb,), (n,)](x, out, device=device)
     return out, expected_phases(x, nb, n)
 
@@ -273,7 +291,9 @@ def test_asynchrony_assembles(arch, ptxas, tmp_path):
                        "mbarrier.try_wait.parity.shared::cta.b64",
                        "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64",
                        "cp.async.mbarrier.arrive.noinc.b64", "mbarrier.inval.shared.b64",
-                       "fence.mbarrier_init.release.cluster;"):
+                       "fence.mbarrier_init.release.cluster;", "fence.proxy.async.shared::cta;",
+                       "cp.async.mbarrier.arrive.shared.b64", "cp.async.mbarrier.arrive.b64",
+                       "cp.async.mbarrier.arrive.noinc.shared.b64"):
             assert needle in phases, needle
 
 

@@ -162,9 +162,61 @@ def test_tf32_and_integer_mma_on_the_simulator(rng):
     np.testing.assert_array_equal(df, wf)
 
 
+def f16_bits(v: np.ndarray) -> np.ndarray:
+    return v.astype(np.float16).view(np.uint16)
+
+
+def run_f16_f64(device: str, rng, n: int = 2):
+    m = module(KERNELS)
+    a = f16_bits(rng.standard_normal((n, 16, 16)))
+    b = f16_bits(rng.standard_normal((n, 16, 8)))
+    c = f16_bits(rng.standard_normal((n, 16, 8)))
+    ad, bd = rng.standard_normal((n, 8, 4)), rng.standard_normal((n, 4, 8))
+    cd = rng.standard_normal((n, 8, 8))
+    dh = rng.integers(0, 2**32, n * 32 * 5, dtype=np.uint32)
+    dd = np.full(n * 64, np.nan)
+    m.mma_f16_f64[(n,), (32,)](a.reshape(-1), b.reshape(-1), c.reshape(-1), ad.reshape(-1),
+                               bd.reshape(-1), cd.reshape(-1), dh, dd, device=device)
+    return (a, b, c, ad, bd, cd), dh.reshape(n, 32, 5), dd.reshape(n, 32, 2)
+
+
+def check_f16_f64(inputs, dh, dd, exact: bool):
+    """f16 accumulators: the exact sum rounded once to f16 (GPU: within an f16 ulp of the
+    magnitudes); f64: within a few ulp of |a||b|+|c| (float64 sums round on both)."""
+    a, b, c, ad, bd, cd = inputs
+    lane = np.arange(32)
+    g, q = lane // 4, lane % 4
+    for p in range(a.shape[0]):
+        A, B, C = f16_value(a[p]), f16_value(b[p]), f16_value(c[p])
+        for col, k in ((0, 16), (2, 8)):
+            D = A[:, :k] @ B[:k] + C
+            bound = np.abs(A[:, :k]) @ np.abs(B[:k]) + np.abs(C)
+            for r in range(2):
+                got = dh[p, :, col + r]
+                for h in range(2):
+                    half = ((got >> (16 * h)) & 0xFFFF).astype(np.uint16)
+                    want = D[g + 8 * r, 2 * q + h]
+                    if exact:
+                        np.testing.assert_array_equal(half, f16_bits(want))
+                    else:
+                        err = np.abs(f16_value(half) - want)
+                        assert (err <= 2.0**-9 * bound[g + 8 * r, 2 * q + h]).all(), err.max()
+        np.testing.assert_array_equal(dh[p, :, 4], pack(a[p][g, 2 * q], a[p][g, 2 * q + 1]))
+        D = ad[p] @ bd[p] + cd[p]
+        bound = np.abs(ad[p]) @ np.abs(bd[p]) + np.abs(cd[p])
+        for i in range(2):
+            err = np.abs(dd[p, :, i] - D[g, 2 * q + i])
+            assert (err <= 2.0**-50 * bound[g, 2 * q + i]).all(), err.max()
+
+
+def test_f16_accumulating_and_f64_mma_on_the_simulator(rng):
+    check_f16_f64(*run_f16_f64("sim", rng), exact=True)
+
+
 STMATRIX = """
 use cuda_device::wmma::*;
-use cuda_device::tcgen05::{stmatrix_m8n8_x2, stmatrix_m8n8_x4_trans};
+use cuda_device::tcgen05::{stmatrix_m8n8_x2, stmatrix_m8n8_x2_trans, stmatrix_m8n8_x4,
+                             stmatrix_m8n8_x4_trans};
 use cuda_device::{DisjointSlice, SharedArray, kernel, thread};
 
 #[kernel]
@@ -172,15 +224,19 @@ pub fn store(a: &[u16], mut out: DisjointSlice<u16>) {
     static mut S: SharedArray<u16, 256, 16> = SharedArray::UNINIT;
     static mut T: SharedArray<u16, 256, 16> = SharedArray::UNINIT;
     static mut U: SharedArray<u16, 128, 16> = SharedArray::UNINIT;
+    static mut V: SharedArray<u16, 256, 16> = SharedArray::UNINIT;
+    static mut W: SharedArray<u16, 128, 16> = SharedArray::UNINIT;
     let lane = thread::threadIdx_x() as usize;
     let p = thread::blockIdx_x() as usize;
     unsafe {
         for k in 0..8 {
             S[lane * 8 + k] = a[p * 256 + lane * 8 + k];
             T[lane * 8 + k] = 0xFFFF;
+            V[lane * 8 + k] = 0xFFFF;
         }
         for k in 0..4 {
             U[lane * 4 + k] = 0xFFFF;
+            W[lane * 4 + k] = 0xFFFF;
         }
     }
     thread::sync_threads();
@@ -191,14 +247,22 @@ pub fn store(a: &[u16], mut out: DisjointSlice<u16>) {
                                f[0], f[1], f[2], f[3]);
         stmatrix_m8n8_x2((core::ptr::addr_of_mut!(U) as *mut u16).add((lane % 16) * 8)
                          as *mut u8, f[0], f[1]);
+        stmatrix_m8n8_x4((core::ptr::addr_of_mut!(V) as *mut u16).add(row) as *mut u8,
+                         f[3], f[2], f[1], f[0]);
+        stmatrix_m8n8_x2_trans((core::ptr::addr_of_mut!(W) as *mut u16).add((lane % 16) * 8)
+                               as *mut u8, f[2], f[3]);
     }
     thread::sync_threads();
     unsafe {
         for k in 0..8 {
-            *out.get_unchecked_mut(p * 384 + lane * 8 + k) = T[lane * 8 + k];
+            *out.get_unchecked_mut(p * 768 + lane * 8 + k) = T[lane * 8 + k];
         }
         for k in 0..4 {
-            *out.get_unchecked_mut(p * 384 + 256 + lane * 4 + k) = U[lane * 4 + k];
+            *out.get_unchecked_mut(p * 768 + 256 + lane * 4 + k) = U[lane * 4 + k];
+            *out.get_unchecked_mut(p * 768 + 640 + lane * 4 + k) = W[lane * 4 + k];
+        }
+        for k in 0..8 {
+            *out.get_unchecked_mut(p * 768 + 384 + lane * 8 + k) = V[lane * 8 + k];
         }
     }
 }
@@ -208,17 +272,20 @@ pub fn store(a: &[u16], mut out: DisjointSlice<u16>) {
 def run_stmatrix(device: str, rng, n: int = 2):
     m = module(STMATRIX, "sm_90")
     a = rng.integers(0, 2**16, (n, 16, 16), dtype=np.uint16)
-    out = rng.integers(0, 2**16, n * 384, dtype=np.uint16)
+    out = rng.integers(0, 2**16, n * 768, dtype=np.uint16)
     m.store[(n,), (32,)](a.reshape(-1), out, device=device)
-    want = np.zeros((n, 384), np.uint16)
+    want = np.zeros((n, 768), np.uint16)
     for p in range(n):
-        t = a[p].copy()
-        for r0 in (0, 8):
-            for c0 in (0, 8):
-                t[r0:r0 + 8, c0:c0 + 8] = a[p, r0:r0 + 8, c0:c0 + 8].T
+        blocks = [a[p, r0:r0 + 8, c0:c0 + 8] for c0 in (0, 8) for r0 in (0, 8)]  # f[0..4]
+        t, v = a[p].copy(), a[p].copy()
+        for j, (r0, c0) in enumerate((r, c) for c in (0, 8) for r in (0, 8)):
+            t[r0:r0 + 8, c0:c0 + 8] = blocks[j].T
+            v[r0:r0 + 8, c0:c0 + 8] = blocks[3 - j]  # x4 given f[3], f[2], f[1], f[0]
         want[p, :256] = t.reshape(-1)
-        want[p, 256:] = a[p, :, :8].reshape(-1)  # x2: the two left 8x8 matrices, as loaded
-    return out.reshape(n, 384), want
+        want[p, 256:384] = a[p, :, :8].reshape(-1)  # x2: the two left matrices, as loaded
+        want[p, 384:640] = v.reshape(-1)
+        want[p, 640:] = np.concatenate([blocks[2].T, blocks[3].T]).reshape(-1)  # x2.trans
+    return out.reshape(n, 768), want
 
 
 def test_stmatrix_on_the_simulator(rng):
@@ -282,6 +349,11 @@ def test_tf32_and_integer_mma_on_gpu(rng):
     wf, bound, wi = tf32_int_reference(inputs)
     np.testing.assert_array_equal(di, wi)
     assert (np.abs(df - wf) <= 2.0**-18 * bound).all(), np.abs(df - wf).max()
+
+
+@pytest.mark.gpu
+def test_f16_accumulating_and_f64_mma_on_gpu(rng):
+    check_f16_f64(*run_f16_f64("gpu", rng, n=4), exact=False)
 
 
 @pytest.mark.gpu

@@ -104,3 +104,43 @@ pub fn mma_tf32_int(af: &[f32], bf: &[f32], cf: &[f32], a8: &[u32], b8: &[u32], 
         }
     }
 }
+
+// One warp per block: f16-accumulating m16n8k16 / m16n8k8 (A 16x16, B 16x8 k-major, C 16x8,
+// all f16 bits, fragments read from global memory), ldmatrix.x1 of A's first 8x8 matrix,
+// and f64 m8n8k4 (A 8x4, B 4x8, C 8x8).
+#[kernel]
+pub fn mma_f16_f64(a: &[u16], b: &[u16], c: &[u16], ad: &[f64], bd: &[f64], cd: &[f64],
+                   mut dh: DisjointSlice<u32>, mut dd: DisjointSlice<f64>) {
+    static mut S: SharedArray<u16, 64, 16> = SharedArray::UNINIT;
+    let lane = thread::threadIdx_x() as usize;
+    let p = thread::blockIdx_x() as usize;
+    let g = lane / 4;
+    let q = lane % 4;
+    unsafe {
+        S[lane * 2] = a[p * 256 + (lane / 4) * 16 + (lane % 4) * 2];
+        S[lane * 2 + 1] = a[p * 256 + (lane / 4) * 16 + (lane % 4) * 2 + 1];
+    }
+    thread::sync_threads();
+    let pair = |m: &[u16], at: usize| (m[at] as u32) | ((m[at + 1] as u32) << 16);
+    let kpair = |m: &[u16], at: usize| (m[at] as u32) | ((m[at + 8] as u32) << 16);
+    let fa = [pair(a, p * 256 + g * 16 + 2 * q), pair(a, p * 256 + (g + 8) * 16 + 2 * q),
+              pair(a, p * 256 + g * 16 + 2 * q + 8), pair(a, p * 256 + (g + 8) * 16 + 2 * q + 8)];
+    let fb = [kpair(b, p * 128 + (2 * q) * 8 + g), kpair(b, p * 128 + (2 * q + 8) * 8 + g)];
+    let fc = [pair(c, p * 128 + g * 8 + 2 * q), pair(c, p * 128 + (g + 8) * 8 + 2 * q)];
+    unsafe {
+        let x1 = ldmatrix_x1((core::ptr::addr_of!(S) as *const u16).add((lane % 8) * 8)
+                             as *const u32);
+        let h16 = mma_m16n8k16_f16_f16(fc, fa, fb);
+        let h8 = mma_m16n8k8_f16_f16(fc, [fa[0], fa[1]], fb[0]);
+        let d = mma_m8n8k4_f64([cd[p * 64 + g * 8 + 2 * q], cd[p * 64 + g * 8 + 2 * q + 1]],
+                               ad[p * 32 + g * 4 + q], bd[p * 32 + q * 8 + g]);
+        let o = (p * 32 + lane) * 5;
+        *dh.get_unchecked_mut(o) = h16[0];
+        *dh.get_unchecked_mut(o + 1) = h16[1];
+        *dh.get_unchecked_mut(o + 2) = h8[0];
+        *dh.get_unchecked_mut(o + 3) = h8[1];
+        *dh.get_unchecked_mut(o + 4) = x1;
+        *dd.get_unchecked_mut((p * 32 + lane) * 2) = d[0];
+        *dd.get_unchecked_mut((p * 32 + lane) * 2 + 1) = d[1];
+    }
+}
