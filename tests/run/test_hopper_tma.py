@@ -53,11 +53,12 @@ pub fn copy_nd(src: *const TmaDescriptor, dst: *const TmaDescriptor, c: &[i32], 
             let token = mbarrier_arrive_expect_tx(&raw const BAR, 1, bytes);
             let mut spins = 0u32;
             let mut loaded = false;
-            while !loaded && spins < 1000000 {
+            while !loaded && spins < 200000 {
                 loaded = mbarrier_try_wait(&raw const BAR, token);
                 spins += 1;
             }
             if loaded {
+                fence_proxy_async_shared_cta();
                 let s = &raw const TILE as *const u8;
                 if dims == 1 {
                     cp_async_bulk_tensor_1d_s2g(s, dst, c[0]);
