@@ -1765,6 +1765,7 @@ PENDING: dict[str, tuple[str, str]] = {
 #: (thread-block clusters, TMA, wgmma), with their references in samples/hopper_reference.py.
 MIN_ARCH: dict[str, str] = {
     "cluster_reduce": "sm_90",
+    "tma_copy": "sm_90",
 }
 
 
