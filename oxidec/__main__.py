@@ -9,6 +9,8 @@ def run() -> None:
     gc.disable()  # no collections while the modules are imported (buildcmd.run_process)
     from .host.cache import fast_build
     fast_build(sys.argv[1:])
+    from .startup import keep_dataclass_code
+    keep_dataclass_code()
     from .buildcmd import plain_main
     plain_main(sys.argv[1:])
     from .cli import process_main

@@ -282,6 +282,8 @@ def run_process(main, *args, **kwargs) -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         code = code or 1
+    from .startup import save_dataclass_code
+    save_dataclass_code()
     os._exit(code)
 
 

@@ -14,6 +14,8 @@ if __name__ == "__main__":  # a plain build: done before click is imported
     gc.disable()  # no collections while the modules are imported (buildcmd.run_process)
     from oxidec.host.cache import fast_build
     fast_build(sys.argv[1:])
+    from oxidec.startup import keep_dataclass_code
+    keep_dataclass_code()
     from oxidec.buildcmd import plain_main
     plain_main(sys.argv[1:])
 

@@ -78,7 +78,7 @@ def load(key: str) -> tuple[dict, str] | None:
     directory = cache_dir()
     if directory is None:
         return None
-    if not _private(directory):
+    if not private_dir(directory):
         return None
     try:
         with open(_entry_path(directory, key), "rb") as f:
@@ -91,7 +91,7 @@ def load(key: str) -> tuple[dict, str] | None:
     return entry[2], entry[3]
 
 
-def _private(directory: str) -> bool:
+def private_dir(directory: str) -> bool:
     """Ours and writable by us alone: only then are its entries trusted (marshal is not meant
     for data someone else wrote)."""
     try:
