@@ -1053,6 +1053,15 @@ def report(rows, builds, mode: str, opts, total_s: float) -> str:
              f"- total harness time: {total_s:.0f} s", "",
              "## Kernels", ""]
     lines += results_table(rows, mode)
+    shares = [r for r in rows if r.get("ceiling_share")]
+    if shares:
+        lines += ["", "Memory-bound kernels against the measured copy ceiling, "
+                  f"{shares[0]['ceiling_share'][2]:,.0f} GB/s (benchmarks/copy_ceiling.py: a "
+                  "device-to-device copy of 256 MiB, read + write bytes):", "",
+                  "| kernel | nvcc | oxidec |", "|---|---|---|"]
+        for r in shares:
+            nv, ox, _ = r["ceiling_share"]
+            lines.append(f"| {r['name']} | {f'{nv:.0%}' if nv else '-'} | {ox:.0%} |")
     lines += [""] + [f"- {note}" for note in NOTES]
     lines += ["", "## Details", ""]
     for r in rows:
@@ -1139,6 +1148,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[bench] {b.name}: {status}{extra} ({row.get('worker_s', 0):.1f} s)"
                   + "".join(f"\n        {p}" for p in row.get("problems", [])),
                   file=sys.stderr, flush=True)
+    ceiling = None
+    if mode != "dry":  # what a memory-bound kernel can reach: a device-to-device copy
+        from copy_ceiling import copy_ceiling_gbs
+        try:
+            ceiling = copy_ceiling_gbs(repeat=opts.repeat)
+        except Exception as err:  # the report says so; the kernels' figures still stand
+            print(f"[bench] copy ceiling: {first_line(err)}", file=sys.stderr)
+    for r in rows:
+        if ceiling and r.get("unit") == "GB/s" and r.get("oxidec_rate"):
+            r["ceiling_share"] = (r.get("nvcc_rate") / ceiling if r.get("nvcc_rate") else None,
+                                  r["oxidec_rate"] / ceiling, ceiling)
     builds = []
     if opts.build_runs > 0:
         print("[bench] build times ...", file=sys.stderr, flush=True)

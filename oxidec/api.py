@@ -27,7 +27,8 @@ from . import driver as _driver
 from .runtime import context
 from .runtime.args import PreparedArg, describe_signature, prepare_args
 from .runtime.errors import CudaError, LaunchError, NoGpuError
-from .runtime.launch import Dim3, check_launch_config, dim3, launch, pack_params
+from .runtime.launch import (Dim3, check_launch_config, cluster_launch_shape, dim3, launch,
+                             pack_params)
 from .runtime.timing import Timing, time_gpu, time_wall
 from .signature import KernelSignature
 
@@ -210,35 +211,44 @@ class Kernel:
         return prepare_args(self.signature, args)
 
     def launch(self, grid: Any, block: Any, *args: Any, device: str = "auto", time: bool = False,
-               shared_bytes: int = 0, warmup: int | None = None, repeat: int | None = None
-               ) -> LaunchResult:
+               shared_bytes: int = 0, warmup: int | None = None, repeat: int | None = None,
+               cluster: Any = None) -> LaunchResult:
         """Run the kernel once (writable arrays updated in place); with `time`, also time it
-        over repeated launches (after the result has been copied back)."""
+        over repeated launches (after the result has been copied back). `cluster` (sm_90,
+        GPU only): launch the blocks in thread-block clusters of that shape
+        (cuLaunchKernelEx); a kernel with `#[cluster_launch]` has its own shape."""
         grid3, block3 = dim3(grid, "grid"), dim3(block, "block")
         check_launch_config(grid3, block3, shared_bytes, self.signature)
+        runtime_cluster = cluster_launch_shape(self.signature, grid3, cluster)
         prepared = prepare_args(self.signature, args)
-        self._check_contract(grid3, block3, args)
+        self._check_contract(grid3, block3, args, shared_bytes)
         device_used, reason = self._choose_device(device)
+        if runtime_cluster is not None and device_used == "sim":
+            raise LaunchError(f"kernel `{self.name}` launched in clusters of "
+                              f"{runtime_cluster} blocks runs on the GPU only: the CPU "
+                              "simulator does not model thread-block clusters")
         result = LaunchResult(self.name, device_used, grid3, block3, fallback_reason=reason,
                               args=prepared)
         if device_used == "gpu":
             result.timing = self._run_gpu(grid3, block3, shared_bytes, prepared, time,
                                           GPU_WARMUP if warmup is None else warmup,
-                                          GPU_REPEAT if repeat is None else repeat)
+                                          GPU_REPEAT if repeat is None else repeat,
+                                          runtime_cluster)
         else:
             result.timing = self._run_sim(grid3, block3, shared_bytes, prepared, time,
                                           SIM_WARMUP if warmup is None else warmup,
                                           SIM_REPEAT if repeat is None else repeat)
         return result
 
-    def _check_contract(self, grid: Dim3, block: Dim3, args: tuple) -> None:
+    def _check_contract(self, grid: Dim3, block: Dim3, args: tuple, shared_bytes: int = 0
+                        ) -> None:
         launch = self.signature.launch
         contract = launch.contract if launch is not None else None
         if contract is None:
             return
         from .contracts import check_contract
         env = {p.name: a for p, a in zip(self.signature.params, args)}
-        problems = check_contract(self.name, contract, grid, block, env)
+        problems = check_contract(self.name, contract, grid, block, env, shared_bytes)
         if problems:
             raise LaunchError("\n".join(problems))
 
@@ -267,7 +277,8 @@ class Kernel:
         return "sim", reason
 
     def _run_gpu(self, grid: Dim3, block: Dim3, shared_bytes: int, prepared: list[PreparedArg],
-                 time: bool, warmup: int, repeat: int) -> Timing | None:
+                 time: bool, warmup: int, repeat: int, cluster: Dim3 | None = None
+                 ) -> Timing | None:
         from .runtime.memory import DeviceBuffer
         fn = self.module.gpu_function(self.name)
         ctx = fn.module.ctx
@@ -288,14 +299,15 @@ class Kernel:
                 buffers.append((arg, buf))
                 values.append((buf.ptr, arg.length) if arg.param.kind != "ptr" else buf.ptr)
             params = pack_params(self.signature, values)
-            launch(fn, grid, block, params, shared_bytes)
+            launch(fn, grid, block, params, shared_bytes, cluster=cluster)
             for arg, buf in buffers:
                 if arg.param.writable:
                     buf.copy_to(arg.flat)
                     arg.write_back()
             timing = None
             if time:
-                timing = time_gpu(lambda: launch(fn, grid, block, params, shared_bytes, sync=False),
+                timing = time_gpu(lambda: launch(fn, grid, block, params, shared_bytes, sync=False,
+                                                 cluster=cluster),
                                   ctx, warmup=warmup, repeat=repeat,
                                   what=f"timing kernel `{self.name}`")
             failed = False

@@ -22,6 +22,7 @@ CODES: dict[str, str] = {
               "operations, gpu_printf!)",
     "OX0012": "a hardware limit of the target exceeded (kernel parameter space, shared or "
               "local memory, threads per block)",
+    "OX0030": "the kernel uses a feature that runs on the GPU only, not on the CPU simulator",
     "OX0013": "device API item needs a newer GPU architecture than the build targets",
     # rustc's
     "E0005": "refutable pattern in a local binding",

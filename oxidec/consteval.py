@@ -115,7 +115,7 @@ class ConstEvaluator(ConstFnMixin):
         if len(names) == 3 and names[0] in ("f32", "f64") and names[1] == "consts" \
                 and names[2] in T.FLOAT_CONSTS:
             ty = T.SCALARS[names[0]]
-            return ConstValue(float_literal(Decimal.parse(T.FLOAT_CONSTS[names[2]]), ty.bits),
+            return ConstValue(float_literal(Decimal.parse(T.FLOAT_CONSTS[names[2]]), ty),
                               ty)
         return None
 
@@ -232,7 +232,7 @@ class ConstEvaluator(ConstFnMixin):
                                 f"does not fit in `{ty}`")
                 return None
             return ConstValue(int(e.value), ty)
-        return ConstValue(float_literal(e.value, ty.bits), ty)
+        return ConstValue(float_literal(e.value, ty), ty)
 
     def eval_binary(self, e: ast.BinaryExpr, expected) -> ConstValue | None:
         comparison = e.op in ("==", "!=", "<", "<=", ">", ">=")

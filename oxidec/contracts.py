@@ -63,11 +63,19 @@ def _fmt(v) -> str:
         return str(v) if not hasattr(v, "__len__") else f"<array of {len(v)}>"
 
 
-def check_contract(kernel: str, contract: M.LaunchContract, grid, block, env: dict) -> list[str]:
+def check_contract(kernel: str, contract: M.LaunchContract, grid, block, env: dict,
+                   shared_bytes: int = 0) -> list[str]:
     """Every violated part of the contract, as messages; `env` maps parameter names to the
-    host values (numbers, arrays)."""
+    host values (numbers, arrays); `shared_bytes` is the launch's dynamic shared memory."""
     problems = []
     prefix = f"launch contract of `{kernel}` violated:"
+    if contract.dynamic_shared is not None:
+        lo, hi = contract.dynamic_shared
+        if not lo <= shared_bytes <= hi:
+            clause = f"dynamic_shared = {lo}" if lo == hi else \
+                f"dynamic_shared_range = ({lo}, {hi})"
+            problems.append(f"{prefix} `{clause}` but the launch gives {shared_bytes} bytes "
+                            "of dynamic shared memory")
     if contract.block is not None and tuple(block) != contract.block:
         problems.append(f"{prefix} `block = {contract.block}` but the launch uses block "
                         f"{tuple(block)}")

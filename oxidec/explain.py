@@ -207,6 +207,20 @@ target (it builds for sm_80 to sm_90; the H200 is sm_90).
     let r = cluster::cluster_ctaidX();   // with --arch sm_80: error[OX0013]
                                          // with --arch sm_90: ok
 """,
+    "OX0030": """\
+`oxidec run --sim` (or the Python API's `device="sim"`) was asked to run a kernel that uses
+what only the GPU has: the CPU simulator runs one block at a time and models neither
+thread-block clusters (`#[cluster_launch]`, `cluster::cluster_sync`, distributed shared
+memory through `cluster::map_shared_rank`), TMA (`tma::cp_async_bulk_tensor_*`) nor wgmma.
+The cluster registers alone do run there: without a cluster launch every block is a cluster
+of one. Run the kernel on an sm_90 GPU instead.
+
+    #[kernel]
+    #[cluster_launch(4, 1, 1)]
+    pub fn reduce(x: &[f32], mut out: DisjointSlice<f32>) { .. }
+    // oxidec run --sim reduce.rs ..   error[OX0030]
+    // oxidec run --gpu reduce.rs ..   ok on an H100/H200
+""",
     # -- rustc's ----------------------------------------------------------------------
     "E0005": """\
 A `let` pattern must match every value; `Some(x)` does not match `None`.

@@ -5,11 +5,10 @@
         -> "block %u sum %.3f\n"  with the values packed as (u32, f64)
 
 Placeholders: `{}` and `{:?}` (any scalar), `{:x}` / `{:X}` / `{:o}` (integers, hex and
-octal; `{:#x}` / `{:#X}` / `{:#o}` with Rust's `0x` / `0o` prefix), `{:e}` (floats, exponent),
-with an optional alignment `<` / `>` (after a space fill), a `+` sign, a `0` flag, a width
-and a `.precision` (`{:>8.3}`, `{:08x}`, `{:+.2}`, `{:#010x}`); `{{` and `}}` are braces.
-Floats print with C's `%g` for `{}` (Rust's shortest round-trip form has no C equivalent)
-and `%e` for `{:e}` (C writes the exponent as `e+03` where Rust writes `e3`), bools as
+octal; `{:#x}` / `{:#X}` / `{:#o}` with Rust's `0x` / `0o` prefix), with an optional
+alignment `<` / `>` (after a space fill), a `+` sign, a `0` flag, a width and a `.precision` (`{:>8.3}`, `{:08x}`, `{:+.2}`, `{:#010x}`); `{{` and `}}` are braces.
+Floats print with C's `%g` for `{}` (Rust's shortest round-trip form has no C equivalent);
+`{:e}` is refused (C writes `1.500000e+03` where Rust writes `1.5e3`); bools as
 `true` / `false`, pointers as `%p`. Not supported (a diagnostic): positional (`{0}`) and
 named (`{x}`) arguments, fill characters other than a space, centring (`^`), `{:b}`, and a
 `#` prefix padded with spaces (`{:#8x}`: write `{:#010x}`).
@@ -79,7 +78,7 @@ def parse(fmt: str) -> list[str | Spec]:
                                   "next argument" if name.isidentifier() else
                                   "write `{}` and pass the arguments in order")
             raise FormatError(f"`{inner}` is not supported in `gpu_printf!`",
-                              "the placeholders are `{}`, `{:x}`, `{:X}`, `{:e}` and `{:.N}`, "
+                              "the placeholders are `{}`, `{:x}`, `{:X}`, `{:o}` and `{:.N}`, "
                               "with an optional width (`{:8.3}`, `{:<6}`, `{:08x}`)")
         if text:
             out.append("".join(text))
@@ -108,6 +107,12 @@ def _check_supported(spec: Spec, fill: str | None) -> None:
     if spec.kind == "b":
         raise FormatError(f"binary (`{spec.text}`) is not supported in `gpu_printf!`",
                           "print it in hex (`{:#x}`) or octal (`{:#o}`)")
+    if spec.kind == "e":  # vprintf formats on the host with C's rules, which differ here
+        raise FormatError(f"the exponent form `{spec.text}` is not supported in `gpu_printf!`: "
+                          "Rust prints `1.5e3` where vprintf (C's `%e`) prints "
+                          "`1.500000e+03`, and vprintf cannot print Rust's form",
+                          "print a fixed number of decimals (`{:.3}`), or the value's bits "
+                          "(`{:#x}` of `x.to_bits()`)")
     if spec.alt and spec.kind in ("x", "X", "o") and spec.width and not spec.zero:
         raise FormatError(f"a `#` prefix padded with spaces (`{spec.text}`) is not supported "
                           "in `gpu_printf!`", "pad with zeros (`{:#010x}`) or drop the width")
@@ -119,6 +124,9 @@ def placeholders(pieces: list[str | Spec]) -> list[Spec]:
 
 def check_spec(spec: Spec, ty: T.Ty) -> str | None:
     """Why `spec` cannot format a value of type `ty` (None when it can)."""
+    if isinstance(ty, T.IntTy) and ty.bits == 128:
+        return f"`{ty}` cannot be printed by `gpu_printf!` (vprintf has no 128-bit " \
+               "conversion): print its halves as `u64`"
     if isinstance(ty, (T.IntTy, T.InferTy)) and not (isinstance(ty, T.InferTy)
                                                       and ty.kind == "float"):
         if spec.kind == "e":

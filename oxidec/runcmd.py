@@ -27,7 +27,7 @@ import numpy as np
 from . import types as T
 from .runtime import context
 from .runtime.args import convert_scalar
-from .runtime.dtypes import numpy_dtype, parse_scalar_type
+from .runtime.dtypes import bf16_bits, numpy_dtype, parse_scalar_type
 from .runtime.errors import CudaError, LaunchError, NoGpuError, PtxLoadError
 from .runtime.launch import Dim3, dim3
 from .runtime import values
@@ -204,6 +204,8 @@ def random_array(elem: T.Ty, shape: tuple[int, ...], seed: int) -> np.ndarray:
     """Floats uniform in [-1, 1); signed ints in [-100, 100); unsigned in [0, 100)."""
     rng = np.random.default_rng(seed)
     dtype = numpy_dtype(elem)
+    if elem == T.BF16:  # the bits of bf16 values (runtime/dtypes.py)
+        return bf16_bits(rng.uniform(-1.0, 1.0, shape))
     if isinstance(elem, T.FloatTy):
         return rng.uniform(-1.0, 1.0, shape).astype(dtype)
     if isinstance(elem, T.BoolTy):
@@ -297,6 +299,9 @@ def set_constants(mod: Any, specs) -> None:
             raise RunUsageError(str(exc)) from None
 
 
+SIM_ARCH = "sm_90"
+
+
 def compile_module(path: str, arch: str | None):
     """Compile FILE into an api.KernelModule (tests replace this)."""
     from .api import compile_file
@@ -349,6 +354,10 @@ def run_command(path: str, kernel: str | None, grid: Any, block: Any, args: list
         # oxidec.sim's errors, matched by name so that a missing or broken simulator package
         # cannot break this handler: SimTrap (a thread trapped) is a SimError.
         kinds = {cls.__name__ for cls in type(exc).__mro__}
+        if "SimGpuOnly" in kinds:  # a diagnostic with a code (OX0030), as the compiler's
+            from .diagnostics import render_all
+            err_console.print(render_all([exc.diagnostic]), markup=False, highlight=False)
+            return 1
         if "SimTrap" in kinds:
             error(f"kernel trapped on the CPU simulator: {exc}")
             return 1
@@ -384,7 +393,9 @@ def _run(path, kernel, grid, block, args, sim, gpu, time, save, compare, console
 
     from .api import native_arch, unknown_kernel_message
     try:
-        mod = compile_module(path, native_arch() if use_gpu else None)
+        # on the simulator: the newest target, so that an sm_90 kernel meets the simulator's
+        # own limits (OX0030 for clusters, TMA, wgmma) rather than an --arch it cannot set
+        mod = compile_module(path, native_arch() if use_gpu else SIM_ARCH)
     except CompileError as exc:
         err_console.print(render_all(exc.diagnostics), markup=False, highlight=False)
         return 1

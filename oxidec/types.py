@@ -42,10 +42,19 @@ class CharTy(IntTy):
 
 @dataclass(frozen=True)
 class FloatTy(Ty):
+    """`f16`, `bf16`, `f32`, `f64`. `brain` marks bf16 (16 bits like f16, with f32's
+    exponent and an 8-bit significand). The half types are storage-and-arithmetic types:
+    their arithmetic rounds to the half format after every operation (halves.py says how)."""
+
     bits: int
+    brain: bool = False
 
     def __str__(self) -> str:
-        return f"f{self.bits}"
+        return "bf16" if self.brain else f"f{self.bits}"
+
+    @property
+    def is_half(self) -> bool:
+        return self.bits == 16
 
 
 @dataclass(frozen=True)
@@ -229,6 +238,13 @@ def result_ty(ok: Ty, err: Ty) -> EnumTy:
                   (0, 1), BOOL, is_copy(ok) and is_copy(err), (ok, err))
 
 
+def _cmp_ordering() -> "EnumTy":
+    """`core::cmp::Ordering`: `#[repr(i8)] enum Ordering { Less = -1, Equal = 0, Greater = 1 }`
+    with core's derives (Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)."""
+    return EnumTy("Ordering", tuple(VariantDef(n, "unit") for n in ("Less", "Equal", "Greater")),
+                  (-1, 0, 1), IntTy(8, True), True)
+
+
 def is_option(ty: Ty) -> bool:
     return isinstance(ty, EnumTy) and ty.name == "Option" and len(ty.args) == 1
 
@@ -295,10 +311,16 @@ class SharedArrayTy(Ty):
     elem: Ty
     length: int
     align: int = 0
+    name: str = ""  # "Barrier": cuda-oxide's 8-byte mbarrier object, a `[u64; 1]` here
 
     def __str__(self) -> str:
+        if self.name:
+            return self.name
         extra = f", {self.align}" if self.align else ""
         return f"SharedArray<{self.elem}, {self.length}{extra}>"
+
+
+BARRIER = SharedArrayTy(IntTy(64, False), 1, 8, "Barrier")
 
 
 @dataclass(frozen=True)
@@ -363,8 +385,11 @@ class ErrorTy(Ty):
 
 I8, I16, I32, I64 = (IntTy(b, True) for b in (8, 16, 32, 64))
 U8, U16, U32, U64 = (IntTy(b, False) for b in (8, 16, 32, 64))
+# 128-bit integers: stored as one 16-byte value, computed in 64-bit halves (passes/wide_ints.py)
+I128, U128 = IntTy(128, True), IntTy(128, False)
 ISIZE, USIZE = IntTy(64, True, True), IntTy(64, False, True)
 F32, F64 = FloatTy(32), FloatTy(64)
+F16, BF16 = FloatTy(16), FloatTy(16, True)
 CHAR = CharTy()
 BOOL = BoolTy()
 UNIT = UnitTy()
@@ -372,23 +397,44 @@ NEVER = NeverTy()
 ERROR = ErrorTy()
 THREAD_INDEX = ThreadIndexTy()
 ORDERING = OrderingTy()
+CMP_ORDERING = _cmp_ordering()
+CMP_ORDERING_DERIVES = frozenset({"Clone", "Copy", "PartialEq", "Eq", "PartialOrd", "Ord",
+                                  "Debug", "Hash"})
+# `core::marker::PhantomData<T>`: zero-sized, whatever T is (T only matters to the type
+# checker's generics, which oxidec monomorphises away; every instance is this one type)
+PHANTOM_DATA = StructTy("PhantomData", (), is_copy=True)
+PHANTOM_DATA_DERIVES = CMP_ORDERING_DERIVES | {"Default"}
 # `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
 # 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
 LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
 THREAD_INDEX32 = StructTy("ThreadIndex32", (("0", U32),))
 THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
+# cooperative groups: zero-sized handles; a tile's size is in its type
+THREAD_BLOCK = StructTy("ThreadBlock", (), True)
+
+
+def warp_tile_ty(n: int) -> StructTy:
+    return StructTy(f"WarpTile<{n}>", (), True)
+
+
+def warp_tile_size(ty: Ty) -> int | None:
+    """N of a `WarpTile<N>` handle type, else None."""
+    if isinstance(ty, StructTy) and ty.name.startswith("WarpTile<") and not ty.fields:
+        return int(ty.name[len("WarpTile<"):-1])
+    return None
 
 # Element types of the atomic views: `DeviceAtomicU32`, `BlockAtomicF64`, ...
 ATOMIC_ELEMS: dict[str, Ty] = {}  # "U32" -> u32, filled below
 
 SCALARS: dict[str, Ty] = {
-    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "isize": ISIZE,
-    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "usize": USIZE,
-    "f32": F32, "f64": F64, "bool": BOOL, "char": CHAR,
+    "i8": I8, "i16": I16, "i32": I32, "i64": I64, "i128": I128, "isize": ISIZE,
+    "u8": U8, "u16": U16, "u32": U32, "u64": U64, "u128": U128, "usize": USIZE,
+    "f16": F16, "bf16": BF16, "f32": F32, "f64": F64, "bool": BOOL, "char": CHAR,
 }
 
 
-ATOMIC_ELEMS.update({"U32": U32, "I32": I32, "U64": U64, "I64": I64, "F32": F32, "F64": F64})
+ATOMIC_ELEMS.update({"U32": U32, "I32": I32, "U64": U64, "I64": I64, "F16": F16, "F32": F32,
+                     "F64": F64})
 
 
 def atomic_type_name(name: str) -> AtomicTy | None:
@@ -435,8 +481,58 @@ def is_copy(ty: Ty) -> bool:
     return False
 
 
+# (significand bits with the implicit one, minimum normal exponent, maximum exponent)
+FLOAT_FORMATS = {"f16": (11, -14, 15), "bf16": (8, -126, 127), "f32": (24, -126, 127),
+                 "f64": (53, -1022, 1023)}
+
+
+def float_format(ty: FloatTy) -> tuple[int, int, int]:
+    return FLOAT_FORMATS[str(ty)]
+
+
+def is_half(ty: Ty) -> bool:
+    return isinstance(ty, FloatTy) and ty.bits == 16
+
+
+def round_half(value: float, ty: FloatTy) -> float:
+    """The f16 / bf16 nearest a Python float (ties to even, subnormals kept, overflow ->
+    inf), as a Python float (exact)."""
+    import math
+    value = float(value)
+    if not math.isfinite(value) or value == 0:
+        return value
+    p, emin, emax = float_format(ty)
+    e = max(math.frexp(value)[1] - 1, emin)  # the binade (subnormals: emin's quantum)
+    if e > emax:
+        return math.copysign(math.inf, value)
+    ulp = math.ldexp(1.0, e - (p - 1))
+    r = round(value / ulp) * ulp  # exact division by a power of two; round: ties to even
+    return math.copysign(math.inf, value) if abs(r) > float_max(ty) else math.copysign(r, value)
+
+
+def half_bits(value: float, ty: FloatTy) -> int:
+    """The 16 bits of `value` rounded to the half `ty`; a NaN is the canonical NaN 0x7FFF."""
+    import math
+    import struct
+    value = round_half(value, ty)
+    if math.isnan(value):
+        return 0x7FFF
+    if ty.brain:
+        return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
+    return struct.unpack("<H", struct.pack("<e", value))[0]
+
+
 def float_max(ty: FloatTy) -> float:
-    return 3.4028234663852886e38 if ty.bits == 32 else 1.7976931348623157e308
+    p, _, emax = float_format(ty)
+    return (2.0 - 2.0 ** (1 - p)) * 2.0 ** emax
+
+
+def float_epsilon(ty: FloatTy) -> float:
+    return 2.0 ** (1 - float_format(ty)[0])
+
+
+def float_min_positive(ty: FloatTy) -> float:
+    return 2.0 ** float_format(ty)[1]
 
 
 def int_range(ty: IntTy) -> tuple[int, int]:
@@ -466,8 +562,8 @@ SCALAR_ASSOC_CONSTS = {
     "INFINITY": lambda ty: float("inf"),
     "NEG_INFINITY": lambda ty: float("-inf"),
     "NAN": lambda ty: float("nan"),
-    "EPSILON": lambda ty: 2.0 ** -23 if ty == F32 else 2.0 ** -52,
-    "MIN_POSITIVE": lambda ty: 2.0 ** -126 if ty == F32 else 2.0 ** -1022,
+    "EPSILON": lambda ty: float_epsilon(ty),
+    "MIN_POSITIVE": lambda ty: float_min_positive(ty),
     "BITS": lambda ty: ty.bits,
 }
 # The integer-valued constants of f32 / f64: name -> (type, f32 value, f64 value).

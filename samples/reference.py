@@ -51,6 +51,7 @@ BLOCK_2D = (16, 16, 1)
 SENTINELS = {
     np.dtype(np.float32): np.float32(np.nan),
     np.dtype(np.float64): np.float64(np.nan),
+    np.dtype(np.float16): np.float16(np.nan),
     np.dtype(np.uint32): np.uint32(0xDEAD_BEEF),
     np.dtype(np.int32): np.int32(-0x2152_4111),
     np.dtype(np.uint64): np.uint64(0xDEAD_BEEF_DEAD_BEEF),
@@ -150,6 +151,9 @@ class KernelCase:
     reference: Callable[[Inputs], dict[str, np.ndarray]]  # inputs -> expected value of each output
     tolerance: Tolerance | Callable[[Inputs], Tolerance | dict[str, Tolerance]] = EXACT
     notes: str = ""
+    #: the GPU adds in an order PTX leaves open (tensor-core `mma`): the simulator and the
+    #: GPU then agree within the tolerance against the reference, not operation by operation
+    unordered_sums: bool = False
 
     @property
     def id(self) -> str:
@@ -1516,6 +1520,54 @@ WARP_STATS = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# f16_gemv.rs: y = A x, f16 in, f32 accumulation, one warp per row
+
+GEMV_BLOCK = 128  # four warps: four rows per block
+
+
+def _gemv_make(rng, small):
+    rows = _size(rng, 40, 90, GEMV_BLOCK // 32) if small else _size(rng, 4_001, 4_097, 4)
+    cols = int(rng.integers(100, 300)) if small else int(rng.integers(1_500, 2_100))
+    return {"a": rng.uniform(-1.0, 1.0, rows * cols).astype(np.float16),
+            "x": rng.uniform(-1.0, 1.0, cols).astype(np.float16),
+            "cols": np.uint64(cols),
+            "y": _out(np.float32, rows), "y16": _out(np.float16, rows)}
+
+
+def _gemv_ref(inp):
+    """The kernel's order of operations in float32: lane l's fma chain over k = l, l + 32, ...
+    (the halves widen exactly), then the butterfly 16, 8, 4, 2, 1; bit for bit."""
+    cols = int(inp["cols"])
+    rows = inp["y"].size
+    a = inp["a"].astype(np.float32).reshape(rows, cols)
+    x = inp["x"].astype(np.float32)
+    pad = (-cols) % 32
+    a = np.concatenate([a, np.zeros((rows, pad), np.float32)], axis=1).reshape(rows, -1, 32)
+    xs = np.concatenate([x, np.zeros(pad, np.float32)]).reshape(-1, 32)
+    acc = np.zeros((rows, 32), np.float32)
+    for j in range(a.shape[1]):  # padding adds fma(0, 0, acc) = acc: the same chain
+        acc = fma32(a[:, j, :], np.broadcast_to(xs[j], (rows, 32)), acc)
+    lanes = np.arange(32)
+    for m in (16, 8, 4, 2, 1):
+        acc = acc + acc[:, lanes ^ m]
+    y = acc[:, 0]
+    return {"y": y, "y16": y.astype(np.float16)}
+
+
+GEMV_F16 = KernelCase(
+    "f16_gemv",
+    "gemv_f16",
+    (slice_("a", np.float16), slice_("x", np.float16), scalar("cols", np.uint64),
+     disjoint("y", np.float32), disjoint("y16", np.float16)),
+    _gemv_make,
+    lambda inp: (((inp["y"].size + GEMV_BLOCK // 32 - 1) // (GEMV_BLOCK // 32), 1, 1),
+                 (GEMV_BLOCK, 1, 1)),
+    _gemv_ref,
+    EXACT,
+    notes="f16 loads, exact widening, f32 fma accumulation, warp butterfly; exact.",
+)
+
+# --------------------------------------------------------------------------------------------
 # The table
 
 # --------------------------------------------------------------------------------------------
@@ -1557,6 +1609,71 @@ COMPLEX_MUL = KernelCase(
     ),
 )
 
+# --------------------------------------------------------------------------------------------
+# gemm_bf16_mma.rs: bf16 bits in, f32 out; blocks of 128 threads, 64 x 64 tiles of C
+
+
+def _bf16_bits(v: np.ndarray) -> np.ndarray:
+    """float32 -> bf16 bits (uint16), rounded to nearest even."""
+    u = np.asarray(v, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def _gemm_bf16_make(rng, small):
+    bm, bn, bk = (rust_const("gemm_bf16_mma.rs", c) for c in ("BM", "BN", "BK"))
+    if small:
+        m, n, k = bm * int(rng.integers(1, 3)), bn * int(rng.integers(1, 3)), bk * int(rng.integers(1, 4))
+    else:
+        m, n, k = bm * int(rng.integers(8, 17)), bn * int(rng.integers(8, 17)), bk * int(rng.integers(16, 33))
+    return {
+        "a": _bf16_bits(rng.uniform(-1.0, 1.0, m * k)),
+        "b": _bf16_bits(rng.uniform(-1.0, 1.0, k * n)),
+        "c": _out(np.float32, m * n),
+        "m": np.uint32(m), "n": np.uint32(n), "k": np.uint32(k),
+    }
+
+
+def _gemm_bf16_launch(inp):
+    bm, bn = rust_const("gemm_bf16_mma.rs", "BM"), rust_const("gemm_bf16_mma.rs", "BN")
+    return (int(inp["n"]) // bn, int(inp["m"]) // bm, 1), (rust_const("gemm_bf16_mma.rs", "THREADS"), 1, 1)
+
+
+def _gemm_bf16_operands(inp):
+    m, n, k = int(inp["m"]), int(inp["n"]), int(inp["k"])
+    return _bf16_values(inp["a"]).reshape(m, k), _bf16_values(inp["b"]).reshape(k, n)
+
+
+def _gemm_bf16_ref(inp):
+    a, b = _gemm_bf16_operands(inp)
+    return {"c": (a @ b).ravel()}  # bf16 products are exact in float64
+
+
+def _gemm_bf16_tol(inp):
+    a, b = _gemm_bf16_operands(inp)
+    k = int(inp["k"])
+    return Tolerance(atol=2 * (k + 1) * U32 * (np.abs(a) @ np.abs(b)).ravel(),
+                     why="float64 reference; f32 accumulation in the tensor cores' order: twice "
+                         "the dot-product bound gamma_k * (|A| @ |B|)")
+
+
+GEMM_BF16 = KernelCase(
+    "gemm_bf16_mma",
+    "gemm_bf16",
+    (slice_("a", np.uint16), slice_("b", np.uint16), disjoint("c", np.float32),
+     scalar("m", np.uint32), scalar("n", np.uint32), scalar("k", np.uint32)),
+    _gemm_bf16_make,
+    _gemm_bf16_launch,
+    _gemm_bf16_ref,
+    _gemm_bf16_tol,
+    notes="mma.sync m16n8k16 bf16 -> f32, ldmatrix (.trans for B), cp.async double buffering "
+          "(sm_80); sizes are multiples of the 64 x 64 x 32 tiles.",
+    unordered_sums=True,
+)
+
 SAMPLES: dict[str, list[KernelCase]] = {
     "vecadd": [VECADD],
     "saxpy": [SAXPY],
@@ -1584,6 +1701,8 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "particles": [PARTICLES],
     "warp_reduce_masked": [WARP_STATS],
     "complex_mul": [COMPLEX_MUL],
+    "gemm_bf16_mma": [GEMM_BF16],
+    "f16_gemv": [GEMV_F16],
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]
@@ -1594,6 +1713,14 @@ ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in ca
 PENDING: dict[str, tuple[str, str]] = {
     "softmax": ("no method named `exp`", "`f32::exp` comes with the device math library "
                 "(issue 4, math part); until it lands softmax.rs does not compile"),
+}
+
+
+#: Samples for a newer GPU than sm_80, by sample: the oldest target they build for. A build
+#: for an older one fails with OX0013 (tests/codegen checks it); they run on the GPU only
+#: (thread-block clusters, TMA, wgmma), with their references in samples/hopper_reference.py.
+MIN_ARCH: dict[str, str] = {
+    "cluster_reduce": "sm_90",
 }
 
 

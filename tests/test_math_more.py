@@ -28,8 +28,11 @@ ROUTINES = {
     "cosh": (np.cosh, "cosh"), "asinh": (np.arcsinh, "asinh"),
     "acosh": (np.arccosh, "acosh"), "atanh": (np.arctanh, "atanh"),
     "asin": (np.arcsin, "asin"), "acos": (np.arccos, "acos"),
+    # f32 exp_m1 is computed in f32 (hyper32.py, 1 ulp stated); the f64-based one:
+    "exp_m1_exact": (np.expm1, "expm1"),
 }
-CASES = [(n, t) for n in ROUTINES for t in TYPES]
+CASES = [(n, t) for n in ROUTINES for t in TYPES if not (n.endswith("_exact") and t == "f64")]
+BOUNDS = {("exp_m1", "f32"): 1.0, ("exp_m1_exact", "f32"): 0.501}
 RESULTS: dict[tuple[str, str], float] = {}
 
 
@@ -40,7 +43,7 @@ pub fn k_{name}_{ty}(x: &[{ty}], mut out: DisjointSlice<{ty}>) {{
     let i = thread::index_1d();
     let k = i.get();
     if let Some(o) = out.get_mut(i) {{ *o = x[k].{name}(); }}
-}}""" for name in ROUTINES for ty in TYPES)
+}}""" for name, ty in CASES)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +58,7 @@ def make_inputs(name: str, dt, rng, n: int = N_SWEEP) -> np.ndarray:
     sp = specials(dt)
     bits = _bits(rng, q, dt)
     emax = 1023 if f64 else 127
-    if name in ("exp_m1", "sinh", "cosh"):
+    if name in ("exp_m1", "exp_m1_exact", "sinh", "cosh"):
         over = [709.782712893384, 710.4758600739439, 38.0, 22.0, -40.0] if f64 else \
             [88.72283935546875, 89.41598629223294, 22.0]
         thr = [np.nextafter(dt(c), dt(s * np.inf)) for c in over for s in (1, -1)] + over
@@ -100,7 +103,7 @@ def test_accuracy(program, name: str, ty: str, rng) -> None:
     err = ulp_errors(got, ref, dt)
     worst = int(np.argmax(err))
     RESULTS[name, ty] = float(err[worst])
-    assert err[worst] <= BOUND_ULP, \
+    assert err[worst] <= BOUNDS.get((name, ty), BOUND_ULP), \
         f"{name}({float(x[worst])!r}) = {float(got[worst])!r}: {err[worst]:.3f} ulp"
     if ty == "f64":
         import tests.test_math as tm

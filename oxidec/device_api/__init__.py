@@ -4,6 +4,8 @@
                  user writes it), ApiType; typetext.py parses the signatures' type text
     ops.py       every MIR `Intrinsic` and `Effect` name, with what later phases need
     thread.py warp.py debug.py fence.py memory.py atomic.py numbers.py dotprod.py
+    asynchrony.py (cp.async, mbarrier) tensor.py (mma.sync, ldmatrix, stmatrix)
+    cluster.py (sm_90 thread-block clusters)
                  the API rows, one module per `cuda_device` module (or group of them)
     arch.py      minimum sm, Blackwell-only names
 
@@ -22,7 +24,8 @@ compiler but itself.
 """
 from __future__ import annotations
 
-from . import atomic, debug, dotprod, fence, memory, numbers, packed, thread, warp
+from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, memory, numbers,
+               packed, tensor, thread, warp)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -40,10 +43,12 @@ REEXPORTED = ("thread", "fence")
 CRATES = ("cuda_device", "cuda_core")
 MODULES = ("atomic",)
 
-_ALL_FNS: list[ApiFn] = [*thread.FNS, *thread.CLUSTER_FNS, *warp.FNS, *debug.FNS,
+_ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
-                         *packed.FNS]
-_ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES]
+                         *packed.FNS, *asynchrony.FNS, *tensor.FNS,
+                         *coop.FNS]
+_ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
+                              *coop.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.
 API_FNS: dict[str, ApiFn] = {}

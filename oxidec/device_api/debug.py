@@ -11,6 +11,7 @@ FNS = [
     # cuda-oxide keeps `nanosleep` with the barriers (spin-waits back off with it)
     ApiFn("barrier::nanosleep", ("u32",), "()", op("nanosleep"), unsafe=True, min_sm=70),
     ApiFn("debug::trap", (), "!", hook("trap")),
+    ApiFn("debug::breakpoint", (), "()", op("breakpoint")),
     # `prof_trigger::<N>()`: N (0..=15) is an immediate of `pmevent`
     ApiFn("debug::prof_trigger", (), "()", hook("prof_trigger"), const_generics=1,
           check="prof_trigger"),

@@ -30,6 +30,11 @@ FNS = [
     ApiFn("DisjointSlice::get_unchecked_mut", ("usize",), "&mut T",
           hook("get_unchecked_mut"), kind="method", owner="DisjointSlice",
           type_params=("T",), unsafe=True),
+    # rebuild a 1-D output slice from its parts (the caller vouches for validity and for
+    # the disjointness of the threads' writes: `unsafe`, as in cuda-oxide)
+    ApiFn("DisjointSlice::from_raw_parts", ("*mut T", "usize"), "DisjointSlice<T>",
+          hook("disjoint_from_raw_parts"), kind="assoc_fn", owner="DisjointSlice",
+          type_params=("T",), unsafe=True, check="elem_from_ptr"),
     ApiFn("shared::dynamic_smem_size", (), "u32", op("dynamic_smem_size")),
     # `DynamicSharedArray::<T>::get()`: the type argument is on the type's segment, or
     # inferred from the expected `*mut T` (typeck hook `dynamic_shared`)

@@ -41,6 +41,8 @@ class Op:
     convergent: bool = False  # its result depends on which lanes run it together: passes
     #                           never move it into other control flow (LLVM's `convergent`)
     volatile: bool = False  # a different value every time (a clock): never hoisted or merged
+    side_effect: bool = False  # an `Intrinsic` that also changes memory (`mbarrier.arrive`):
+    #                            kept when its result is unused, and never moved (volatile)
     min_sm: int = 0
     sim: str | None = ""  # simulator operation ("" = the same name; None = GPU only)
     doc: str = ""

@@ -6,6 +6,7 @@ Result rules: "self" (the receiver's type), "bool", "u32", "bits" (u32 for f32, 
 from __future__ import annotations
 
 from .model import ApiFn, hook, op
+from .ops import F32_NATIVE
 
 FLOAT_METHODS = {
     "sqrt": (0, "self", "sqrt"), "abs": (0, "self", "abs"), "floor": (0, "self", "floor"),
@@ -18,8 +19,9 @@ FLOAT_METHODS = {
     "cos": (0, "self", "cos"), "tan": (0, "self", "tan"), "atan": (0, "self", "atan"),
     "atan2": (1, "self", "atan2"), "tanh": (0, "self", "tanh"), "powf": (1, "self", "powf"),
     "powi": (1, "self", "powi"), "cbrt": (0, "self", "cbrt"), "hypot": (1, "self", "hypot"),
-    # f32 exp/exp2 are computed in f32 (< 1 ulp); the f64-based correctly rounded ones:
-    "exp_exact": (0, "self", "exp.exact"), "exp2_exact": (0, "self", "exp2.exact"),
+    # f32 exp, exp2, ln, log2, log10, sin, cos, tan, tanh, exp_m1 are computed in f32 (at most
+    # 1 ulp); `<name>_exact` are the f64-based, correctly rounded ones
+    **{f"{n}_exact": (0, "self", f"{n}.exact") for n in F32_NATIVE},
     "copysign": (1, "self", "copysign"), "to_bits": (0, "bits", "bitcast"),
     # the hardware approximations (MUFU, f32); on f64 these are the accurate routines
     "exp_fast": (0, "self", "exp.approx"), "exp2_fast": (0, "self", "exp2.approx"),
@@ -41,6 +43,15 @@ FNS = [
     ApiFn("f32::from_bits", ("u32",), "f32", op("bitcast")),
     ApiFn("f64::from_bits", ("u64",), "f64", op("bitcast")),
 ]
+
+# The `half` crate's constructors of `f16` / `bf16` (cuda-oxide kernels use `half::f16`):
+# `from_f32`/`from_f64` round once to nearest even (`x as f16`), `from_bits` reinterprets.
+for _t in ("f16", "bf16"):
+    FNS += [
+        ApiFn(f"{_t}::from_f32", ("f32",), _t, hook("half_from")),
+        ApiFn(f"{_t}::from_f64", ("f64",), _t, hook("half_from")),
+        ApiFn(f"{_t}::from_bits", ("u16",), _t, hook("half_from")),
+    ]
 
 FNS += [
     ApiFn("char::from_u32", ("u32",), "Option<char>", hook("char_from_u32")),

@@ -21,12 +21,6 @@ def _sregs() -> list[Op]:
                               ("nctaid", UNIFORM, "grid size in blocks")):
         rows += [Op(f"{reg}.{a}", "u32", sreg=f"%{reg}.{a}", varies=varies, doc=f"{what}, {a}")
                  for a in "xyz"]
-    # Clusters (sm_90): a launch without a cluster shape runs every block as a cluster of
-    # one, which is what the simulator models.
-    for reg, what in (("cluster_ctaid", "block index in its cluster"),
-                      ("cluster_nctaid", "cluster size in blocks")):
-        rows += [Op(f"{reg}.{a}", "u32", sreg=f"%{reg}.{a}", min_sm=90, doc=f"{what}, {a}")
-                 for a in "xyz"]
     rows += [
         Op("laneid", "u32", sreg="%laneid", varies=PER_LANE, doc="lane in the warp"),
         # the warp of the thread in its block (linear thread index / 32, not `%warpid`,
@@ -54,8 +48,12 @@ def _sregs() -> list[Op]:
 # Math on the operand's type: one instruction, or an inline routine of oxidec/mathlib.
 MATH = ("sqrt", "abs", "min", "max", "fma", "floor", "ceil", "round", "trunc", "copysign",
         "rsqrt.approx", "rint")
+# The routines computed in f32 on f32 (mathlib.NATIVE_F32); "<name>.exact" is the f64-based,
+# correctly rounded version (the method `<name>_exact`).
+F32_NATIVE = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "tanh", "exp_m1")
 MATH_ROUTINES = ("exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "atan", "atan2",
-                 "tanh", "powf", "powi", "cbrt", "hypot", "exp.exact", "exp2.exact",
+                 "tanh", "powf", "powi", "cbrt", "hypot",
+                 *(f"{n}.exact" for n in F32_NATIVE),
                  # oxidec/mathlib/hyperbolic.py
                  "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")
 FAST_MATH = ("exp.approx", "exp2.approx", "ln.approx", "log2.approx", "sin.approx",
@@ -75,6 +73,10 @@ def _compute() -> list[Op]:
         Op("bswap", "arg0", doc="the bytes in reverse order (`swap_bytes`)"),
         Op("mul_hi", "arg0", doc="(a, b) the high half of the double-width product"),
         Op("select", "arg1", doc="(cond, a, b)"),
+        # the halves of a u128/i128 (passes/wide_ints.py): register moves
+        Op("wide_lo", "u64", doc="(x: u128 or i128) its low 64 bits"),
+        Op("wide_hi", "u64", doc="(x: u128 or i128) its high 64 bits, as raw bits"),
+        Op("wide_pack", "dest", doc="(lo: u64, hi: u64) the u128 or i128 of those halves"),
         Op("ptr_add", "arg0", doc="(p, n): p + n elements"),
         Op("slice_from_parts", "dest", doc="(p, n): the fat pointer `&[T]` of n elements at p"),
         Op("dynamic_shared", "dest", doc="this block's dynamic shared memory, as *mut T"),
@@ -85,6 +87,14 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
+        Op("volatile_load", "dest", volatile=True, side_effect=True, varies=PER_LANE,
+           doc="(p: *const T) -> T, read now from memory"),
+        Op("vprintf", "i32", side_effect=True, varies=PER_LANE,
+           doc="`gpu_printf!`: (format string index, values) -> vprintf's result (the number "
+               "of arguments it printed; -1 on error)"),
+        *(Op(f"prmt.{m}", "u32", doc=f"`prmt.b32.{m}`: (a, b, selector)")
+          for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")),
     ]
 
 
@@ -132,9 +142,13 @@ def _effects() -> list[Op]:
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
         Op("printf", "unit", effect=True,
-           doc="(format string index, values) -> vprintf"),
+           doc="(format string index, values) -> vprintf (panic messages)"),
+        Op("volatile_store", "unit", effect=True,
+           doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
+        Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
+           doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every
@@ -149,10 +163,27 @@ def _packed() -> list[Op]:
     return ops()
 
 
+def _asynchrony() -> list[Op]:
+    from .asynchrony import ops
+    return ops()
+
+
+def _tensor() -> list[Op]:
+    from .tensor import ops
+    return ops()
+
+
+def _hopper() -> list[Op]:
+    """sm_90 rows: clusters (cluster.py)."""
+    from . import cluster
+    return cluster.ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed()}
+                      + _packed() + _asynchrony() + _tensor() + _hopper()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)
-VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile)
+VOLATILE = frozenset(o.name for o in OPS.values() if o.volatile or o.side_effect)
+SIDE_EFFECTS = frozenset(o.name for o in OPS.values() if o.side_effect)
 BARRIERS = frozenset(o.name for o in OPS.values() if o.effect and o.sync == "block")

@@ -1,4 +1,4 @@
-"""`cuda_device::thread` (re-exported at the crate root) and `cuda_device::cluster`."""
+"""`cuda_device::thread` (re-exported at the crate root); the cluster registers: cluster.py."""
 from __future__ import annotations
 
 from .model import ApiFn, ApiType, hook, op
@@ -44,10 +44,4 @@ FNS = [
           owner="ThreadCoord2D32"),
     ApiFn("ThreadCoord2D32::col", (), "u32", hook("coord_field"), kind="method",
           owner="ThreadCoord2D32"),
-]
-
-# `cuda_device::cluster` (sm_90): without `#[cluster_launch]` every block is a cluster of one.
-CLUSTER_FNS = [
-    *_sreg_fns("cluster_ctaid", "cluster_ctaid", "cluster", 90, upper=True),
-    *_sreg_fns("cluster_nctaid", "cluster_nctaid", "cluster", 90, upper=True),
 ]

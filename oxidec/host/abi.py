@@ -20,7 +20,8 @@ from ..signature import KernelSignature
 
 C_SCALARS = {("i", 8): "int8_t", ("i", 16): "int16_t", ("i", 32): "int32_t",
              ("i", 64): "int64_t", ("u", 8): "uint8_t", ("u", 16): "uint16_t",
-             ("u", 32): "uint32_t", ("u", 64): "uint64_t"}
+             ("u", 32): "uint32_t", ("u", 64): "uint64_t",
+             ("i", 128): "__int128", ("u", 128): "unsigned __int128"}  # GCC/Clang/NVCC
 C_KEYWORDS = frozenset("""auto bool break case catch char class const continue default delete do
 double else enum explicit extern float for friend goto if inline int long mutable namespace new
 operator private protected public register restrict return short signed sizeof static struct

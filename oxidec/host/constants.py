@@ -47,8 +47,8 @@ def element_dtype(ty: T.Ty) -> np.dtype | None:
     """The NumPy type of T's scalars: T itself, or the innermost element of an array."""
     while isinstance(ty, T.ArrayTy):
         ty = ty.elem
-    if isinstance(ty, T.FloatTy):
-        return np.dtype(f"f{ty.bits // 8}")
+    if isinstance(ty, T.FloatTy):  # bf16: its bits (NumPy has no bf16)
+        return np.dtype(np.uint16) if ty.brain else np.dtype(f"f{ty.bits // 8}")
     if isinstance(ty, T.BoolTy):
         return np.dtype(np.bool_)
     if isinstance(ty, T.IntTy):

@@ -67,8 +67,8 @@ def c_scalar(ty: T.Ty) -> str:
         if ty.pointer_sized:
             return "ptrdiff_t" if ty.signed else "size_t"
         return C_SCALARS["i" if ty.signed else "u", ty.bits]
-    if isinstance(ty, T.FloatTy):
-        return "float" if ty.bits == 32 else "double"
+    if isinstance(ty, T.FloatTy):  # f16 / bf16: their bits (`__half` needs cuda_fp16.h)
+        return {16: "uint16_t", 32: "float"}.get(ty.bits, "double")
     if isinstance(ty, T.BoolTy):
         return "bool"
     raise HostAbiError(f"values of type `{ty}` cannot cross the host boundary")

@@ -131,6 +131,8 @@ def camel(tag: str) -> str:
 
 def rust_type(ty: T.Ty) -> str:
     ty = elem_scalar(ty)
+    if T.is_half(ty):  # f16 is unstable in Rust and bf16 no Rust type: the host holds bits
+        return "u16"
     if isinstance(ty, (T.IntTy, T.FloatTy, T.BoolTy)):
         return str(ty)
     if isinstance(ty, T.ArrayTy):

@@ -30,6 +30,8 @@ from .options import OptionLowering
 from .user_calls import UserCallLowering
 from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
+from .async_api import AsyncApiLowering
+from .coop_api import CoopApiLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -41,15 +43,17 @@ from .pointers import PointerLowering
 from .slices import SliceLowering
 from .panics import PanicLowering
 from .transmute import TransmuteLowering
+from .halves import HalfLowering
 
 
-class BodyBuilder(ClosureLowering, IteratorLowering,
+class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
                   OverflowLint, ContractEntryLowering, NumLowering, CharLowering,
-                  TraitCallLowering, WarpApiLowering, PointerLowering, SliceLowering,
-                  PanicLowering, TransmuteLowering):
+                  TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
+                  PointerLowering,
+                  SliceLowering, PanicLowering, TransmuteLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

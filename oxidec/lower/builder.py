@@ -177,7 +177,8 @@ class BuilderCore:
         return self.elide_derefs(M.Body(self.sig.name, kind, len(fn.params), self.locals,
                                         blocks, fn.span, launch=self.launch_info(),
                                         source_scopes=self.source_scopes,
-                                        unchecked_indexing=kind == "kernel" and not self.checked))
+                                        unchecked_indexing=kind == "kernel" and not self.checked,
+                                        inline=inline_hint(fn)))
 
     def launch_info(self) -> M.LaunchInfo | None:
         fn = self.sig.item
@@ -192,9 +193,10 @@ class BuilderCore:
                 bounds = tuple(vals)
                 check_launch_bounds(bounds, lb.args, self.sink)
         contract = self.r.contracts.get(fn.name)
-        if bounds is None and contract is None:
+        cluster = self.r.cluster_shapes.get(fn.name)  # typeck/api.py checked it
+        if bounds is None and contract is None and cluster is None:
             return None
-        return M.LaunchInfo(bounds, contract)
+        return M.LaunchInfo(bounds, contract, cluster)
 
     def get_return_block(self) -> int:
         if self.return_block is None:
@@ -228,3 +230,14 @@ def check_launch_bounds(bounds: tuple[int, ...], args, sink) -> None:
                      "multiprocessor, more than can be resident", args[1].span,
                      f"at most {MAX_BLOCKS_PER_SM} on sm_80 and sm_90",
                      notes=["ptxas ignores the minimum-blocks hint"])
+
+
+def inline_hint(fn: ast.FnItem) -> str | None:
+    """"never" for `#[inline(never)]`, "always" for `#[inline(always)]`, else None."""
+    a = attr(fn, "inline")
+    if a is None or not a.args:
+        return None
+    arg = a.args[0]
+    if isinstance(arg, ast.PathExpr) and arg.path.names in (("never",), ("always",)):
+        return arg.path.names[0]
+    return None

@@ -15,6 +15,7 @@ from ..mir import syntax as M
 from ..span import Span
 from ..typeck import FnSig
 from .builder import UNIT_CONST
+from .halves import NATIVE as HALF_NATIVE
 
 ORDER_STRENGTH = {"relaxed": 0, "acquire": 1, "release": 1, "acq_rel": 2, "seq_cst": 3}
 
@@ -160,6 +161,11 @@ class CallLowering:
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(zero)), True), self.ty(e),
                             e.span)
 
+    def api_disjoint_from_raw_parts(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`DisjointSlice::from_raw_parts(ptr, len)`: the (data pointer, length) pair."""
+        ptr, n = self.lower_in_order(e.args)
+        return self.to_temp(M.Intrinsic("slice_from_parts", (ptr, n)), self.ty(e), e.span)
+
     def api_get_mut_indexed(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         """Some((&mut s[i], i)) for this thread's index i when it is in bounds."""
         span = e.span
@@ -175,10 +181,11 @@ class CallLowering:
                 return self.index_2d_value(int(slice_ty.index[3:]), span)
             return self.index_1d(span)
         as_usize = self.to_temp(M.Use(index()), T.USIZE, span)
-        length = self.to_temp(M.Len(place), T.USIZE, span)
+        length = self.to_temp(M.Len(place), T.USIZE, e.receiver.span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)
-        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ref_ty, span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ref_ty,
+                           e.receiver.span)
         pair = self.to_temp(M.Aggregate(ty.args[0], (ref, index())), ty.args[0], span)
         return self.to_temp(M.Aggregate(ty, (ok, pair)), ty, span)
 
@@ -189,7 +196,7 @@ class CallLowering:
         place = self.lower_place(e.receiver)
         i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, e.span)
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), self.ty(e),
-                            e.span)
+                            e.receiver.span)
 
     def atomic_view(self, e: ast.CallExpr, view: T.AtomicTy, name: str) -> M.Operand:
         """`DeviceAtomicU32::from_ptr(p)` / `from_mut(r)` / `from_slice_elem(&s, i)`: the
@@ -306,13 +313,17 @@ class CallLowering:
             return M.Constant(array.length, T.USIZE)
         recv, *args = self.lower_in_order((e.receiver, *e.args))
         rty = self.ty(e.receiver)
-        while kind in ("int", "float") and isinstance(rty, T.RefTy):  # `v.abs()`, v: &f32
+        while kind in ("int", "float", "half") and isinstance(rty, T.RefTy):  # `v.abs()`, v: &f32
             recv = self.read(M.Place(self.operand_local(recv, rty, span), (M.Deref(),)),
                              rty.inner)
             rty = rty.inner
+        if kind == "half":  # `h.to_f32()`
+            return self.half_conversion_method(name, recv, rty, span)
         if kind in ("int", "float"):
             table = INT_METHODS if kind == "int" else FLOAT_METHODS
             intrinsic = table[name][2]
+            if T.is_half(rty) and intrinsic and name not in HALF_NATIVE:
+                return self.half_method_through_f32(name, recv, args, rty, ty, span, intrinsic)
             if name.startswith("wrapping_"):
                 return self.to_temp(M.BinaryOp(intrinsic, recv, args[0]), ty, span)
             if intrinsic:
@@ -335,10 +346,13 @@ class CallLowering:
         span = e.span
         index = self.lower_expr(e.args[0])
         idx = self.operand_local(index, T.THREAD_INDEX, e.args[0].span)
-        length = self.to_temp(M.Len(place), T.USIZE, span)
+        # the length read and the loan carry the receiver's span, as rustc spans an
+        # autoref'd `&mut self`; borrowck takes a Len spanned as its Ref as part of the loan
+        length = self.to_temp(M.Len(place), T.USIZE, e.receiver.span)
         moved = self.spanned(M.Move(M.Place(idx)), e.args[0].span)
         as_usize = self.to_temp(M.Use(moved), T.USIZE, span)
         ok = self.to_temp(M.BinaryOp("lt", as_usize, length), T.BOOL, span)
         i = self.operand_local(as_usize, T.USIZE, span)
-        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.args[0], span)
+        ref = self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), ty.args[0],
+                           e.receiver.span)
         return self.to_temp(M.Aggregate(ty, (ok, ref)), ty, span)

@@ -29,7 +29,7 @@ class ExprLowering:
         if isinstance(ty, T.CharTy):  # a char is its scalar value
             return M.Constant(ord(e.value), ty)
         if isinstance(ty, T.FloatTy):  # rounded once, from the exact decimal
-            return M.Constant(float_literal(e.value, ty.bits), ty)
+            return M.Constant(float_literal(e.value, ty), ty)
         if isinstance(ty, T.IntTy):
             return M.Constant(T.wrap_int(int(e.value), ty), ty)
         return M.Constant(e.value, ty)

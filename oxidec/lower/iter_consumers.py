@@ -15,6 +15,7 @@ from .. import ast
 from .. import types as T
 from ..mir import syntax as M
 from .iter_items import Item, value_item
+from .iter_windows import chunks_remainder
 
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
              "for_each")
@@ -26,6 +27,8 @@ class ConsumerLowering:
         """A method call in an iterator chain: a consumer runs the chain here; an adapter
         or a source only ever appears inside a chain (typeck sees to it)."""
         m = self.r.iter_methods.get(e)
+        if self.r.methods.get(e) == ("iter", "remainder"):
+            return chunks_remainder(self, e)
         if m not in CONSUMERS:
             return self.unsupported(e.span, "an iterator used as a value is")
         chain = self.build_chain(e.receiver)

@@ -34,6 +34,7 @@ from ..span import Span
 from .builder import LoopScope
 from .iter_consumers import ConsumerLowering
 from .iter_items import Item, ItemLowering, ref_item, tuple_item, value_item
+from .iter_windows import WINDOW_SOURCES, window_chain
 
 USIZE = T.USIZE
 
@@ -121,6 +122,8 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             m = self.r.iter_methods.get(e)
             if m is None and self.r.methods.get(e) == ("range", "step_by"):
                 m = "step_by"
+            if m in WINDOW_SOURCES:  # `s.chunks_exact(4)` (iter_windows.py)
+                return window_chain(self, e, m)
             if m is not None:
                 rty = self.ty(e.receiver)
                 if m in ("iter", "iter_mut", "into_iter") and not isinstance(

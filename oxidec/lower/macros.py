@@ -41,5 +41,4 @@ class MacroLowering:
         if fmt not in self.strings:
             self.strings.append(fmt)
         index = M.Constant(self.strings.index(fmt), T.U32)
-        self.push(M.Effect("printf", (index, *values), e.span))
-        return UNIT_CONST
+        return self.to_temp(M.Intrinsic("vprintf", (index, *values)), T.I32, e.span)

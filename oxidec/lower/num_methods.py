@@ -71,6 +71,8 @@ class NumLowering:
             ty = ty.inner
             recv = self.read(M.Place(local, (M.Deref(),)), ty)
         o = _Ops(self, e.span)
+        if kind == "num_float" and T.is_half(ty):
+            return self.half_num_method(o, name, recv, args, ty, self.ty(e))  # halves.py
         if kind == "num_float":
             return self.float_method(o, name, recv, args, ty, self.ty(e))
         if kind == "num_char":

@@ -54,6 +54,11 @@ class PointerLowering:
         if name in ("offset", "wrapping_offset"):
             n = self.to_temp(M.Cast(args[0], T.USIZE), T.USIZE, span)
             return self.ptr_offset(recv, n, ty, False, span)
+        if name == "read_volatile":
+            return self.to_temp(M.Intrinsic("volatile_load", (recv,)), ty, span)
+        if name == "write_volatile":
+            self.push(M.Effect("volatile_store", (recv, args[0]), span))
+            return UNIT_CONST
         if name.startswith("read"):
             return self.read(self.deref_place(recv, pty, span), ty)
         if name.startswith("write"):
@@ -99,6 +104,13 @@ class PointerLowering:
             new = args[1] if name == "mem::replace" else self.zero_of(ty)
             self.assign(a, M.Use(new), span)
             return old
+        if name == "ptr::read_volatile":
+            p = self.as_raw(args[0], arg_tys[0], span)
+            return self.to_temp(M.Intrinsic("volatile_load", (p,)), ty, span)
+        if name == "ptr::write_volatile":
+            p = self.as_raw(args[0], arg_tys[0], span)
+            self.push(M.Effect("volatile_store", (p, args[1]), span))
+            return UNIT_CONST
         if name.startswith("ptr::read"):
             return self.read(self.deref_place(args[0], arg_tys[0], span), ty)
         if name.startswith("ptr::write"):

@@ -14,6 +14,7 @@ from .. import ast
 from .. import types as T
 from ..mir import syntax as M
 from .builder import UNIT_CONST
+from .ordering import lower_ordering_method, partial_order_test
 
 
 def struct_as_tuple(ty: T.Ty) -> T.Ty:
@@ -31,9 +32,11 @@ class TraitCallLowering:
             lhs, rhs = self.lower_in_order((e.lhs, e.rhs))
             from .builder import BINOPS
             return self.derived_compare(BINOPS[e.op], lhs, rhs, self.ty(e.lhs), e.span)
-        _, key, receiver, args, negate = how
+        kind, key, receiver, args, negate = how
         sig = self.r.fn_sigs[key]
         result = self.call_user_fn(sig, list(args), e.span, receiver=receiver)
+        if kind == "partial_cmp":  # `a < b` through a hand-written `PartialOrd`
+            return partial_order_test(self, e.op, result, e.span)
         if negate:
             return self.to_temp(M.UnaryOp("not", result), T.BOOL, e.span)
         if isinstance(e, ast.CompoundAssignExpr):
@@ -121,6 +124,8 @@ class TraitCallLowering:
 
     def lower_trait_method(self, e: ast.MethodCallExpr, name: str) -> M.Operand:
         ty = self.ty(e)
+        if name.startswith("ord:"):  # core::cmp (ordering.py)
+            return lower_ordering_method(self, e, name[4:])
         if name == "clone":
             place = self.receiver_place(e.receiver)
             return self.read(place, ty)

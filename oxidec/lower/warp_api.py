@@ -52,6 +52,13 @@ class WarpApiLowering:
         ty = self.ty(e)
         return self.to_temp(M.Aggregate(ty, (lo, hi)), ty, e.span)
 
+    def api_prmt_two(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """`prmt::prmt_ecl(a, selector)` and the other one-source modes: `b` is 0."""
+        a, sel = self.lower_in_order(e.args)
+        mode = api.name.removeprefix("prmt_")
+        return self.to_temp(M.Intrinsic(f"prmt.{mode}", (a, M.Constant(0, T.U32), sel)), T.U32,
+                            e.span)
+
     def api_warp_popc(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         (p,) = self.lower_in_order(e.args)
         mask = self.to_temp(M.Intrinsic("ballot", (p,)), T.U32, e.span)

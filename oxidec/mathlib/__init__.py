@@ -21,25 +21,28 @@ vector operations over all lanes at once.
 
 Precision: f64 routines use double-double arithmetic where the error analysis needs it
 (reduced arguments, the log of pow, the tails of sin/cos/atan, the quotients of tan and
-tanh). f32 `exp` and `exp2` are computed in f32 (`explog32.py`: Cody-Waite reduction with a
-two-constant ln2, a degree-5 tail polynomial, 2^k by exponent arithmetic; no f64 op, which
-matters because the H200's f64 rate is a fraction of its f32 rate); their stated bound is
-1 ulp. The other f32 routines convert to f64, run the `lite` f64 variant (shorter
-polynomials, no double-double: about 2^-40 relative) and round once to f32, so they are
-correctly rounded except in rare double-rounding cases. The f64-based f32 exp/exp2 stay
-available as the methods `exp_exact()`/`exp2_exact()` (MIR "exp.exact"/"exp2.exact"; on f64
-they are the same routines as `exp`/`exp2`). Max error in ulp measured by tests/test_math.py
-(10^5 inputs per routine and type, edge and hard cases included, worst over 6 seeds; the
-bound asserted is 2, and 1 for the f32-native exp/exp2):
+tanh). Ten f32 routines are computed in f32 (NATIVE_F32): `exp`, `exp2` (`explog32.py`:
+Cody-Waite reduction with a two-constant ln2, a degree-5 tail polynomial, 2^k by exponent
+arithmetic), `ln`, `log2`, `log10` (`log32.py`), `sin`, `cos`, `tan` (`trig32.py`; an f64
+Payne-Hanek branch for |x| >= 2^17 only), `tanh`, `exp_m1` (`hyper32.py`): f32 pairs where
+the analysis needs them, no f64 op on the common path, which matters because the H200's f64
+rate is a fraction of its f32 rate; their stated bound is 1 ulp. The other f32 routines
+convert to f64, run the `lite` f64 variant (shorter polynomials, no double-double: about
+2^-40 relative) and round once to f32, so they are correctly rounded except in rare
+double-rounding cases. That f64-based version of each NATIVE_F32 routine stays available
+as the method `<name>_exact()` (MIR "<name>.exact"; on f64 the same routine as `<name>`).
+Max error in ulp measured by tests/test_math.py (10^5 inputs per routine and type, edge and
+hard cases included, worst over 6 seeds; the bound asserted is 2, 1 for NATIVE_F32 on f32,
+0.501 for their `_exact` versions):
 
     routine  exp   exp2  ln    log2  log10 sin   cos   tan   atan  atan2 tanh  powf  powi  cbrt  hypot
-    f32      0.75  0.75  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50
+    f32      0.76  0.76  0.68  0.74  0.69  0.71  0.72  0.81  0.50  0.50  0.56  0.50  0.50  0.50  0.50
     f64      0.74  0.73  0.50  0.50  0.50  0.71  0.72  0.82  0.50  0.75  0.55  0.75  0.70  0.50  0.50
 
-    exp_exact/exp2_exact f32: 0.50 (f64: as exp/exp2)
+    `_exact` f32 (exp exp2 ln log2 log10 sin cos tan tanh exp_m1): 0.50 (f64: as the plain ones)
 
     routine  exp_m1 ln_1p sinh  cosh  asinh acosh atanh asin  acos   (hyperbolic.py; bound 1
-    f32      0.50   0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50    stated, 2 asserted by
+    f32      0.74   0.50  0.50  0.50  0.50  0.50  0.50  0.50  0.50    stated, 2 asserted by
     f64      0.67   0.66  0.56  0.52  0.50  0.50  0.50  0.51  0.51    tests/test_math_more.py)
 
 (The f64 exp/exp2/pow maxima are subnormal results, rounded twice: once to 53 bits, once to
@@ -61,7 +64,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import algebraic, explog, explog32, fmod, hyperbolic, trig
+from . import algebraic, explog, explog32, fmod, hyper32, hyperbolic, log32, trig, trig32
 from .ir import F32, F64, S32, Program, Ty, isnan, select, trace
 
 NAN = float("nan")
@@ -84,15 +87,19 @@ ROUTINES = {
     "cbrt": ("f", algebraic.cbrt),
     "hypot": ("ff", algebraic.hypot),
     "fmod": ("ff", fmod.fmod),  # float `%`: exact, see fmod.py
-    # the f64-based, correctly rounded f32 versions of the routines NATIVE_F32 replaces
-    "exp.exact": ("f", explog.exp),
-    "exp2.exact": ("f", explog.exp2),
     **{name: ("f", getattr(hyperbolic, name)) for name in (
         "exp_m1", "ln_1p", "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos")},
 }
 
 # f32 routines computed in f32 (no f64 op on the GPU): MIR name -> the routine.
-NATIVE_F32 = {"exp": explog32.exp, "exp2": explog32.exp2}
+NATIVE_F32 = {"exp": explog32.exp, "exp2": explog32.exp2,
+              "ln": log32.ln, "log2": log32.log2, "log10": log32.log10,
+              "sin": trig32.sin, "cos": trig32.cos, "tan": trig32.tan,
+              "tanh": hyper32.tanh, "exp_m1": hyper32.exp_m1}
+
+# "<name>.exact": the f64-based, correctly rounded f32 version of each routine NATIVE_F32
+# replaces (on f64, the same routine as "<name>").
+ROUTINES.update({f"{name}.exact": ROUTINES[name] for name in NATIVE_F32})
 
 # The explicit fast variants: MIR name -> the accurate routine used for f64.
 FAST = {"exp.approx": "exp", "exp2.approx": "exp2", "ln.approx": "ln", "log2.approx": "log2",
@@ -102,11 +109,12 @@ FAST = {"exp.approx": "exp", "exp2.approx": "exp2", "ln.approx": "ln", "log2.app
 def program(name: str, ty: str) -> Program:
     """The traced routine `name` for float type "f32" or "f64" (cached)."""
     kinds, fn = ROUTINES[name]
+    exact = name.endswith(".exact")
     fty = F32 if ty == "f32" else F64
     input_tys = [fty if k == "f" else S32 for k in kinds]
 
     def body(*args):
-        if fty is F32 and name in NATIVE_F32:
+        if fty is F32 and name in NATIVE_F32 and not exact:
             out = NATIVE_F32[name](*args)
         elif fty is F32:
             wide = [a.cvt(F64) if a.ty is F32 else a for a in args]

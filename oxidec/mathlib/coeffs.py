@@ -36,6 +36,18 @@ CBRT_SEED = (float.fromhex('0x1.0392cd0ace60dp-1'), float.fromhex('0x1.6fb1df889
 # (e^r - 1 - r) / r^2 on [-0.346747, 0.346747], degree 5: max rel error 1.02e-08
 EXP_TAIL_F32 = (float.fromhex('0x1.0000000000000p-1'), float.fromhex('0x1.5555560000000p-3'), float.fromhex('0x1.5554ea0000000p-5'), float.fromhex('0x1.11114c0000000p-7'), float.fromhex('0x1.6d43180000000p-10'), float.fromhex('0x1.a072d60000000p-13'))
 
+# (log(1+f) - f + f^2/2) / f^3 on [-0.292923, 0.414255], degree 8: max rel error 7.25e-08
+LOG1P_TAIL_F32 = (float.fromhex('0x1.5555540000000p-2'), float.fromhex('-0x1.fffff80000000p-3'), float.fromhex('0x1.999d5a0000000p-3'), float.fromhex('-0x1.555ca20000000p-3'), float.fromhex('0x1.23d3660000000p-3'), float.fromhex('-0x1.fcba400000000p-4'), float.fromhex('0x1.de4bda0000000p-4'), float.fromhex('-0x1.d7a7080000000p-4'), float.fromhex('0x1.20434c0000000p-4'))
+
+# (sin r - r) / r^3 with z = r^2 on [0, 0.641771], degree 3: max rel error 3.03e-08
+SIN_TAIL_F32 = (float.fromhex('-0x1.5555560000000p-3'), float.fromhex('0x1.11110e0000000p-7'), float.fromhex('-0x1.a0131a0000000p-13'), float.fromhex('0x1.6d91b00000000p-19'))
+
+# (cos r - 1 + r^2/2) / r^4 with z = r^2 on [0, 0.641771], degree 3: max rel error 2.99e-08
+COS_TAIL_F32 = (float.fromhex('0x1.5555560000000p-5'), float.fromhex('-0x1.6c16c00000000p-10'), float.fromhex('0x1.a015680000000p-16'), float.fromhex('-0x1.2507280000000p-22'))
+
+# (tanh a - a) / a^3 with z = a^2 on [0, 0.06255], degree 3: max rel error 3.63e-08
+TANH_TAIL_F32 = (float.fromhex('-0x1.5555560000000p-2'), float.fromhex('0x1.1110cc0000000p-3'), float.fromhex('-0x1.b9c4be0000000p-5'), float.fromhex('0x1.54c2260000000p-6'))
+
 # constants (double-double pairs are (hi, lo))
 LN2_HI42 = (float.fromhex('0x1.62e42fefa3800p-1'), float.fromhex('0x1.ef35793c76730p-45'))
 LN2 = (float.fromhex('0x1.62e42fefa39efp-1'), float.fromhex('0x1.abc9e3b39803fp-56'))
@@ -53,6 +65,12 @@ CBRT2 = float.fromhex('0x1.428a2f98d728bp+0')
 CBRT4 = float.fromhex('0x1.965fea53d6e3dp+0')
 LN2_F32 = (float.fromhex('0x1.62e4300000000p-1'), float.fromhex('-0x1.05c6100000000p-29'))
 LOG2E_F32 = float.fromhex('0x1.7154760000000p+0')
+LN2_F32_16 = (float.fromhex('0x1.62e4000000000p-1'), float.fromhex('0x1.7f7d1c0000000p-20'))
+LOG10_2_F32_16 = (float.fromhex('0x1.3442000000000p-2'), float.fromhex('-0x1.95ec100000000p-19'))
+LOG2E_F32_DD = (float.fromhex('0x1.7154760000000p+0'), float.fromhex('0x1.4ae0c00000000p-26'))
+LOG10E_F32_DD = (float.fromhex('0x1.bcb7b20000000p-2'), float.fromhex('-0x1.5b235e0000000p-27'))
+PIO2_F32 = (float.fromhex('0x1.921fb60000000p+0'), float.fromhex('-0x1.777a5c0000000p-25'), float.fromhex('-0x1.ee59da0000000p-50'))
+TWO_OVER_PI_F32 = float.fromhex('0x1.45f3060000000p-1')
 
 # 2/pi: 1280 bits after the binary point, 32 per word, most significant first
 TWO_OVER_PI = (

@@ -82,6 +82,9 @@ def _series_limit(f, u):
 
 LN2_HALF = mp.log(2) / 2 * mp.mpf("1.0005")
 PIO4 = mp.pi / 4 * mp.mpf("1.002")
+PIO4_F32 = mp.pi / 4 * mp.mpf("1.02")
+LOG_F_LO = (mp.sqrt(2) / 2 - 1) * mp.mpf("1.0001")
+LOG_F_HI = (mp.sqrt(2) - 1) * mp.mpf("1.0001")
 
 
 def exp_tail2(r):
@@ -138,6 +141,21 @@ def atan_tail(v):
     return (mp.atan(z) - z) / z ** 3
 
 
+def log1p_tail3(f):
+    """(log(1+f) - f + f^2/2) / f^3."""
+    if abs(f) < mp.mpf(2) ** -40:
+        return mp.mpf(1) / 3 - f / 4 + f * f / 5
+    return (mp.log1p(f) - f + f * f / 2) / f ** 3
+
+
+def tanh_tail(z):
+    """(tanh a - a) / a^3 with z = a^2."""
+    if z < mp.mpf(2) ** -40:
+        return -mp.mpf(1) / 3 + 2 * z / 15
+    a = mp.sqrt(z)
+    return (mp.tanh(a) - a) / a ** 3
+
+
 def cbrt_seed(m):
     """m^(1/3)."""
     return mp.cbrt(m)
@@ -160,6 +178,13 @@ KERNELS = {
     # the f32-native routines (explog32.py): coefficients rounded to f32 (a 5th field, the
     # significand bits)
     "EXP_TAIL_F32": (exp_tail2, -LN2_HALF, LN2_HALF, 5, 24),
+    # log32.py: m = 1 + f in [sqrt(1/2), sqrt(2))
+    "LOG1P_TAIL_F32": (log1p_tail3, LOG_F_LO, LOG_F_HI, 8, 24),
+    # trig32.py: |r| <= pi/4 plus the slack of a k rounded in f32
+    "SIN_TAIL_F32": (sin_tail, 0, PIO4_F32 ** 2, 3, 24),
+    "COS_TAIL_F32": (cos_tail, 0, PIO4_F32 ** 2, 3, 24),
+    # hyper32.py: tanh a for a <= 1/4
+    "TANH_TAIL_F32": (tanh_tail, 0, mp.mpf("0.2501") ** 2, 3, 24),
 }
 
 
@@ -179,6 +204,18 @@ def _round_bits(x, bits: int) -> float:
     """x rounded to `bits` significant bits."""
     e = int(mp.floor(mp.log(abs(x), 2)))
     return float(mp.ldexp(mp.nint(mp.ldexp(x, bits - 1 - e)), e - bits + 1))
+
+
+def _split_f32(x, bits: int) -> tuple[float, float]:
+    """x = hi + lo: hi with `bits` significant bits, lo rounded to f32."""
+    hi = _round_bits(x, bits)
+    return hi, _round_bits(x - hi, 24)
+
+
+def _split3_f32(x) -> tuple[float, float, float]:
+    p1 = _round_bits(x, 24)
+    p2 = _round_bits(x - p1, 24)
+    return p1, p2, _round_bits(x - p1 - p2, 24)
 
 
 def _dd(x) -> tuple[float, float]:
@@ -211,6 +248,14 @@ def constants() -> dict[str, object]:
         # f32: ln2 = LN2_F32[0] + LN2_F32[1] to 2^-48 relative; log2(e) rounded to f32
         "LN2_F32": (_round_bits(ln2, 24), _round_bits(ln2 - _round_bits(ln2, 24), 24)),
         "LOG2E_F32": _round_bits(1 / ln2, 24),
+        # k * hi exact for |k| < 2^8 (16-bit hi parts): log32.py
+        "LN2_F32_16": _split_f32(ln2, 16),
+        "LOG10_2_F32_16": _split_f32(mp.log10(2), 16),
+        "LOG2E_F32_DD": _split_f32(1 / ln2, 24),
+        "LOG10E_F32_DD": _split_f32(1 / mp.log(10), 24),
+        # pi/2 = P1 + P2 + P3 (24 bits each): trig32.py
+        "PIO2_F32": _split3_f32(pio2),
+        "TWO_OVER_PI_F32": _round_bits(2 / mp.pi, 24),
     }
 
 

@@ -287,6 +287,10 @@ def _launch_attrs(body: Body) -> list[str]:
         if contract.requires:
             reqs = ", ".join(pretty_contract_expr(r.expr) for r in contract.requires)
             parts.append(f"requires = ({reqs})")
+        if contract.dynamic_shared is not None:
+            parts.append(f"dynamic_shared_range = {contract.dynamic_shared}")
+        if contract.dynamic_shared_alignment is not None:
+            parts.append(f"dynamic_shared_alignment = {contract.dynamic_shared_alignment}")
         lines.append(f"#[launch_contract({', '.join(parts)})]")
     if body.unchecked_indexing:
         lines.append("#[unchecked_indexing]")

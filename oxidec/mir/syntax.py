@@ -435,12 +435,18 @@ class LaunchContract:
     block: tuple[int, int, int] | None  # the exact block shape
     domain: ContractClause | None  # the launch starts at least this many threads
     requires: tuple[ContractClause, ...]  # relations that hold at launch
+    # `dynamic_shared = B` / `dynamic_shared_range = (MIN, MAX)`: the launch's dynamic shared
+    # memory bytes; `dynamic_shared_alignment = A`: the alignment of that region
+    dynamic_shared: tuple[int, int] | None = None
+    dynamic_shared_alignment: int | None = None
+    min_compute_capability: tuple[int, int] | None = None
 
 
 @value
 class LaunchInfo:
     bounds: tuple[int, ...] | None = None  # `#[launch_bounds(MAX_THREADS[, MIN_BLOCKS])]`
     contract: LaunchContract | None = None
+    cluster: tuple[int, int, int] | None = None  # `#[cluster_launch(X, Y, Z)]` (sm_90)
 
     @property
     def block(self) -> tuple[int, int, int] | None:
@@ -462,6 +468,7 @@ class Body:
     # `#[forbid(..)]` on the function or an enclosing module (only lints named there)
     lint_levels: dict[str, str] = field(default_factory=dict)
     source_scopes: list[SourceScope] = field(default_factory=list)  # [0]: the body's own
+    inline: str | None = None  # `#[inline(never)]` / `#[inline(always)]`: "never" / "always"
 
     @property
     def return_ty(self) -> Ty:

@@ -343,8 +343,11 @@ def _program_errors(program: Program) -> list[str]:
                         and stmt.rvalue.name not in statics:
                     errors.append(f"fn {body.name}: bb{b}[{i}]: unknown static "
                                   f"`{stmt.rvalue.name}`")
-                if isinstance(stmt, Effect) and stmt.name == "printf":
-                    fmt = stmt.args[0] if stmt.args else None
+                printf = stmt if isinstance(stmt, Effect) and stmt.name == "printf" else \
+                    stmt.rvalue if isinstance(stmt, Assign) and isinstance(stmt.rvalue, Intrinsic) \
+                    and stmt.rvalue.name == "vprintf" else None
+                if printf is not None:
+                    fmt = printf.args[0] if printf.args else None
                     if not (isinstance(fmt, Constant) and isinstance(fmt.value, int)
                             and 0 <= fmt.value < len(program.strings)):
                         errors.append(f"fn {body.name}: bb{b}[{i}]: printf without a format "

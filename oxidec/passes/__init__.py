@@ -3,9 +3,10 @@ changed anything. `optimize(body, level)` runs the pipeline of a `-O` level to a
 
     -O0  remove_unreachable
     -O1  const_fold, dead_code, remove_unreachable
-    -O2  const_fold, copy_prop, dead_code, simplify_cfg, simplify_locals, then the loop
-         passes (loops.py has the analysis they share): bool_select, check_elim, licm,
-         bounds_hoist, address_reduce, strength_reduce, loop_rotate, loop_unroll
+    -O2  inlining of helpers (inline.py), then const_fold, copy_prop, dead_code, simplify_cfg,
+         simplify_locals, then the loop passes (loops.py has the analysis they share):
+         full_unroll, pow2_div (unsigned / and % by 2^k), bool_select, check_elim, licm,
+         bounds_hoist, guard_hoist, address_reduce, strength_reduce, loop_rotate, loop_unroll
 """
 from __future__ import annotations
 
@@ -18,15 +19,20 @@ from .const_fold import const_fold
 from .copy_prop import copy_prop
 from .dead_code import dead_code, simplify_locals
 from .ref_elim import ref_elim
+from .inline import inline_program
 from .fma_contract import fma_contract
+from .wide_ints import wide_ints
 from .licm import licm
 from .check_elim import check_elim
 from .bool_select import bool_select
 from .bounds_hoist import bounds_hoist
+from .guard_hoist import guard_hoist
 from .strength_reduce import strength_reduce
 from .address_reduce import address_reduce
 from .loop_rotate import loop_rotate
 from .loop_unroll import loop_unroll
+from .full_unroll import full_unroll
+from .pow2_div import pow2_div
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
 Pass = Callable[[Body], bool]
@@ -42,10 +48,13 @@ REGISTRY: dict[str, Pass] = {
     "check_elim": check_elim,
     "licm": licm,
     "bounds_hoist": bounds_hoist,
+    "guard_hoist": guard_hoist,
     "address_reduce": address_reduce,
     "strength_reduce": strength_reduce,
     "loop_rotate": loop_rotate,
     "loop_unroll": loop_unroll,
+    "full_unroll": full_unroll,
+    "pow2_div": pow2_div,
 }
 
 # The pass names each -O level runs, in order, repeated until none changes anything.
@@ -53,8 +62,8 @@ PASSES: dict[int, tuple[str, ...]] = {
     0: ("remove_unreachable",),
     1: ("const_fold", "dead_code", "remove_unreachable"),
     2: ("const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals",
-        "bool_select", "check_elim", "licm", "bounds_hoist", "address_reduce",
-        "strength_reduce", "loop_rotate", "loop_unroll"),
+        "full_unroll", "pow2_div", "bool_select", "check_elim", "licm", "bounds_hoist",
+        "guard_hoist", "address_reduce", "strength_reduce", "loop_rotate", "loop_unroll"),
 }
 
 # the passes of a body where a pointer points to a local (see `optimize`)
@@ -73,7 +82,8 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     if level < 0:
         raise ValueError(f"optimisation level must be 0, 1 or 2, not {level}")
     names = PASSES[min(level, 2)]
-    changed = ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
+    changed = wide_ints(body)  # at every level: 128-bit arithmetic in 64-bit halves
+    changed |= ref_elim(body)  # first, at every level: registers have no address (ref_elim.py)
     if address_taken(body) and level >= 1:
         # a local that a pointer points to is read and written through memory: only the
         # passes that leave such a local alone (they forward and fold only locals whose
@@ -94,7 +104,8 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
 
 
 def optimize_program(program: Program, level: int = 2, *, verify: bool = False) -> bool:
-    changed = False
+    # helpers are inlined first (inline.py), so that the passes see through the calls
+    changed = inline_program(program) if level >= 2 else False
     for body in program.bodies:
         changed |= optimize(body, level, verify=verify)
     return changed

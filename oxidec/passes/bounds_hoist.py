@@ -78,7 +78,7 @@ def bounds_hoist(body: Body) -> bool:
 def _hoist_one(body: Body) -> bool:
     doms = Dominators(body)
     for loop in find_loops(body, doms):
-        if loop.header == 0 or len(loop.blocks) > MAX_LOOP_BLOCKS or _has_side_effects(body, loop):
+        if loop.header == 0 or len(loop.blocks) > MAX_LOOP_BLOCKS or has_side_effects(body, loop):
             continue
         counted = _counted_loop(body, loop, doms)
         if counted is None:
@@ -91,7 +91,7 @@ def _hoist_one(body: Body) -> bool:
     return False
 
 
-def _has_side_effects(body: Body, loop) -> bool:
+def has_side_effects(body: Body, loop) -> bool:
     for b in loop.blocks:
         block = body.blocks[b]
         if isinstance(block.terminator, Call):
@@ -182,7 +182,7 @@ def _version(body: Body, loop, iv, hi, checks, analysis) -> None:
         cond = _check_condition(build, idx, last_k, length, ty)
         ok = cond if ok is None else build.binary("bitand", ok, cond, BOOL)
     p = build.binary("bitor", empty, ok, BOOL)
-    slow_header = _copy_loop(body, loop, {t for *_, t in checks})
+    slow_header = copy_loop(body, loop, {t for *_, t in checks})
     for b, *_ in checks:
         term = body.blocks[b].terminator
         body.blocks[b].terminator = Goto(term.target, term.span)
@@ -222,7 +222,7 @@ def _check_condition(build: Builder, idx: Affine, last_k, length, ty: IntTy):
     return out
 
 
-def _copy_loop(body: Body, loop, hoisted: set[int]) -> int:
+def copy_loop(body: Body, loop, hoisted: set[int]) -> int:
     """Append a copy of the loop's blocks (exits shared with the original) and return the
     copy's header. Locals that live only within one iteration get fresh copies, so that
     they keep a single definition (copy_prop, fma_contract and the others want that);
@@ -263,4 +263,4 @@ def _copy_loop(body: Body, loop, hoisted: set[int]) -> int:
     return new_index[loop.header]
 
 
-__all__ = ["bounds_hoist"]
+__all__ = ["bounds_hoist", "copy_loop", "has_side_effects"]

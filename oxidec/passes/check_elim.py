@@ -44,7 +44,8 @@ from ..mir.syntax import (
 from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
 from .check_facts import TOP, FactState, meet, mentions
-from ..mir.visit import never_written
+from ..mir.typeof import MirTypeError, operand_ty
+from ..mir.visit import address_taken, defs, never_written
 from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
@@ -59,12 +60,41 @@ def check_elim(body: Body) -> bool:
     return _Checker(body).run()
 
 
+def _widened_locals(body: Body) -> dict[int, int]:
+    """Locals whose every write widens an unsigned value (`data[i] as usize` of a u8), with
+    the largest value they can hold: `2^bits - 1` of the narrowest source."""
+    taken = address_taken(body)
+    out: dict[int, int] = {}
+    for local, sites in defs(body).items():
+        if local in taken:
+            continue
+        top = 0
+        for stmt in sites:
+            rv = stmt.rvalue if isinstance(stmt, Assign) and not stmt.place.projection else None
+            src = _cast_source_ty(body, rv) if isinstance(rv, Cast) else None
+            if not (isinstance(src, IntTy) and not src.signed and isinstance(rv.ty, IntTy)
+                    and not rv.ty.signed and src.bits <= rv.ty.bits):
+                break
+            top = max(top, (1 << src.bits) - 1)
+        else:
+            out[local] = top
+    return out
+
+
+def _cast_source_ty(body: Body, rv: Cast):
+    try:
+        return operand_ty(body, rv.operand)
+    except MirTypeError:
+        return None
+
+
 class _Checker:
     def __init__(self, body: Body) -> None:
         self.body = body
         self.fixed_args = never_written(body)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
+        self.widened = _widened_locals(body)
 
     # -- keys ---------------------------------------------------------------------
 
@@ -144,6 +174,8 @@ class _Checker:
         kind = key[0]
         if kind == "k":
             return (key[1], key[1])
+        if kind == "l" and key[1] in self.widened:
+            return (0, self.widened[key[1]])
         if kind == "sreg":
             name, _, axis = key[1].partition(".")
             if name == "tid":

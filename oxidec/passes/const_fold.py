@@ -71,7 +71,7 @@ def _fold_once(body: Body) -> bool:
             changed |= rewrite_statement(stmt, operand, place)
             if not isinstance(stmt, Assign):
                 continue
-            folded = fold_rvalue(body, stmt)
+            folded = fold_rvalue(body, stmt) or _made_len(stmt.rvalue, candidates)
             if folded is not None and folded != stmt.rvalue:
                 stmt.rvalue, changed = folded, True
             rv, local = stmt.rvalue, stmt.place.local
@@ -83,6 +83,19 @@ def _fold_once(body: Body) -> bool:
         if term is not block.terminator:
             block.terminator, changed = term, True
     return changed
+
+
+def _made_len(rv, candidates) -> Use | None:
+    """`Len(_s)` of a slice made by `slice_from_parts(p, const n)` (a sub-slice of constant
+    length, as `chunks_exact(4)` makes): n."""
+    if not (isinstance(rv, Len) and not rv.place.projection):
+        return None
+    made = candidates.get(rv.place.local)
+    if made is None or not isinstance(made.rvalue, Intrinsic) \
+            or made.rvalue.name != "slice_from_parts" or made.place.projection:
+        return None
+    n = made.rvalue.args[1]
+    return Use(n) if isinstance(n, Constant) else None
 
 
 def _const_index(proj, consts: dict[int, Constant]):

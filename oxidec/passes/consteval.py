@@ -20,7 +20,8 @@ import math
 import struct
 
 from ..mir.syntax import Constant
-from ..types import BOOL, BoolTy, FloatTy, IntTy, Ty, int_range, wrap_int
+from ..types import (BOOL, BoolTy, FloatTy, IntTy, Ty, float_format, int_range, round_half,
+                     wrap_int)
 
 
 # ---------------------------------------------------------------------------
@@ -37,7 +38,14 @@ def to_f32(value: float) -> float:
 
 def round_float(value: float, ty: FloatTy) -> float:
     """Round a Python float (an f64) to the precision of `ty`."""
+    if ty.bits == 16:
+        return to_half(value, ty)
     return to_f32(value) if ty.bits == 32 else float(value)
+
+
+def to_half(value: float, ty: FloatTy) -> float:
+    """The f16 / bf16 nearest a Python float (types.round_half)."""
+    return round_half(value, ty)
 
 
 def normalize(c: Constant) -> Constant:
@@ -188,7 +196,7 @@ def int_to_float(value: int, ty: FloatTy) -> float:
     if ty.bits == 64 or abs(value) < 1 << 53:
         return round_float(float(value), ty)  # int -> f64 is exact here (or correctly rounded)
     sign, m = (-1 if value < 0 else 1), abs(value)
-    shift = m.bit_length() - 24
+    shift = m.bit_length() - float_format(ty)[0]
     q, r = divmod(m, 1 << shift)
     half = 1 << (shift - 1)
     if r > half or (r == half and q & 1):

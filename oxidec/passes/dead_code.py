@@ -2,7 +2,8 @@
 
 `dead_code` deletes writes to temporaries that nothing reads, to a fixpoint, plus `nop`s.
 A temporary is a local with no user name that is neither the return place nor an
-argument. Every rvalue is pure, so its assignment can go; a write through a pointer
+argument. Every rvalue but the registry's `side_effect` intrinsics (`mbarrier.arrive`,
+`volatile_load`) is pure, so its assignment can go; a write through a pointer
 (`(*_7) = ...`) is a store to memory and stays, as do `Effect` statements (barriers,
 printf), atomics (`AtomicOp`, even when nothing reads the old value) and calls, whose
 destination is kept.
@@ -22,7 +23,8 @@ leave the `let` list too. Arguments and the return place keep their numbers.
 """
 from __future__ import annotations
 
-from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Nop, Place
+from ..device_api.ops import SIDE_EFFECTS
+from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Intrinsic, Nop, Place
 from ..mir.visit import has_deref, read_counts, rewrite
 
 
@@ -51,6 +53,8 @@ def _is_dead(body: Body, stmt, reads) -> bool:
         return True
     if not isinstance(stmt, Assign) or has_deref(stmt.place):
         return False
+    if isinstance(stmt.rvalue, Intrinsic) and stmt.rvalue.name in SIDE_EFFECTS:
+        return False  # `mbarrier.arrive`: the arrival counts even when the token is unused
     local = stmt.place.local
     return is_temporary(body, local) and reads[local] == 0
 

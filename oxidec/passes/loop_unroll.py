@@ -33,26 +33,37 @@ ptxas does not unroll a loop further once it is unrolled here (measured on the
 naive matmul: ptxas alone unrolls the rotated loop 4 times, 29 SASS instructions per 4
 multiply-adds; unrolled 16 times here, 91 per 16, nvcc 73 per 16).
 
-Only single-block loops without effects, atomics, calls or warp collectives, with at most
-MAX_STATEMENTS statements, an unsigned IV stepped by 1 and an invariant bound, entered
-from one block, are unrolled; the remainder loop (entered from two places) and the main
-loop (its test is not `k < hi`) are not unrolled again.
+A grid-stride loop (`i += stride`, the stride a u32 widened to the 64-bit IV or a
+constant, so below 2^32) is unrolled STRIDED_FACTOR = 4 times the same way, with `(u - 1) * s` for `u - 1`:
+entered when `k < hi` and `(u - 1) * s < hi - k`, round again while
+`k < hi - (u - 1) * s`; the copies read k, k + s, .., k + (u - 1) s, all below hi, and
+(u - 1) * s < 2^36 does not wrap. Four loads in flight per thread instead of one.
+
+Only single-block loops without effects, atomics (except in grid-stride loops), calls or
+warp collectives, with at most MAX_STATEMENTS statements, an unsigned IV stepped by 1 or
+by such a stride and an invariant bound, entered from one block, are unrolled; the
+remainder loop (entered from two places) and the main loop (its test is not `k < hi`)
+are not unrolled again.
 """
 from __future__ import annotations
 
 import copy
 
 from ..mir.syntax import (
-    WARP_COLLECTIVES, Assign, AtomicOp, BasicBlock, BinaryOp, Body, Constant, Copy, Effect,
+    WARP_COLLECTIVES, Assign, AtomicOp, BasicBlock, BinaryOp, Body, Cast, Constant, Copy, Effect,
     Index, Intrinsic, Move, Place, SwitchInt,
 )
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .loops import LoopFacts, basic_ivs, iteration_locals
 from ..mir.cfg import find_loops, map_targets, predecessors
-from ..mir.visit import rewrite_statement
+from ..mir.typeof import MirTypeError, operand_ty
+from ..mir.visit import rewrite_statement, single_def_locals
 
 FACTORS = (16, 8, 4)  # the largest whose copies stay within BUDGET statements
+# copies of a loop that steps by a run-time stride (a grid-stride loop): memory-bound, so
+# four loads in flight per thread are what nvcc gives it too; more cost registers
+STRIDED_FACTOR = 4
 BUDGET = 128
 MAX_STATEMENTS = BUDGET // FACTORS[-1]
 
@@ -80,19 +91,20 @@ def _unroll_one(body: Body) -> bool:
         outside = [p for p in preds[b] if p != b]
         if b == 0 or len(outside) != 1 or len(block.statements) > MAX_STATEMENTS:
             continue
-        if not _plain(block):
-            continue
         shape = _counted(body, loop, block)
-        if shape is None:
+        if shape is None or not _plain(block, atomics=shape[3] is not None):
             continue
         _unroll(body, b, outside[0], *shape)
         return True
     return False
 
 
-def _plain(block: BasicBlock) -> bool:
+def _plain(block: BasicBlock, atomics: bool = False) -> bool:
+    """No effects, calls or warp collectives (and no atomics unless `atomics`: a
+    grid-stride loop's copies run its atomics in the same order, one thread at a time,
+    as the histogram's `fetch_add` per element)."""
     for stmt in block.statements:
-        if isinstance(stmt, (Effect, AtomicOp)):
+        if isinstance(stmt, Effect) or isinstance(stmt, AtomicOp) and not atomics:
             return False
         if isinstance(stmt, Assign) and isinstance(stmt.rvalue, Intrinsic) \
                 and stmt.rvalue.name in WARP_COLLECTIVES:
@@ -123,15 +135,37 @@ def _counted(body: Body, loop, block: BasicBlock):
     if iv is None or not facts.invariant_operand(hi):
         return None
     ty = body.locals[iv.local].ty
-    if not (isinstance(ty, IntTy) and not ty.signed and iv.step == Constant(1, ty)):
+    if not (isinstance(ty, IntTy) and not ty.signed):
         return None
-    return iv.local, hi, term.targets[0]
+    if iv.step == Constant(1, ty):
+        return iv.local, hi, term.targets[0], None
+    if ty.bits == 64 and _narrow_step(body, iv.step):
+        return iv.local, hi, term.targets[0], iv.step
+    return None
 
 
-def _unroll(body: Body, b: int, entry: int, k: int, hi, exit_block: int) -> None:
+def _narrow_step(body: Body, step) -> bool:
+    """A constant step below 2^32, or one held in a local whose one def widens an unsigned
+    value of at most 32 bits (a grid stride, `(gridDim * blockDim) as usize`): below
+    2^32, so STRIDED_FACTOR - 1 steps of it do not wrap a 64-bit index."""
+    if isinstance(step, Constant):
+        return 1 < step.value < (1 << 32)
+    if not (isinstance(step, (Copy, Move)) and not step.place.projection):
+        return False
+    d = single_def_locals(body).get(step.place.local)
+    if d is None or not isinstance(d.rvalue, Cast):
+        return False
+    try:
+        src = operand_ty(body, d.rvalue.operand)
+    except MirTypeError:
+        return False
+    return isinstance(src, IntTy) and not src.signed and src.bits <= 32
+
+
+def _unroll(body: Body, b: int, entry: int, k: int, hi, exit_block: int, step) -> None:
     ty = body.locals[k].ty
     block = body.blocks[b]
-    unroll = unroll_factor(len(block.statements))
+    unroll = unroll_factor(len(block.statements)) if step is None else STRIDED_FACTOR
     span = block.terminator.span
     fresh = sorted(iteration_locals(body, {b}))
     stmts = []
@@ -151,19 +185,25 @@ def _unroll(body: Body, b: int, entry: int, k: int, hi, exit_block: int) -> None
             rewrite_statement(s, place_fn=place_fn)
             stmts.append(s)
     kk = Copy(Place(k))
-
-    def enough(build: Builder):
-        left = build.binary("sub", hi, kk, ty)
-        return build.binary("ge", left, Constant(unroll, ty), BOOL)
-
     n = len(body.blocks)
     main, tail, guard = n, n + 1, n + 2
     first = Builder(body, span)
     inside = first.binary("lt", kk, hi, BOOL)
-    go = first.binary("bitand", inside, enough(first), BOOL)
-    # entered with hi - k >= unroll, so hi >= unroll - 1 and `k < hi - (unroll - 1)` is
-    # `hi - k >= unroll` without wrapping
-    limit = first.binary("sub", hi, Constant(unroll - 1, ty), ty)
+    left = first.binary("sub", hi, kk, ty)
+    if step is None:
+        enough = first.binary("ge", left, Constant(unroll, ty), BOOL)
+        go = first.binary("bitand", inside, enough, BOOL)
+        # entered with hi - k >= unroll, so hi >= unroll - 1 and `k < hi - (unroll - 1)` is
+        # `hi - k >= unroll` without wrapping
+        limit = first.binary("sub", hi, Constant(unroll - 1, ty), ty)
+    else:
+        # the copies read k, k + s, .., k + (unroll - 1) s: all below hi when
+        # hi - k > (unroll - 1) s (no wrap: s < 2^32); then `k < hi - (unroll - 1) s` is
+        # that test again after each trip
+        span_ = first.binary("mul", step, Constant(unroll - 1, ty), ty)
+        enough = first.binary("lt", span_, left, BOOL)
+        go = first.binary("bitand", inside, enough, BOOL)
+        limit = first.binary("sub", hi, span_, ty)
     again = Builder(body, span)
     go_on = again.binary("lt", kk, limit, BOOL)
     body.blocks.append(BasicBlock(stmts + again.stmts,

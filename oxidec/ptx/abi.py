@@ -3,6 +3,7 @@ and `.func` parameters, return values and call sequences for `#[device]` functio
 
 Kernel parameters, one MIR argument after another:
 - a scalar: one `.param` of its memory type (`bool` is `.u8`, converted with setp.ne);
+  a u128/i128: `.param .align 16 .b8 NAME[16]`, as LLVM's NVPTX backend passes an i128;
 - `&[T]`, `DisjointSlice<T>`: two `.param .u64` (data pointer, element count);
 - `&T`, `*const T`, `*mut T`: one `.param .u64`;
 - a struct, tuple, array or Option by value: one `.param .align A .b8 NAME[SIZE]` in C
@@ -51,6 +52,8 @@ def kernel_params(body: mir.Body) -> list[tuple[int, list[Param]]]:
 
 
 def _scalar_param(ty: Ty) -> bool:
+    if isinstance(ty, IntTy) and ty.bits == 128:  # as LLVM passes an i128: 16 aligned bytes
+        return False
     return isinstance(ty, (IntTy, FloatTy, BoolTy, ThreadIndexTy)) or is_thin_pointer(ty)
 
 

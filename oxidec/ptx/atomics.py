@@ -23,7 +23,7 @@ min/max keep the sign (`.s32`, `.u64`); the bitwise ops, `exch` and `cas` are `.
 from __future__ import annotations
 
 from ..mir import syntax as mir
-from ..types import FloatTy, IntTy
+from ..types import F16, FloatTy, IntTy
 from .instrs import instr
 from .places import Val
 from .spaces import GENERIC
@@ -44,7 +44,7 @@ def rmw_type(op: str, elem) -> str:
     if isinstance(elem, FloatTy):
         if op != "add":
             raise PtxEmitError(f"no atomic `{op}` on `{elem}`")
-        return f"f{bits}"
+        return "noftz.f16" if bits == 16 else f"f{bits}"  # f16: sm_70, subnormals kept
     if op == "add":
         return f"s{bits}" if elem.signed and bits == 32 else f"u{bits}"
     return f"{'s' if elem.signed else 'u'}{bits}"  # min, max
@@ -53,8 +53,11 @@ def rmw_type(op: str, elem) -> str:
 def emit_atomic(em, stmt: mir.AtomicOp) -> None:
     ptr = em.scalar(em.operand(stmt.ptr))
     elem = pointee(ptr.ty)
-    if not (isinstance(elem, (IntTy, FloatTy)) and elem.bits in (32, 64)):
-        raise PtxEmitError(f"atomics on `{elem}` are not supported")
+    if not (isinstance(elem, (IntTy, FloatTy)) and elem.bits in (32, 64)
+            or elem == F16 and stmt.op not in ("exch", "min", "max")):
+        what = f"atomic `{stmt.op}` on `{elem}`" if elem == F16 else f"atomics on `{elem}`"
+        raise PtxEmitError(f"{what} {'is' if elem == F16 else 'are'} not supported"
+                           + (" (PTX has no 16-bit `atom.exch`)" if stmt.op == "exch" else ""))
     ptr = em.as_reg(ptr)
     space = SPACE.get(ptr.space or GENERIC)
     if space is None:  # e.g. a `.local` address: atomics need a generic one
@@ -80,6 +83,8 @@ def emit_atomic(em, stmt: mir.AtomicOp) -> None:
         if op == "sub":
             values = [_negated(em, values[0], elem)]
             op = "add"
+        if elem == F16:  # the half instructions take no immediates
+            values = [em.as_reg(v) for v in values]
         opcode = f"atom.{sem}.{scope}{space}.{op}.{rmw_type(op, elem)}"
         em.emit(instr(opcode, dst, address, *(v.text for v in values)))
     if not single:
@@ -101,6 +106,9 @@ def _negated(em, v: Val, elem) -> Val:
             return Val(f"{v.text[:2]}{bits:0{elem.bits // 4}X}", elem, imm=True)
         return Val(immediate(-int(v.text, 0), elem), elem, imm=True)
     r = em.tmp(elem)
+    if elem == F16:  # a sign-bit flip (`neg.f16` would not keep a NaN's bits either way)
+        em.emit(instr("xor.b16", r, v.text, "0x8000"))
+        return Val(r, elem)
     suffix = f"f{elem.bits}" if isinstance(elem, FloatTy) else f"s{elem.bits}"
     em.emit(instr(f"neg.{suffix}", r, v.text))
     return Val(r, elem)

@@ -47,8 +47,8 @@ INT_UNARY = {"neg": "neg.{s}", "not": "not.{b}"}
 FLOAT_UNARY = {"neg": "neg.{f}"}
 # f32/f64 `neg` and `abs` are sign-bit operations (as Rust defines them, NaN included);
 # neg.f32/abs.f32 would return the canonical NaN and abs.f64 keeps a NaN's sign.
-SIGN_BIT = {32: "0x80000000", 64: "0x8000000000000000"}
-MAGNITUDE_BITS = {32: "0x7FFFFFFF", 64: "0x7FFFFFFFFFFFFFFF"}
+SIGN_BIT = {16: "0x8000", 32: "0x80000000", 64: "0x8000000000000000"}
+MAGNITUDE_BITS = {16: "0x7FFF", 32: "0x7FFFFFFF", 64: "0x7FFFFFFFFFFFFFFF"}
 
 # One-instruction math intrinsics on floats: name -> template.
 FLOAT_MATH = {
@@ -104,6 +104,9 @@ EFFECTS = {
     "threadfence": "membar.gl;",
     "threadfence_block": "membar.cta;",
     "threadfence_system": "membar.sys;",
+    "breakpoint": "brkpt;",
+    "cp.async.commit_group": "cp.async.commit_group;",
+    "cp.async.wait_all": "cp.async.wait_all;",
 }
 
 # ld/st state-space qualifiers by the analysed space of the address.

@@ -21,12 +21,13 @@ from __future__ import annotations
 from ..device_api import ops
 from ..device_api.ops import OPS
 from ..mir import syntax as mir
+from ..mir.typeof import operand_ty
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import legalize, packed, warp
+from . import asynchrony, cluster, legalize, packed, tensor, vprintf, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
-from .places import Val
+from .places import MemPlace, Val
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, arith, bits_suffix, is_thin_pointer, leaf_types, mem_size,
                     pointee, reg_class)
@@ -112,6 +113,10 @@ def dynamic_shared(em, rv, ty, hint) -> list[Val]:
     em.module.uses_dynamic_shared = True
     if rv.args:  # DynamicSharedArray::<T, ALIGN> with ALIGN above 16
         em.module.dynamic_shared_align = max(em.module.dynamic_shared_align, rv.args[0].value)
+    contract = em.body.launch.contract if em.body.launch is not None else None
+    if contract is not None and contract.dynamic_shared_alignment:  # #[launch_contract(..)]
+        em.module.dynamic_shared_align = max(em.module.dynamic_shared_align,
+                                             contract.dynamic_shared_alignment)
     leaf = _leaf(ty)
     dst = _dst(em, leaf, hint)
     em.emit(instr("mov.u64", dst, DYNAMIC_SHARED))
@@ -126,7 +131,11 @@ def math(em, rv, ty, hint) -> list[Val]:
     leaf = _leaf(ty)
     x = args[0]
     dst = _dst(em, leaf, hint)
-    if isinstance(x.ty, FloatTy):
+    if isinstance(x.ty, FloatTy) and x.ty.bits == 16:
+        if rv.name not in ("fma", "abs"):  # lowering widens the rest to f32 (lower/halves.py)
+            raise PtxEmitError(f"unsupported intrinsic `{rv.name}` on `{x.ty}`")
+        _float_math(em, rv.name, [em.as_reg(a) for a in args], dst)
+    elif isinstance(x.ty, FloatTy):
         _float_math(em, rv.name, args, dst)
     elif isinstance(x.ty, IntTy) and rv.name in INT_MATH:
         if rv.name == "abs" and not x.ty.signed:
@@ -190,7 +199,11 @@ def bitcast(em, rv, ty, hint) -> list[Val]:
     (x,) = _args(em, rv)
     leaf = _leaf(ty)
     dst = _dst(em, leaf, hint)
-    em.emit(instr(f"mov.b{leaf.bits}", dst, x.text))
+    if leaf.bits == 16:  # a half and a u16: a .b16 register and a 32-bit one
+        x = em.as_reg(x)
+        em.emit(instr("cvt.u32.u16" if isinstance(leaf, IntTy) else "cvt.u16.u32", dst, x.text))
+    else:
+        em.emit(instr(f"mov.b{leaf.bits}", dst, x.text))
     return [Val(dst, leaf)]
 
 
@@ -224,6 +237,30 @@ def select(em, rv, ty, hint) -> list[Val]:
         legalize.select(em, cond, x, y, dst)
         out.append(Val(dst, leaves[i], join(x.space, y.space)))
     return out
+
+
+def wide_half(em, rv, ty, hint) -> list[Val]:
+    """`wide_lo`/`wide_hi` (passes/wide_ints.py): a u128's half is its own register."""
+    lo, hi = em.operand(rv.args[0])
+    return [lo if rv.name == "wide_lo" else hi]
+
+
+def wide_pack(em, rv, ty, hint) -> list[Val]:
+    """`wide_pack(lo, hi)`: the two halves are the u128's two leaves."""
+    return [em.scalar(em.operand(a)) for a in rv.args]
+
+
+def volatile_load(em, rv, ty, hint) -> list[Val]:
+    """`read_volatile`: `ld.volatile` of every leaf, in the pointer's state space."""
+    p = em.scalar(em.operand(rv.args[0]))
+    return em.load(MemPlace(ty, p, 0), hint, volatile=True)
+
+
+def volatile_store(em, stmt: mir.Effect) -> None:
+    """`write_volatile`: `st.volatile` of every leaf."""
+    p = em.scalar(em.operand(stmt.args[0]))
+    ty = operand_ty(em.body, stmt.args[1])
+    em.store(MemPlace(ty, p, 0), em.operand(stmt.args[1]), volatile=True)
 
 
 def ptr_add(em, rv, ty, hint) -> list[Val]:
@@ -290,20 +327,29 @@ INTRINSICS.update({"warpid": special, "nwarpid": special})
 INTRINSICS.update({name: math for name in ops.MATH})
 INTRINSICS.update({name: math_routine for name in ops.MATH_ROUTINES + ops.FAST_MATH})
 INTRINSICS["bitcast"] = bitcast
+INTRINSICS["vprintf"] = vprintf.emit_vprintf
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})
 INTRINSICS.update(warp.MASKED)
 INTRINSICS.update(packed.PACKED)
+INTRINSICS.update(asynchrony.INTRINSICS)
+INTRINSICS.update(tensor.INTRINSICS)
+INTRINSICS.update(cluster.INTRINSICS)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
+    "volatile_load": volatile_load,
+    "wide_lo": wide_half, "wide_hi": wide_half, "wide_pack": wide_pack,
     "slice_from_parts": slice_from_parts,
     "active_mask": active_mask,
     "dynamic_shared": dynamic_shared,
     **{name: dot_product for name in ops.DOT_PRODUCTS},
     "prmt": lambda em, rv, ty, hint: packed.arith(em, mir.Intrinsic("prmt.b32", rv.args), ty,
                                                   hint),
+    **{f"prmt.{m}": (lambda m: lambda em, rv, ty, hint: packed.arith(
+        em, mir.Intrinsic(f"prmt.b32.{m}", rv.args), ty, hint))(m)
+       for m in ("b4e", "f4e", "ecl", "ecr", "rc8", "rc16")},
     **INT_BITS,
 })
 
@@ -326,4 +372,6 @@ def pmevent(em, stmt: mir.Effect) -> None:
 
 
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
-                         "warp_sync": warp.warp_sync}
+                         "volatile_store": volatile_store,
+                         "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS,
+                         **cluster.EFFECTS}

@@ -15,7 +15,7 @@
 """
 from __future__ import annotations
 
-from ..types import BOOL, U32, BoolTy, FloatTy, IntTy, Ty
+from ..types import BOOL, U32, BoolTy, FloatTy, IntTy, Ty, is_half
 from .instrs import instr
 from .places import Val
 from .types import PtxEmitError, arith, is_narrow, is_thin_pointer, reg_class
@@ -106,6 +106,8 @@ def select(em, cond: Val, a: Val, b: Val, dst: str) -> None:
 
 
 def arith_or_bits(ty: Ty) -> str:
+    if isinstance(ty, FloatTy) and ty.bits == 16:
+        return "b16"
     return arith(ty) if isinstance(ty, FloatTy) else "b32"
 
 
@@ -143,6 +145,9 @@ def cast(em, v: Val, to: Ty, dst: str) -> None:
             em.emit(instr(f"selp.{suffix}", dst, "1", "0", pred(em, v)))
         else:
             raise PtxEmitError(f"cannot cast bool to `{to}`")
+    elif is_half(src) or is_half(to):
+        from . import halves
+        halves.cast(em, v, to, dst)
     elif isinstance(src, IntTy) and isinstance(to, IntTy):
         int_to_int(em, v, to, dst)
     elif isinstance(src, IntTy) and isinstance(to, FloatTy):

@@ -105,6 +105,9 @@ def launch_directives(body: mir.Body) -> list[str]:
     reqntid = launch.block
     if reqntid:
         out.append(".reqntid " + ", ".join(str(int(n)) for n in reqntid))
+    if launch.cluster:  # `#[cluster_launch(X, Y, Z)]`: launched only in clusters of that shape
+        out.append(".explicitcluster")
+        out.append(".reqnctapercluster " + ", ".join(str(int(n)) for n in launch.cluster))
     bounds = launch.bounds
     if not bounds:
         return out

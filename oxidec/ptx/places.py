@@ -16,7 +16,7 @@ from ..types import BOOL, U32, USIZE, ArrayTy, BoolTy, EnumTy, SharedArrayTy, Sl
 from .instrs import LOAD_QUALIFIER, STORE_QUALIFIER, instr
 from .spaces import GENERIC, join, representation
 from .types import (PtxEmitError, elem_of, element_leaves, field_leaves, immediate,
-                    is_fat_pointer, is_thin_pointer, leaf_types, mem_field_offsets, mem_size,
+                    is_fat_pointer, is_thin_pointer, is_wide, leaf_types, mem_field_offsets, mem_size,
                     memory, memory_leaves, pointee, reg_class, store)
 
 
@@ -67,6 +67,15 @@ class MemPlace:
 
 
 Place = RegPlace | MemPlace
+
+
+def volatile_qualifier(cur: MemPlace) -> str:
+    """`.volatile` and the state space (`ld.volatile.global`); never the `.nc` cache, which
+    may return a stale value."""
+    space = STORE_QUALIFIER[cur.base.space or GENERIC]
+    if space == ".const":
+        raise PtxEmitError("a volatile access to constant memory")
+    return ".volatile" + space
 
 
 def wrap_displacement(offset: int) -> int:
@@ -206,8 +215,9 @@ class PlaceAccess:
             result = p
         return result
 
-    def load(self, cur: MemPlace, hint: list[str] | None = None) -> list[Val]:
-        space = LOAD_QUALIFIER[cur.base.space or GENERIC]
+    def load(self, cur: MemPlace, hint: list[str] | None = None,
+             volatile: bool = False) -> list[Val]:
+        space = volatile_qualifier(cur) if volatile else LOAD_QUALIFIER[cur.base.space or GENERIC]
         base = self.as_reg(cur.base)
         if hint and len(hint) > 1 and base.text in hint:
             hint = None  # the first load would overwrite the address of the others
@@ -272,6 +282,10 @@ class PlaceAccess:
         if isinstance(op, mir.Constant):
             if op.value is None:
                 return [None] * len(leaf_types(op.ty))
+            if is_wide(op.ty):  # a u128/i128 constant: its two halves
+                v = int(op.value)
+                return [Val(immediate(v >> (64 * i), leaf), leaf, imm=True)
+                        for i, leaf in enumerate(leaf_types(op.ty))]
             return [Val(immediate(op.value, leaf), leaf, GENERIC if is_thin_pointer(leaf)
                         else None, imm=True) for leaf in leaf_types(op.ty)]
         return self.read(op.place, hint)
@@ -343,8 +357,8 @@ class PlaceAccess:
         self.emit(instr(f"mov.{reg_class(v.ty).mov}", r, v.text))
         return Val(r, v.ty, v.space)
 
-    def store(self, cur: MemPlace, values: list[Val]) -> None:
-        space = STORE_QUALIFIER[cur.base.space or GENERIC]
+    def store(self, cur: MemPlace, values: list[Val], volatile: bool = False) -> None:
+        space = volatile_qualifier(cur) if volatile else STORE_QUALIFIER[cur.base.space or GENERIC]
         base = self.as_reg(cur.base)
         for (off, leaf), v in zip(memory_leaves(cur.ty), values):
             if v is None:

@@ -50,9 +50,10 @@ B32 = RegClass("b32", "%r", ".b32", "b32")
 B64 = RegClass("b64", "%rd", ".b64", "b64")
 F32 = RegClass("f32", "%f", ".f32", "f32")
 F64 = RegClass("f64", "%fd", ".f64", "f64")
+H16 = RegClass("b16", "%rs", ".b16", "b16")  # f16 and bf16: the half instructions take .b16
 
 # Declaration order of the `.reg` lines in every function.
-REG_CLASSES = (PRED, B32, B64, F32, F64)
+REG_CLASSES = (PRED, H16, B32, B64, F32, F64)
 
 
 def is_fat_pointer(ty: Ty) -> bool:
@@ -91,10 +92,10 @@ def fat_data_leaf(ty: Ty) -> Ty:
 def reg_class(leaf: Ty) -> RegClass:
     if isinstance(leaf, BoolTy):
         return PRED
-    if isinstance(leaf, IntTy):
+    if isinstance(leaf, IntTy) and leaf.bits <= 64:
         return B64 if leaf.bits == 64 else B32
     if isinstance(leaf, FloatTy):
-        return F64 if leaf.bits == 64 else F32
+        return F64 if leaf.bits == 64 else H16 if leaf.bits == 16 else F32
     if is_thin_pointer(leaf):
         return B64
     raise PtxEmitError(f"no register class for `{leaf}`")
@@ -113,7 +114,7 @@ def arith(ty: Ty) -> str:
     if isinstance(ty, IntTy):
         return ("s" if ty.signed else "u") + ("64" if ty.bits == 64 else "32")
     if isinstance(ty, FloatTy):
-        return f"f{ty.bits}"
+        return str(ty)  # f16, bf16, f32, f64
     if is_thin_pointer(ty):
         return "u64"
     raise PtxEmitError(f"no arithmetic on `{ty}`")
@@ -124,7 +125,7 @@ def bits_suffix(ty: Ty) -> str:
     cls = reg_class(ty)
     if cls is PRED:
         raise PtxEmitError("predicates have no bit width")
-    return "b64" if cls in (B64, F64) else "b32"
+    return "b64" if cls in (B64, F64) else "b16" if cls is H16 else "b32"
 
 
 def memory(ty: Ty) -> str:
@@ -134,7 +135,7 @@ def memory(ty: Ty) -> str:
     if isinstance(ty, IntTy):
         return ("s" if ty.signed else "u") + str(ty.bits)
     if isinstance(ty, FloatTy):
-        return f"f{ty.bits}"
+        return "b16" if ty.bits == 16 else f"f{ty.bits}"
     if is_thin_pointer(ty):
         return "u64"
     raise PtxEmitError(f"`{ty}` is not a memory leaf")
@@ -149,8 +150,17 @@ def store(ty: Ty) -> str:
 # ---------------------------------------------------------------------------
 # Scalarisation into leaves
 
+WIDE_HALVES = (IntTy(64, False), IntTy(64, False))  # a u128/i128: low, high (raw bits)
+
+
+def is_wide(ty: Ty) -> bool:
+    return isinstance(ty, IntTy) and ty.bits == 128
+
+
 @lru_cache(maxsize=None)
 def leaf_types(ty: Ty) -> tuple[Ty, ...]:
+    if is_wide(ty):
+        return WIDE_HALVES
     if isinstance(ty, (IntTy, FloatTy, BoolTy)):
         return (ty,)
     if isinstance(ty, (UnitTy, NeverTy)):
@@ -226,6 +236,8 @@ def mem_field_offsets(ty: Ty) -> tuple[int, ...]:
 @lru_cache(maxsize=None)
 def memory_leaves(ty: Ty) -> tuple[tuple[int, Ty], ...]:
     """(byte offset, leaf type) of every leaf, in `leaf_types` order."""
+    if is_wide(ty):
+        return ((0, WIDE_HALVES[0]), (8, WIDE_HALVES[1]))
     if isinstance(ty, (IntTy, FloatTy, BoolTy)) or is_thin_pointer(ty):
         return ((0, ty),)
     if isinstance(ty, ThreadIndexTy):
@@ -256,6 +268,9 @@ def immediate(value: int | float | bool, ty: Ty) -> str:
     if isinstance(ty, BoolTy):
         return "1" if value else "0"
     if isinstance(ty, FloatTy):
+        if ty.bits == 16:
+            from .halves import half_bits
+            return "0x%04X" % half_bits(float(value), ty)
         if ty.bits == 32:
             return "0f%08X" % struct.unpack("<I", struct.pack("<f", float(value)))[0]
         return "0d%016X" % struct.unpack("<Q", struct.pack("<d", float(value)))[0]

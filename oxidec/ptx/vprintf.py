@@ -37,7 +37,16 @@ DECLARATION = """.extern .func (.param .b32 func_retval0) vprintf
 ;"""
 
 
-def emit_printf(em, stmt: mir.Effect) -> None:
+def emit_vprintf(em, rv: mir.Intrinsic, ty, hint) -> list[Val]:
+    """`gpu_printf!`: the call, and vprintf's i32 result in a register."""
+    from ..types import I32
+    em.module.uses_vprintf = True
+    dst = hint[0] if hint else em.tmp(I32)
+    emit_printf(em, rv, dst)
+    return [Val(dst, I32)]
+
+
+def emit_printf(em, stmt: mir.Effect, result: str | None = None) -> None:
     fmt = stmt.args[0] if stmt.args else None
     if not (isinstance(fmt, mir.Constant) and isinstance(fmt.value, int)):
         raise PtxEmitError("printf without a format string index")
@@ -67,6 +76,8 @@ def emit_printf(em, stmt: mir.Effect) -> None:
     em.emit(instr("st.param.b64", "[param1]", args))
     em.emit(".param .b32 retval0;")
     em.emit("call.uni (retval0), vprintf, (param0, param1);")
+    if result is not None:
+        em.emit(instr("ld.param.b32", result, "[retval0]"))
     em.emit("} // callseq vprintf")
 
 
@@ -106,4 +117,4 @@ def _string_address(em, symbol: str) -> str:
     return generic
 
 
-__all__ = ["emit_printf", "DECLARATION", "BUFFER"]
+__all__ = ["emit_printf", "emit_vprintf", "DECLARATION", "BUFFER"]

@@ -7,7 +7,8 @@ from .. import ast
 from ..diagnostics import DiagnosticSink
 
 # Attributes oxidec understands, by the item kind they may appear on.
-FN_ATTRS = {"kernel", "device", "launch_bounds", "launch_contract", "inline", "allow",
+FN_ATTRS = {"kernel", "device", "launch_bounds", "launch_contract", "cluster_launch", "inline",
+            "allow",
             "warn", "deny", "doc", "must_use", "cold"}
 MOD_ATTRS = {"cuda_module", "allow", "doc", "cfg"}
 STRUCT_ATTRS = {"derive", "repr", "allow", "doc"}

@@ -1,6 +1,8 @@
 """One table from the kernel language's scalar types to NumPy dtypes and ctypes.
 
 bool is one byte everywhere (NumPy's bool_, a `.u8` PTX parameter); usize/isize are 64-bit.
+f16 is NumPy's float16; bf16, which NumPy lacks, is held as its uint16 bits
+(`(np.float32(x).view(np.uint32) >> 16)` truncates; `bf16_bits` rounds to nearest even).
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ _TABLE: tuple[tuple[T.Ty, np.dtype, type], ...] = (
     (T.U32, np.dtype(np.uint32), ctypes.c_uint32),
     (T.U64, np.dtype(np.uint64), ctypes.c_uint64),
     (T.USIZE, np.dtype(np.uint64), ctypes.c_uint64),
+    (T.F16, np.dtype(np.float16), ctypes.c_uint16),  # a half parameter: its bits
+    (T.BF16, np.dtype(np.uint16), ctypes.c_uint16),  # NumPy has no bf16: the bits
     (T.F32, np.dtype(np.float32), ctypes.c_float),
     (T.F64, np.dtype(np.float64), ctypes.c_double),
     (T.BOOL, np.dtype(np.bool_), ctypes.c_uint8),
@@ -43,6 +47,19 @@ def numpy_dtype(ty: T.Ty) -> np.dtype | None:
         elem = numpy_dtype(ty.elem)
         return None if elem is None else np.dtype((elem, (ty.length,)))
     return NUMPY_DTYPES.get(ty)
+
+
+def bf16_bits(x) -> np.ndarray:
+    """float values -> bf16 bits (uint16), rounded once to nearest even; NaN -> 0x7FFF."""
+    f = np.asarray(x, dtype=np.float32)
+    u = f.view(np.uint32).astype(np.uint64)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return np.where(np.isnan(f), 0x7FFF, rounded).astype(np.uint16)
+
+
+def bf16_values(bits) -> np.ndarray:
+    """bf16 bits (uint16) -> their exact values as float32."""
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
 def ctype_of(ty: T.Ty) -> type | None:

@@ -72,6 +72,34 @@ def check_launch_config(grid: Dim3, block: Dim3, shared_bytes: int = 0,
                               f"has #[launch_bounds({max_threads}, ..)]")
 
 
+MAX_CLUSTER_BLOCKS = 8  # the portable cluster size of sm_90
+
+
+def cluster_launch_shape(sig: KernelSignature | None, grid: Dim3, cluster: Any) -> Dim3 | None:
+    """The cluster shape to ask cuLaunchKernelEx for: `cluster` when the kernel has no
+    `#[cluster_launch]` (None when neither gives one, or the kernel's own shape, which its
+    PTX carries: `.reqnctapercluster`, honoured by a plain launch). Either way the grid must
+    be a whole number of clusters."""
+    fixed = sig.launch.cluster if sig and sig.launch and sig.launch.cluster else None
+    who = f"kernel `{sig.name}`" if sig else "the kernel"
+    shape = dim3(cluster, "cluster") if cluster is not None else None
+    if shape is not None and fixed is not None and shape != tuple(fixed):
+        raise LaunchError(f"{who} has #[cluster_launch{tuple(fixed)}]; it cannot be launched "
+                          f"in clusters of {shape}")
+    want = shape or (tuple(fixed) if fixed else None)
+    if want is None:
+        return None
+    blocks = want[0] * want[1] * want[2]
+    if blocks > MAX_CLUSTER_BLOCKS:
+        raise LaunchError(f"cluster {want} of {who} has {blocks} blocks; at most "
+                          f"{MAX_CLUSTER_BLOCKS}")
+    for axis, (g, c) in enumerate(zip(grid, want)):
+        if g % c:
+            raise LaunchError(f"grid {grid} of {who} is not a whole number of clusters {want}: "
+                              f"{'xyz'[axis]} extent {g} is not a multiple of {c}")
+    return None if fixed is not None else want
+
+
 @dataclass(frozen=True)
 class PtxParam:
     name: str  # "a.ptr", "a.len", or the Rust name for one-part parameters
@@ -149,6 +177,8 @@ def _scalar_cvalue(ty: T.Ty, v: Any) -> ctypes._SimpleCData:
     ct = ctype_of(ty)
     if isinstance(ty, T.BoolTy):
         return ct(1 if v else 0)
+    if T.is_half(ty):
+        return ct(T.half_bits(float(v), ty))
     if isinstance(ty, T.FloatTy):
         return ct(float(v))
     return ct(int(v))
@@ -159,7 +189,7 @@ def pack_params(sig: KernelSignature, values: Sequence[Any]) -> KernelParams:
 
 
 def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int = 0, *,
-           sync: bool = True) -> None:
+           sync: bool = True, cluster: Dim3 | None = None) -> None:
     """Launch `fn` (a module.Function) on the context's stream; with `sync`, wait and check.
 
     A fault on the device (illegal address, trap, ...) raises a CudaError naming the kernel; it
@@ -169,8 +199,30 @@ def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int 
     drv = ctx.drv
     if shared_bytes > DEFAULT_SHARED_LIMIT:
         fn.set_max_dynamic_shared(shared_bytes)
-    check(drv.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                             int(shared_bytes), ctx.stream, params.address, 0),
-          f"launching kernel `{fn.name}` with grid {tuple(grid)} and block {tuple(block)}")
+    what = f"launching kernel `{fn.name}` with grid {tuple(grid)} and block {tuple(block)}"
+    if cluster is not None:
+        check(drv.cuLaunchKernelEx(_cluster_config(drv, grid, block, shared_bytes, ctx.stream,
+                                                   cluster), fn.handle, params.address, 0),
+              f"{what} in clusters of {tuple(cluster)}")
+    else:
+        check(drv.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1],
+                                 block[2], int(shared_bytes), ctx.stream, params.address, 0),
+              what)
     if sync:
         ctx.synchronize(f"synchronizing after launching kernel `{fn.name}`")
+
+
+def _cluster_config(drv, grid: Dim3, block: Dim3, shared_bytes: int, stream, cluster: Dim3):
+    """A CUlaunchConfig with the cluster-dimension attribute (thread-block clusters, sm_90)."""
+    cfg = drv.CUlaunchConfig()
+    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = (int(d) for d in grid)
+    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = (int(d) for d in block)
+    cfg.sharedMemBytes = int(shared_bytes)
+    cfg.hStream = stream
+    attr = drv.CUlaunchAttribute()
+    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = \
+        (int(d) for d in cluster)
+    cfg.attrs = [attr]
+    cfg.numAttrs = 1
+    return cfg

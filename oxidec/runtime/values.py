@@ -48,7 +48,10 @@ def _put(buf: bytearray, off: int, ty: T.Ty, value: Any, what: str) -> None:
     elif isinstance(ty, T.FloatTy):
         if not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
             raise LaunchError(f"{what}: expected a number ({ty}), got {value!r}")
-        struct.pack_into("<f" if ty.bits == 32 else "<d", buf, off, float(value))
+        if ty.bits == 16:
+            struct.pack_into("<H", buf, off, T.half_bits(float(value), ty))
+        else:
+            struct.pack_into("<f" if ty.bits == 32 else "<d", buf, off, float(value))
     elif isinstance(ty, T.EnumTy):
         _put_enum(buf, off, ty, value, what)
     elif isinstance(ty, (T.StructTy, T.TupleTy, T.ArrayTy)):

@@ -26,10 +26,11 @@ import numpy as np
 from .. import types as T
 from ..mir import syntax as M
 from ..span import Span
-from . import ops
+from . import halves, ops
 from .errors import LaneFault, SimError, format_span
 from ..device_api.ops import BARRIERS
 from ..mir.layout import field_slot, fields_of, flat_operands
+from ..mir.typeof import operand_ty
 from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
@@ -77,6 +78,8 @@ class Frame:
 
 
 def compile_kernel(program: M.Program, name: str) -> FlatKernel:
+    from .gpu_only import check_runs_on_simulator
+    check_runs_on_simulator(program, name)  # clusters, TMA, wgmma: OX0030
     return _Compiler(program, name).run()
 
 
@@ -289,9 +292,10 @@ class _Compiler:
                 x.printf(s, [f(x) for f in fns])
             return printf
         impl = INTRINSICS.get(sim_op(s.name))
-        if impl is not None:  # an effect with a check of its own (`warp_sync`)
+        if impl is not None:  # an effect with a check of its own (`warp_sync`), a store
             fns = [self.operand(frame, a)[0] for a in s.args]
-            return lambda x: impl(x, [f(x) for f in fns], [], None)
+            tys = [operand_ty(frame.body, a) for a in s.args]
+            return lambda x: impl(x, [f(x) for f in fns], tys, None)
         raise SimError(f"effect `{s.name}` is not supported by the simulator")
 
     def atomic(self, frame: Frame, s: M.AtomicOp):
@@ -307,8 +311,7 @@ class _Compiler:
         fns = [self.operand(frame, a)[0] for a in s.args]
         write = self.place(frame, s.dest).write if s.dest is not None else None
         op = s.op
-        # exch/cas move and compare bits: do them on the unsigned view of a float
-        work = np.dtype(f"u{dt.itemsize}") if dt.kind == "f" and op in ("exch", "cas") else dt
+        work = halves.atomic_work_dtype(dt, op, pty.inner)
 
         def atomic(x):
             addr = ptr(x)
@@ -480,6 +483,8 @@ class _Compiler:
     def rvalue(self, frame: Frame, rv, dest_ty: T.Ty):
         if isinstance(rv, M.Use):
             return self.operand(frame, rv.operand)[0]
+        if (half := halves.rvalue(rv, lambda o: self.operand(frame, o))) is not None:
+            return half  # f16 / bf16 arithmetic, negation and casts
         if isinstance(rv, M.BinaryOp):
             fa, fb = self.operand(frame, rv.lhs)[0], self.operand(frame, rv.rhs)[0]
             op = rv.op

@@ -34,9 +34,9 @@ Impl = Callable[..., object]
 INTRINSICS: dict[str, Impl] = {}
 
 # The special registers: every registry row with a register the simulator reads as itself
-# (machine.Batch.special), and the two the emitter computes.
+# (machine.Batch.special), and those the emitter computes.
 SPECIAL_REGISTERS = tuple(o.name for o in OPS.values() if o.sreg and o.sim_op == o.name) \
-    + ("warpid", "nwarpid")
+    + ("warpid", "nwarpid", "cluster_idx", "num_clusters")
 
 
 def sim_op(name: str) -> str:
@@ -137,6 +137,8 @@ def _bitcast(x, args, arg_tys, result_ty):
 
 @intrinsic("abs")
 def _abs(x, args, arg_tys, result_ty):
+    if arg_tys and T.is_half(arg_tys[0]):  # a half's bits: clear the sign
+        return np.asarray(args[0], dtype=np.uint16) & np.uint16(0x7FFF)
     with np.errstate(all="ignore"):
         a = args[0]
         return a if a.dtype.kind == "u" else np.abs(a)  # wrapping for iN::MIN, as release Rust
@@ -160,6 +162,9 @@ def _max(x, args, arg_tys, result_ty):
 
 @intrinsic("fma")
 def _fma(x, args, arg_tys, result_ty):
+    if arg_tys and T.is_half(arg_tys[0]):
+        from .halves import fma as half_fma
+        return half_fma(*args, arg_tys[0])
     return gpu_nans(fma(*args), *args, first=True)
 
 
@@ -256,6 +261,33 @@ def _prmt(x, args, arg_tys, result_ty):
     return out.astype(np.uint32)
 
 
+# prmt modes: d.byte[k] = the byte of (a, b) at index(k, sel), sel = selector & 3
+_PRMT_INDEX = {
+    "f4e": lambda k, s: (s + k) % 8, "b4e": lambda k, s: (s - k) % 8,
+    "rc8": lambda k, s: s, "ecl": lambda k, s: max(k, s), "ecr": lambda k, s: min(k, s),
+    "rc16": lambda k, s: 2 * (s & 1) + (k & 1),
+}
+
+
+def _prmt_mode(mode: str):
+    def fn(x, args, arg_tys, result_ty):
+        a, b, sel = (unsigned_view(v).astype(np.uint64) for v in args)
+        source = a | (b << np.uint64(32))
+        s = (sel & np.uint64(3)).astype(np.int64)
+        out = np.zeros(np.broadcast(a, b, sel).shape, np.uint64)
+        for choice in range(4):
+            word = np.uint64(0)
+            for k in range(4):
+                byte = (source >> np.uint64(8 * _PRMT_INDEX[mode](k, choice))) & np.uint64(0xFF)
+                word = word | (byte << np.uint64(8 * k))
+            out = np.where(s == choice, word, out)
+        return out.astype(np.uint32)
+    return fn
+
+
+INTRINSICS.update({f"prmt.{m}": _prmt_mode(m) for m in _PRMT_INDEX})
+
+
 # -- select, pointers ----------------------------------------------------------------------
 
 @intrinsic("select")
@@ -267,6 +299,37 @@ def _select(x, args, arg_tys, result_ty):
         c = cond.reshape(cond.shape + (1,) * (np.ndim(p) - 1))
         return np.where(c, p, q)
     return tree_map(pick, a, b)
+
+
+def _half(name: str):
+    """`wide_lo`/`wide_hi` (passes/wide_ints.py): one half of a u128/i128, as u64 bits."""
+    def fn(x, args, arg_tys, result_ty):
+        return np.ascontiguousarray(args[0][name]).view(np.uint64)
+    return fn
+
+
+INTRINSICS["wide_lo"], INTRINSICS["wide_hi"] = _half("lo"), _half("hi")
+
+
+@intrinsic("volatile_load")
+def _volatile_load(x, args, arg_tys, result_ty):
+    """`read_volatile`: the simulator runs every access in program order, as written."""
+    return x.mem.load(canon(result_ty), args[0], x.lanes)
+
+
+@intrinsic("volatile_store")
+def _volatile_store(x, args, arg_tys, result_ty):
+    x.mem.store(canon(arg_tys[1]), args[0], args[1], x.lanes)
+
+
+@intrinsic("wide_pack")
+def _wide_pack(x, args, arg_tys, result_ty):
+    lo, hi = (np.asarray(a).astype(np.uint64) for a in args)
+    dt = scalar_dtype(canon(result_ty))
+    out = np.empty(np.broadcast(lo, hi).shape, dtype=dt)
+    out["lo"] = lo
+    out["hi"] = hi.view(dt["hi"])
+    return out
 
 
 @intrinsic("ptr_add")
@@ -402,3 +465,13 @@ INTRINSICS.update(INT_BITS)
 
 from . import packed as _packed  # noqa: E402,F401  (registers the packed half pairs)
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)
+from . import asynchrony as _asynchrony  # noqa: E402,F401  (cp.async, mbarrier)
+from . import tensor as _tensor  # noqa: E402,F401  (mma.sync, ldmatrix, stmatrix)
+
+
+@intrinsic("vprintf")
+def _vprintf(x, args, arg_tys, result_ty):
+    """`gpu_printf!`: print (as the `printf` effect) and give vprintf's result, the number of
+    arguments it printed."""
+    x.printf(None, args)
+    return np.full(x.n, len(args) - 1, dtype=np.int32)

@@ -159,6 +159,8 @@ class Launch:
                                f"{type(arg).__name__}")
             celem = canon(elem)
             dt = scalar_dtype(celem)
+            if celem == T.F16:  # the host holds f16 as NumPy's float16: the same bits
+                dt = np.dtype(np.float16)
             if dt is not None and arg.dtype != dt:
                 raise SimError(f"argument `{name}: {ty}`: expected an array of {elem} ({dt}), "
                                f"got {arg.dtype}")
@@ -262,6 +264,10 @@ def _scalar_argument(name: str, ty: T.Ty, cty: T.Ty, arg):
     if isinstance(arg, np.ndarray) and arg.ndim == 0:
         arg = arg[()]
     is_bool = isinstance(arg, (bool, np.bool_))
+    if T.is_half(cty):  # a number, rounded to the half: its bits
+        if is_bool or not isinstance(arg, (int, float, np.integer, np.floating)):
+            raise SimError(f"argument `{name}: {ty}`: expected a number, got {arg!r}")
+        return np.uint16(T.half_bits(float(arg), cty))
     if dt.kind == "b":
         if not is_bool:
             raise SimError(f"argument `{name}: {ty}`: expected a bool, got {arg!r}")

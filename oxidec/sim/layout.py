@@ -41,6 +41,19 @@ _DTYPES = {
     (32, False): np.dtype(np.uint32), (64, False): np.dtype(np.uint64),
 }
 BOOL_DTYPE = np.dtype(np.bool_)
+# u128/i128: two 64-bit halves, low first (little-endian memory order); only stored, moved and
+# split into halves by `wide_lo`/`wide_hi`: passes/wide_ints.py computes in 64 bits
+WIDE_DTYPES = {False: np.dtype([("lo", "<u8"), ("hi", "<u8")]),
+               True: np.dtype([("lo", "<u8"), ("hi", "<i8")])}
+
+
+def wide_value(value: int, signed: bool):
+    """The structured scalar of a 128-bit integer constant."""
+    v = value & ((1 << 128) - 1)
+    hi = v >> 64
+    if signed and hi >> 63:
+        hi -= 1 << 64
+    return np.array((v & ((1 << 64) - 1), hi), dtype=WIDE_DTYPES[signed])[()]
 
 
 def is_fat(ty: T.Ty) -> bool:
@@ -82,9 +95,11 @@ def canon(ty: T.Ty) -> T.Ty:
 def scalar_dtype(cty: T.Ty) -> np.dtype | None:
     """The dtype of a canonical scalar type; None for aggregates."""
     if isinstance(cty, T.IntTy):
+        if cty.bits == 128:
+            return WIDE_DTYPES[cty.signed]
         return _DTYPES[(cty.bits, cty.signed)]
-    if isinstance(cty, T.FloatTy):
-        return np.dtype(np.float32) if cty.bits == 32 else np.dtype(np.float64)
+    if isinstance(cty, T.FloatTy):  # a half is its bits (sim/halves.py)
+        return np.dtype({16: np.uint16, 32: np.float32, 64: np.float64}[cty.bits])
     if isinstance(cty, T.BoolTy):
         return BOOL_DTYPE
     return None

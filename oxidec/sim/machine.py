@@ -123,6 +123,14 @@ class Batch:
             "dynamic_smem_size": lambda: np.full(self.L, self.dynamic_shared_bytes),
             **{f"cluster_ctaid.{a}": (lambda: np.zeros(self.L)) for a in "xyz"},
             **{f"cluster_nctaid.{a}": (lambda: np.ones(self.L)) for a in "xyz"},
+            "cluster_ctarank": lambda: np.zeros(self.L),
+            "cluster_nctarank": lambda: np.ones(self.L),
+            "clusterid.x": lambda: blin % gx, "clusterid.y": lambda: (blin // gx) % gy,
+            "clusterid.z": lambda: blin // (gx * gy),
+            "nclusterid.x": lambda: np.full(self.L, gx),
+            "nclusterid.y": lambda: np.full(self.L, gy),
+            "nclusterid.z": lambda: np.full(self.L, gz),
+            "cluster_idx": lambda: blin, "num_clusters": lambda: np.full(self.L, gx * gy * gz),
             **{f"lanemask_{k}": (lambda k=k: _lanemask(k, t % 32))
                for k in ("lt", "le", "eq", "ge", "gt")},
         }

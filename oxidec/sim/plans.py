@@ -19,7 +19,8 @@ from ..mir import syntax as M
 from .errors import LaneFault, SimError
 from ..mir.typeof import MirTypeError, project_ty
 from .layout import (
-    FAT, canon, field_offsets, flatten, is_fat, scalar_dtype, size_of, tree_map, zeros,
+    FAT, canon, field_offsets, flatten, is_fat, scalar_dtype, size_of, tree_map, wide_value,
+    zeros,
 )
 from .memory import LOCAL_BASE, make_address
 
@@ -286,7 +287,12 @@ def constant_fn(value, ty: T.Ty):
     dt = scalar_dtype(cty)
     if dt is None:
         raise SimError(f"constant {value!r} of type `{ty}`")
-    if dt.kind in "iu":
+    if dt.kind == "V":  # a u128/i128 (layout.WIDE_DTYPES)
+        v = wide_value(int(value), isinstance(cty, T.IntTy) and cty.signed)
+    elif T.is_half(cty):
+        from .halves import from_float
+        v = from_float(np.array([float(value)]), cty)[0]
+    elif dt.kind in "iu":
         v = dt.type(T.wrap_int(int(value), T.IntTy(dt.itemsize * 8, dt.kind == "i")))
     elif dt.kind == "b":
         v = np.bool_(bool(value))

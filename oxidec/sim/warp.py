@@ -2,9 +2,10 @@
 `warp_sync`): their first operand is the member mask.
 
 Every call first checks the rule the hardware states and does not enforce: in each warp,
-the lanes that execute the statement together are exactly the mask's lanes (those that exist
-in the launch), and they all name the same mask. Anything else is undefined on the GPU (a
-hang, or garbage), so the simulator stops with an error that names the warp and both sets.
+each executing lane is in its mask, and the mask's lanes (those that exist in the launch)
+execute the statement together, all naming the same mask (disjoint groups with masks of
+their own, such as the tiles of a tiled partition, may run it at once). Anything else is
+undefined on the GPU (a hang, or garbage), so the simulator stops with an error that names the warp and both sets.
 A shuffle whose source lane is outside the mask (or out of range) gives the lane its own
 value here (on the GPU the value is undefined: use it only where the source is valid).
 """
@@ -19,17 +20,21 @@ LANE_BITS = np.uint64(1) << np.arange(32, dtype=np.uint64)
 
 
 def check_mask(x, name: str, mask: np.ndarray) -> np.ndarray:
-    """Stop unless the executing lanes of every warp are exactly its mask's existing lanes;
-    return the mask as u32."""
+    """Stop unless every executing lane is in its own mask and the mask's existing lanes
+    all execute the statement together, naming the same mask (the warp may run several
+    such groups at once, as a tiled partition does); return the mask as u32."""
     mask = mask.astype(np.uint32)
     lanes = x.lanes
     executing = _ballot(x, np.ones(x.n, dtype=bool))
     size = x.warp_size[lanes].astype(np.uint64)
     existing = ((np.uint64(1) << size) - np.uint64(1)).astype(np.uint32)
     wid = x.warp_index[lanes]
-    first = np.zeros(x.nwarps, dtype=np.uint32)
-    first[wid[::-1]] = mask[::-1]  # the mask of the first executing lane of each warp
-    bad = (mask != first[wid]) | ((mask & existing) != executing)
+    lid = x.lane_id[lanes].astype(np.uint32)
+    table = np.zeros((x.nwarps, 32), dtype=np.uint32)
+    table[wid, lid] = mask
+    members = ((mask & existing)[:, None] >> np.arange(32, dtype=np.uint32)) & 1  # (n, 32)
+    other = (members == 1) & (table[wid] != mask[:, None])
+    bad = (((mask >> lid) & 1) == 0) | ((mask & existing & ~executing) != 0) | other.any(1)
     if bad.any():
         k = int(np.argmax(bad))
         thread, block = x.coords(int(lanes[k]))
@@ -71,14 +76,14 @@ def _ballot_sync(x, args, arg_tys, result_ty):
 
 @intrinsic("any_sync")
 def _any_sync(x, args, arg_tys, result_ty):
-    check_mask(x, "any_sync", args[0])
-    return _ballot(x, args[1]) != 0
+    mask = check_mask(x, "any_sync", args[0])
+    return (_ballot(x, args[1]) & mask) != 0
 
 
 @intrinsic("all_sync")
 def _all_sync(x, args, arg_tys, result_ty):
-    check_mask(x, "all_sync", args[0])
-    return _ballot(x, args[1]) == _ballot(x, np.ones(x.n, dtype=bool))
+    mask = check_mask(x, "all_sync", args[0])
+    return (_ballot(x, args[1]) & mask) == (_ballot(x, np.ones(x.n, dtype=bool)) & mask)
 
 
 def _equal_lanes(x, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -100,16 +105,17 @@ def _bits(rows: np.ndarray) -> np.ndarray:
 
 @intrinsic("match_any_sync")
 def _match_any(x, args, arg_tys, result_ty):
-    check_mask(x, "match_any_sync", args[0])
+    mask = check_mask(x, "match_any_sync", args[0])
     equal, _ = _equal_lanes(x, args[1])
-    return _bits(equal)
+    return _bits(equal) & mask
 
 
 @intrinsic("match_all_sync")
 def _match_all(x, args, arg_tys, result_ty):
     mask = check_mask(x, "match_all_sync", args[0])
     equal, active = _equal_lanes(x, args[1])
-    return np.where((equal | ~active).all(axis=1), mask, np.uint32(0))
+    members = ((mask[:, None] >> np.arange(32, dtype=np.uint32)) & 1) == 1
+    return np.where((equal | ~active | ~members).all(axis=1), mask, np.uint32(0))
 
 
 def _masked_redux(name: str, impl) -> None:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 INT_SUFFIXES = frozenset("u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize".split())
-FLOAT_SUFFIXES = frozenset({"f32", "f64"})  # later also f16, bf16
+FLOAT_SUFFIXES = frozenset({"f16", "f32", "f64"})  # `bf16` is no Rust suffix: `1.5 as bf16`
 
 
 class LiteralError(Exception):
@@ -85,7 +85,7 @@ def decode_float(text: str) -> tuple[float, str | None]:
     if suffix is not None and suffix not in FLOAT_SUFFIXES:
         raise LiteralError(f"invalid suffix `{suffix}` for float literal",
                            f"invalid suffix `{suffix}`",
-                           "valid suffixes are `f32` and `f64`")
+                           "valid suffixes are `f16`, `f32` and `f64`")
     return Decimal.parse(number.replace("_", "")), suffix
 
 
@@ -176,9 +176,19 @@ class Decimal:
         return self.to_f32() if bits == 32 else float(self)
 
 
-def float_literal(value, bits: int) -> float:
-    """A float literal's value in the float type of `bits`, rounded once (a Decimal), or
-    a value that is already a float (a negated or computed constant)."""
+def float_literal(value, bits) -> float:
+    """A float literal's value in the float type of `bits` (32, 64, or a `FloatTy`: the
+    halves need it), rounded once (a Decimal), or a value that is already a float (a
+    negated or computed constant)."""
+    if not isinstance(bits, int):  # a FloatTy
+        from ..types import float_format
+        if bits.bits == 16:
+            p, emin, emax = float_format(bits)
+            if isinstance(value, Decimal):
+                return value.round(p, emin, emax)
+            from ..passes.consteval import round_float
+            return round_float(float(value), bits)
+        bits = bits.bits
     if isinstance(value, Decimal):
         return value.rounded(bits)
     from struct import pack, unpack

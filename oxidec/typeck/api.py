@@ -13,7 +13,8 @@ from ..device_api.typetext import Array, Named, Never, Ptr, Ref, Slice, Tuple
 from ..span import Span
 
 
-API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32)}
+API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
+                                   T.THREAD_BLOCK)}
 
 
 class ApiMixin:
@@ -49,6 +50,8 @@ class ApiMixin:
             return T.option_ty(args[0])
         if name == "ThreadIndex":
             return T.THREAD_INDEX
+        if name == "Barrier":
+            return T.BARRIER
         if name in API_STRUCTS:
             return API_STRUCTS[name]
         if name == "DisjointSlice":
@@ -82,6 +85,40 @@ class ApiMixin:
                         notes=[f"{A.BLACKWELL_WHAT[family]} is Blackwell hardware, sm_100 and "
                                "newer; oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
         return True
+
+
+    def check_cluster_launch(self, a, on_kernel: bool) -> tuple[int, int, int] | None:
+        """`#[cluster_launch(X[, Y[, Z]])]` on a kernel: 1 to 3 integer literals, a cluster
+        of at most 8 blocks (the portable cluster size), sm_90."""
+        from .. import ast
+        if not on_kernel:
+            self.sink.error("OX0003", "`#[cluster_launch]` is only allowed on a `#[kernel]`",
+                            a.span, "not a kernel")
+            return None
+        args = a.args or []
+        vals = [x.value for x in args if isinstance(x, ast.LitExpr) and x.kind == "int"]
+        if len(vals) != len(args) or not 1 <= len(vals) <= 3:
+            self.sink.error("OX0003", "`#[cluster_launch]` takes one to three integer literals",
+                            a.span, "expected `#[cluster_launch(X, Y, Z)]`")
+            return None
+        shape = tuple(vals) + (1,) * (3 - len(vals))
+        blocks = shape[0] * shape[1] * shape[2]
+        if min(shape) < 1 or blocks > MAX_CLUSTER_BLOCKS:
+            self.sink.error("OX0012", f"`#[cluster_launch]` asks for a cluster of {blocks} blocks",
+                            a.span,
+                            f"must be between 1 and {MAX_CLUSTER_BLOCKS} blocks",
+                            notes=[f"{MAX_CLUSTER_BLOCKS} blocks is the portable cluster size "
+                                   "of sm_90; every dimension is at least 1"])
+            return None
+        if self.target_sm < 90:
+            self.sink.error("OX0013", "`#[cluster_launch]` needs sm_90, but this build targets "
+                            f"{arch_name(self.target_sm)}", a.span, "needs sm_90 or newer",
+                            help="build with `--arch sm_90`")
+            return None
+        return shape
+
+
+MAX_CLUSTER_BLOCKS = 8
 
 
 def target_sm(arch: str) -> int:

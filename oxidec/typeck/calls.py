@@ -21,7 +21,19 @@ class CallMixin:
     # -- calls -------------------------------------------------------------
     def check_call_expr(self, e: ast.CallExpr, expected):
         if not isinstance(e.func, ast.PathExpr):
-            self.check_expr(e.func)
+            callee = self.deep(self.check_expr(e.func))
+            for a in e.args:
+                self.check_expr(a)
+            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)) or (
+                    isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr)):
+                # a closure kept in a value (`(s.f)(x)`): closures are inlined where they are
+                # called by name, so one held in a struct field has no code to call
+                self.sink.error("OX0002", "calling a closure stored in a field or other value "
+                                "is not supported by oxidec yet", e.func.span,
+                                "a closure held in a value",
+                                help="pass the closure to a generic function (`fn run<F: Fn(f32) "
+                                     "-> f32>(f: F, ..)`) and call it there by name")
+                return T.ERROR
             self.sink.error("E0618", "expected function, found expression", e.func.span,
                             "not a function")
             return T.ERROR
@@ -161,8 +173,12 @@ class CallMixin:
             return self.call_dynamic_shared(e, api, expected)
         if api.check == "from_slice_elem":
             return self.call_from_slice_elem(e, api)
-        params, ret = self.api_sig(api)
+        if api.check == "elem_from_ptr":
+            return self.call_elem_from_ptr(e, api)
         gargs = e.func.path.last.generic_args
+        if api.type_params and not api.const_generics:
+            return self.call_generic_api(e, api, gargs)
+        params, ret = self.api_sig(api)
         if api.const_generics:
             if len(gargs) != api.const_generics:
                 self.sink.error("E0107", f"`{api.path}` takes {api.const_generics} generic "
@@ -181,6 +197,44 @@ class CallMixin:
         elif gargs:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")
+        self.check_args(e, params, "function")
+        return ret
+
+    def call_elem_from_ptr(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+        """`DisjointSlice::from_raw_parts(ptr, len)`: T is what the pointer points at."""
+        elem = None
+        if e.args:
+            first = self.shallow(self.check_expr(e.args[0]))
+            if isinstance(first, T.PtrTy):
+                elem = self.shallow(first.inner)
+        if elem is None or isinstance(elem, T.InferTy):
+            self.sink.error("E0308", "mismatched types", e.args[0].span if e.args else e.span,
+                            "expected a raw pointer `*mut T`")
+            for a in e.args[1:]:
+                self.check_expr(a)
+            return T.ERROR
+        params, ret = self.api_sig(api, {"T": elem})
+        if len(e.args) != len(params):
+            self.sink.error("E0061", f"this function takes {len(params)} arguments but "
+                            f"{len(e.args)} were supplied", e.func.span,
+                            f"expected {len(params)} arguments")
+            return ret
+        self.coerce(first, params[0], e.args[0].span)
+        for a, p in zip(e.args[1:], params[1:]):
+            self.coerce(self.check_expr(a, p), p, a.span)
+        return ret
+
+    def call_generic_api(self, e: ast.CallExpr, api: ApiFn, gargs) -> T.Ty:
+        """A generic API function (`cluster::map_shared_rank::<T>(p, rank)`): its type
+        parameters are the turbofish's types or inferred from the arguments."""
+        if gargs and len(gargs) != len(api.type_params):
+            self.sink.error("E0107", f"`{api.path}` takes {len(api.type_params)} generic "
+                            "argument" + ("s" if len(api.type_params) > 1 else ""),
+                            e.func.span, "wrong number of generic arguments")
+            gargs = ()
+        subst = {p: (self._type_arg(g) if gargs else self.fresh("any"))
+                 for p, g in zip(api.type_params, gargs or [None] * len(api.type_params))}
+        params, ret = self.api_sig(api, subst)
         self.check_args(e, params, "function")
         return ret
 

@@ -11,6 +11,9 @@ phase reads; the host checks it before each launch (`oxidec/contracts.py`).
 - `domain = EXPR`: the launch must start at least EXPR threads.
 - `requires = (EXPR, ...)` (or one EXPR): relations over the scalar parameters and slice
   lengths (`x.len()`) that must hold at launch.
+- `dynamic_shared = BYTES` or `dynamic_shared_range = (MIN, MAX)`: the dynamic shared memory
+  the launch must give; `dynamic_shared_alignment = POW2`: that region's alignment (the
+  `.extern .shared .align`); `min_compute_capability = (MAJOR, MINOR)`: checked on the GPU.
 Expressions use literals, consts, parameters, `.len()`, arithmetic, comparisons, `&&`, `||`,
 `!` and `as` casts.
 """
@@ -28,6 +31,7 @@ def parse_contract(fn: ast.FnItem, attr: ast.Attribute, consts, lower_type,
               if isinstance(p.pat, ast.IdentPat)}  # name -> local (1..=arg_count)
     block = domain = None
     requires: list[M.ContractClause] = []
+    shared: dict[str, object] = {}
     ok = True
     for arg in attr.args or ():
         if not (isinstance(arg, ast.AssignExpr) and isinstance(arg.lhs, ast.PathExpr)
@@ -61,15 +65,61 @@ def parse_contract(fn: ast.FnItem, attr: ast.Attribute, consts, lower_type,
                     domain = clause
                 else:
                     requires.append(clause)
+        elif key in SHARED_KEYS:
+            got = _shared_clause(key, value, consts, sink)
+            if got is None:
+                ok = False
+            else:
+                shared[key] = got
         elif key == "coordinates":  # `index_1d_u32` computes in u32 (the only width)
             if not (isinstance(value, ast.PathExpr) and value.path.names == ("u32",)):
                 sink.error("OX0003", "`coordinates` takes `u32`", value.span, "expected `u32`")
                 ok = False
         else:
             sink.error("OX0003", f"unknown launch contract clause `{key}`", arg.lhs.span,
-                       "expected `block`, `domain`, `requires` or `coordinates`")
+                       "expected `block`, `domain`, `requires`, `coordinates`, "
+                       "`dynamic_shared`, `dynamic_shared_range`, `dynamic_shared_alignment` "
+                       "or `min_compute_capability`")
             ok = False
-    return M.LaunchContract(block, domain, tuple(requires)) if ok else None
+    if "dynamic_shared" in shared and "dynamic_shared_range" in shared:
+        sink.error("OX0003", "`dynamic_shared` and `dynamic_shared_range` both given",
+                   attr.span, "give one of them")
+        ok = False
+    dyn = shared.get("dynamic_shared") or shared.get("dynamic_shared_range")
+    return M.LaunchContract(block, domain, tuple(requires), dyn,
+                            shared.get("dynamic_shared_alignment"),
+                            shared.get("min_compute_capability")) if ok else None
+
+
+SHARED_KEYS = ("dynamic_shared", "dynamic_shared_range", "dynamic_shared_alignment",
+               "min_compute_capability")
+
+
+def _shared_clause(key: str, value: ast.Expr, consts, sink: DiagnosticSink):
+    """`dynamic_shared = B` -> (B, B); `dynamic_shared_range = (MIN, MAX)` -> (MIN, MAX);
+    `dynamic_shared_alignment = A` (a power of two) -> A; `min_compute_capability =
+    (MAJ, MIN)` -> (MAJ, MIN). None after an error."""
+    pair = key in ("dynamic_shared_range", "min_compute_capability")
+    exprs = value.elems if pair and isinstance(value, ast.TupleExpr) else (value,)
+    nums = [consts.eval_usize(e) for e in exprs]
+    want = {"dynamic_shared": "`dynamic_shared = BYTES`",
+            "dynamic_shared_range": "`dynamic_shared_range = (MIN, MAX)`",
+            "dynamic_shared_alignment": "`dynamic_shared_alignment = POW2`",
+            "min_compute_capability": "`min_compute_capability = (MAJOR, MINOR)`"}[key]
+    if len(nums) != (2 if pair else 1) or None in nums:
+        sink.error("OX0003", f"expected {want} with constants", value.span, "not that form")
+        return None
+    if key == "dynamic_shared_range" and nums[0] > nums[1]:
+        sink.error("OX0003", "`dynamic_shared_range` must be (MIN, MAX) with MIN <= MAX",
+                   value.span, f"{nums[0]} > {nums[1]}")
+        return None
+    if key == "dynamic_shared_alignment" and (nums[0] < 1 or nums[0] & (nums[0] - 1)):
+        sink.error("OX0003", "`dynamic_shared_alignment` must be a power of two", value.span,
+                   f"{nums[0]} is not a power of two")
+        return None
+    if key == "dynamic_shared":
+        return (nums[0], nums[0])
+    return tuple(nums) if pair else nums[0]
 
 
 class _Converter:

@@ -89,8 +89,11 @@ class EnumMixin:
         or None. `Option`/`Result` get fresh inference variables for their arguments."""
         names = path.names
         while len(names) > 2 and names[0] in ("crate", "self", "super", "core", "std", "option",
-                                              "result"):
+                                              "result", "cmp"):
             names = names[1:]
+        if len(names) == 2 and names[0] == "Ordering" and self._enum_at(("Ordering",)) is None:
+            idx = T.CMP_ORDERING.variant_index(names[1])  # `core::cmp::Ordering::Less`
+            return (T.CMP_ORDERING, idx) if idx is not None else None
         if len(names) == 1 and names[0] in PRELUDE_VARIANTS and self.lookup(names[0]) is None:
             enum, idx = PRELUDE_VARIANTS[names[0]]
         elif len(names) == 2 and names[0] in ("Option", "Result") \

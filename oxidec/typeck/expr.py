@@ -76,6 +76,12 @@ class ExprMixin:
             ty = self.check_variant_value(e, e.path, None, expected)
             if ty is not None:
                 return ty
+        if names[-1] == "PhantomData" and names[0] in ("PhantomData", "core", "std", "marker") \
+                and self.lookup(names[0]) is None \
+                and getattr(self.resolver.lookup(self.module, names[0], "value"), "def_",
+                            None) is None:
+            self.r.res[e] = ("unit_struct", T.PHANTOM_DATA)  # `PhantomData`: a unit value
+            return T.PHANTOM_DATA
         if len(names) == 1:
             found = self.lookup(names[0])
             if isinstance(found, Var):
@@ -307,7 +313,18 @@ class ExprMixin:
         if not ok:
             self.op_error(e, lt, rt)
             return T.BOOL if comparison else T.ERROR
+        if op in ("/", "%"):
+            self.refuse_wide_division(s, e.op_span)
         return T.BOOL if comparison else lt
+
+    def refuse_wide_division(self, ty: T.Ty, span) -> None:
+        """128-bit values are computed in 64-bit halves (passes/wide_ints.py), which have
+        no division yet."""
+        if isinstance(ty, T.IntTy) and ty.bits == 128:
+            self.sink.error("OX0002", f"division and remainder of `{ty}` are not supported",
+                            span, f"`{ty}` division",
+                            help="oxidec computes 128-bit integers in 64-bit halves: add, "
+                                 "subtract, multiply, shifts, comparisons and casts are supported")
 
     def op_error(self, e, lt, rt) -> None:
         op = e.op
@@ -348,6 +365,8 @@ class ExprMixin:
             ok = ok and not isinstance(s, T.FloatTy) or isinstance(s, T.BoolTy)
         if not ok:
             self.op_error(fake, lt, rt)
+        elif e.op in ("/", "%"):
+            self.refuse_wide_division(s, e.op_span)
         return T.UNIT
 
     def check_place(self, e: ast.Expr) -> T.Ty:

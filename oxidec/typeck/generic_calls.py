@@ -288,11 +288,13 @@ class GenericCallsMixin:
                 self.instantiate_fn(d, {params[0].name: ty}, te.span)
         if not generic:
             return
+        refused = set()
         for name, args, start, end in launch_sites(self.items.source, set(generic)):
             d = generic[name]
-            self.instantiate_launch(d, args, start, end)
+            if self.instantiate_launch(d, args, start, end) is False:
+                refused.add(name)
         for name, d in generic.items():
-            if not any(k[0] == d.key for k in self.fn_instances):
+            if name not in refused and not any(k[0] == d.key for k in self.fn_instances):
                 params = ", ".join(p.name for p in own_params(d.item))
                 self.sink.warning(None, f"generic kernel `{name}` is never instantiated",
                                   d.item.name_span, "no PTX entry is made for it",
@@ -310,13 +312,25 @@ class GenericCallsMixin:
                 types.append(ast.PathType(path=arg.path, span=arg.span))
         return types or None
 
-    def instantiate_launch(self, d, args: list[str], start: int, end: int) -> None:
+    def instantiate_launch(self, d, args: list[str], start: int, end: int) -> bool | None:
         """An instance a host launch site names (`affine::<f32>`, `add_const::<4>`): each
-        argument is a scalar type, one of the file's types, or a literal."""
+        argument is a scalar type, one of the file's types, or a literal. False when the
+        launch is refused outright (a host closure)."""
         from ..span import Span
         fn = d.item
         src = self.items.source.span.file
         span = Span(src, start, end)
+        closures = [p.name for p in own_params(fn) if any(
+            b.fn_args is not None for b in p.bounds)]
+        if closures:  # the closure is host code: its body never reaches oxidec
+            self.sink.error("OX0002", f"launching the generic kernel `{fn.name}` with a host "
+                            f"closure (`{closures[0]}: Fn(..)`) is not supported", span,
+                            "a closure type argument",
+                            notes=["the closure is written in host code; oxidec compiles only "
+                                   "device code reachable from kernels"],
+                            help="pass the values the closure captures as kernel parameters "
+                                 "and write its body in the kernel (or a device fn)")
+            return False
         gargs = []
         for text in args:
             text = text.strip()

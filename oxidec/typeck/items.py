@@ -116,6 +116,11 @@ class Typeck(ClosureMixin, IteratorMixin,
                 parsed = parse_contract(fn, contract, self.consts, self.lower_type, self.sink)
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
+        cluster = attr(fn, "cluster_launch")
+        if cluster is not None:
+            shape = self.check_cluster_launch(cluster, kind == "kernel")
+            if shape is not None:
+                self.r.cluster_shapes[fn.name] = shape
         return sig
 
     def check_kernel_signature(self, sig: FnSig) -> None:

@@ -14,6 +14,7 @@ from .. import types as T
 from .results import describe
 
 SOURCES = ("iter", "iter_mut", "into_iter")
+WINDOW_SOURCES = ("chunks", "chunks_exact", "windows", "chunks_mut", "chunks_exact_mut")
 ADAPTERS = ("enumerate", "zip", "map", "filter", "rev", "step_by", "take", "skip", "chain",
             "copied", "cloned")
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
@@ -50,6 +51,14 @@ class IteratorMixin:
         """The type of an iterator method call, or None when `e` is no iterator method."""
         m = e.method
         recv = self.shallow(recv)
+        if m in WINDOW_SOURCES:  # `a.chunks_exact(4)`, `s.windows(3)`
+            found = self.window_source(e, base)
+            if found is not None:
+                return found
+        if m == "remainder" and not e.args and isinstance(recv, T.IterTy) and \
+                self.r.iter_methods.get(e.receiver) in ("chunks_exact", "chunks_exact_mut"):
+            self.r.methods[e] = ("iter", "remainder")
+            return recv.item  # the elements after the last whole chunk
         if m in SOURCES and isinstance(base, (T.ArrayTy, T.RefTy)) and not (
                 isinstance(base, T.RefTy) and not isinstance(self.shallow(base.inner), T.SliceTy)):
             inner = self.shallow(base.inner) if isinstance(base, T.RefTy) else base
@@ -79,6 +88,18 @@ class IteratorMixin:
                                 "method not found")
             return T.ERROR
         return None
+
+    def window_source(self, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
+        """`chunks`, `chunks_exact`, `windows` (and the `_mut` chunks) of an array or slice:
+        an iterator of sub-slices (lower/iter_windows.py)."""
+        inner = self.shallow(base.inner) if isinstance(base, T.RefTy) else base
+        if not isinstance(inner, (T.ArrayTy, T.SliceTy)):
+            return None
+        if not self.iter_args(e, 1):
+            return T.ERROR
+        self.coerce(self.check_expr(e.args[0], T.USIZE), T.USIZE, e.args[0].span)
+        mutable = e.method.endswith("_mut")
+        return self.iter_done(e, e.method, T.IterTy(T.RefTy(T.SliceTy(inner.elem), mutable)))
 
     def check_array_from_fn(self, e: ast.CallExpr, expected) -> T.Ty:
         """`core::array::from_fn(|i| ..)`: `[f(0), f(1), .., f(N - 1)]`; N from the turbofish

@@ -55,4 +55,4 @@ class MacroMixin:
             why = printf.check_spec(spec, self.shallow(ty))
             if why is not None and not isinstance(self.shallow(ty), T.ErrorTy):
                 self.sink.error("OX0011", why, a.span, f"formatted by `{spec.text}`")
-        return T.UNIT
+        return T.I32  # vprintf's result, as cuda-oxide's gpu_printf! returns it

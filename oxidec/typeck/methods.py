@@ -33,12 +33,29 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
-    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32):
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK):
         return ty.name
+    if T.warp_tile_size(ty) is not None:
+        return "WarpTile"
     return None
 
 
 class MethodMixin:
+
+    def tiled_partition(self, e: ast.MethodCallExpr) -> T.Ty:
+        """`block.tiled_partition::<N>()`: a `WarpTile<N>`, N a power of two <= 32."""
+        if len(e.generic_args) != 1:
+            self.sink.error("E0107", "`tiled_partition` takes 1 generic argument",
+                            e.method_span, "write `tiled_partition::<N>()`")
+            return T.ERROR
+        n = self.consts.eval_usize(self._const_arg(e.generic_args[0]))
+        if n is None:
+            return T.ERROR
+        if not (1 <= n <= 32 and n & (n - 1) == 0):
+            self.sink.error("OX0007", f"a warp tile has a power-of-two size of at most 32 "
+                            f"lanes, not {n}", e.generic_args[0].span, "not 1, 2, 4, .., 32")
+            return T.ERROR
+        return T.warp_tile_ty(n)
 
     def check_method_call_expr(self, e: ast.MethodCallExpr, expected):
         recv = self.shallow(self.check_expr(e.receiver))
@@ -86,6 +103,8 @@ class MethodMixin:
         if api is not None:
             self.check_api_arch(api, e.method_span)
             params, ret = self.api_sig(api, {"T": base.elem} if api.type_params else None)
+            if api.check == "tiled_partition":
+                ret = self.tiled_partition(e)
             done("", params, ret)
             self.r.methods[e] = api
             return ret
@@ -109,11 +128,22 @@ class MethodMixin:
         if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
             params, ret = num.signature(num.CHAR_METHODS, m, base)
             return done("num_char", params, ret)
+        if T.is_half(base) and m in ("to_f32", "to_f64"):  # the `half` crate's conversions
+            return done("half", (), T.F32 if m == "to_f32" else T.F64)
         is_int = T.is_integer(base) or (isinstance(base, T.InferTy) and base.kind == "int")
         is_float = isinstance(base, T.FloatTy) or (isinstance(base, T.InferTy) and
                                                    base.kind == "float")
         table = INT_METHODS if is_int else FLOAT_METHODS if is_float else None
         more = num.INT_METHODS if is_int else num.FLOAT_METHODS if is_float else {}
+        if isinstance(base, T.IntTy) and base.bits == 128 and m not in num.WIDE_METHODS and \
+                (m in more or m in INT_METHODS):
+            for a in e.args:
+                self.check_expr(a)
+            self.sink.error("OX0002", f"`{base}::{m}` is not supported", e.method_span,
+                            "not supported on 128-bit integers",
+                            help="the 128-bit methods oxidec has: " +
+                                 ", ".join(f"`{n}`" for n in sorted(num.WIDE_METHODS)))
+            return T.ERROR
         if m in more and (table is None or m not in table):
             if isinstance(base, T.InferTy):
                 for a in e.args:
@@ -135,7 +165,7 @@ class MethodMixin:
                 if m in FLOAT_METHOD_PARAMS:
                     params = tuple(self.api_ty(p) for p in FLOAT_METHOD_PARAMS[m])
                 if result == "bits":  # to_bits: u32 for f32, u64 for f64
-                    ret = T.U32 if isinstance(base, T.FloatTy) and base.bits == 32 else T.U64
+                    ret = T.IntTy(base.bits, False) if isinstance(base, T.FloatTy) else T.U64
             return done("int" if is_int else "float", params, ret)
         if T.is_scalar(base):  # user traits' methods, then core's (typeck/traits.py)
             found = self.scalar_trait_method(e, recv, base)

@@ -55,6 +55,14 @@ INT_METHODS: dict[str, tuple[str, str, str]] = {
     **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
 }
 
+# the methods of u128/i128 (computed in 64-bit halves, passes/wide_ints.py): those that
+# expand to additions, subtractions, multiplications, shifts, comparisons and selects
+WIDE_METHODS = frozenset(
+    [f"wrapping_{op}" for op in ("add", "sub", "mul", "neg", "shl", "shr")]
+    + [f"{fam}_{op}" for fam in ("checked", "overflowing")
+       for op in ("add", "sub", "neg", "shl", "shr")]
+    + ["saturating_add", "saturating_sub"])
+
 FLOAT_METHODS: dict[str, tuple[str, str, str]] = {
     **_family("", "fract round_ties_even signum recip to_degrees to_radians", "", "s"),
     **_family("", "is_finite is_infinite is_sign_positive is_sign_negative is_normal "

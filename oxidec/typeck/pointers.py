@@ -113,9 +113,6 @@ class PointerMixin:
         row = PTR_METHODS.get(m)
         if row is None:
             return None
-        if m in VOLATILE:
-            self.refuse_volatile(m, e.method_span)
-            return T.ERROR
         if m.startswith("write") and not base.mutable:
             self.sink.error("E0599", f"no method named `{m}` found for raw pointer `{base}` in "
                             "the current scope", e.method_span, "method not found",
@@ -126,17 +123,6 @@ class PointerMixin:
                  "bool": T.BOOL, "unit": T.UNIT}
         return done("ptr", tuple(kinds[k] for k in row[0]), kinds[row[1]])
 
-    def refuse_volatile(self, name: str, span) -> None:
-        # Until the MIR has volatile accesses that no pass merges, hoists or removes (and the
-        # PTX says `.volatile`), a volatile access would be a plain one: refuse it.
-        self.sink.error("OX0002", f"`{name}` is not supported yet", span,
-                        "volatile accesses are not supported",
-                        notes=["oxidec would compile it as a plain access, which the optimizer "
-                               "and ptxas may merge, hoist or remove"],
-                        help="share data between the threads of a block through `SharedArray` "
-                             "and `thread::sync_threads()`, and between blocks through atomics")
-
-    # -- `core::ptr`, `core::mem`, `core::slice` functions ------------------------
     def call_core_fn(self, e: ast.CallExpr, name: str, expected) -> T.Ty:
         self.r.calls[e] = ("core", name)
         gargs = [self._type_arg(g) for g in e.func.path.last.generic_args]
@@ -180,11 +166,6 @@ class PointerMixin:
                                 e.func.span, "not an integer")
             return t
         # the pointer functions
-        if name.removeprefix("ptr::") in VOLATILE:
-            for a in e.args:
-                self.check_expr(a)
-            self.refuse_volatile(name.removeprefix("ptr::"), e.func.span)
-            return T.ERROR
         elem = gargs[0] if gargs else self.fresh("any")
         if name in ("ptr::read", "ptr::read_volatile", "ptr::read_unaligned"):
             self.check_args(e, (T.PtrTy(elem, False),), "function")

@@ -74,6 +74,8 @@ class TypeckResults:
     atomic_orderings: dict[ast.MethodCallExpr, tuple[str, ...]] = field(default_factory=dict)
     printf_formats: dict[ast.MacroCallExpr, str] = field(default_factory=dict)  # C format
     contracts: dict[str, object] = field(default_factory=dict)  # kernel -> M.LaunchContract
+    cluster_shapes: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # kernel ->
+    #                                                     `#[cluster_launch(X, Y, Z)]`
     enum_tys: dict[str, T.EnumTy] = field(default_factory=dict)
     # enum values and patterns (typeck/enums.py, typeck/patterns.py)
     variants: dict[ast.Node, int] = field(default_factory=dict)  # `E::V(..)` expr / pattern

@@ -29,7 +29,8 @@ class StaticsMixin:
         item = d.item
         te = item.ty
         res = self.r.statics.get(d.key)
-        if res is None and isinstance(te, ast.PathType) and te.path.names[-1] == "SharedArray":
+        if res is None and isinstance(te, ast.PathType) and te.path.names[-1] in ("SharedArray",
+                                                                                  "Barrier"):
             with self.in_scope_of(item):
                 res = self.shared_static(item, d.key)
             if res is None:
@@ -175,5 +176,7 @@ def _pack(value, ty: T.Ty) -> bytes:
         return bytes([1 if value else 0])
     if isinstance(ty, T.FloatTy):
         return struct.pack("<" + _PACK[("float", ty.bits)], value)
+    if ty.bits == 128:  # no struct code: two's complement, little-endian
+        return (int(value) & ((1 << 128) - 1)).to_bytes(16, "little")
     lo = "int" if ty.signed else "uint"
     return struct.pack("<" + _PACK[(lo, ty.bits)], int(value))

@@ -80,9 +80,10 @@ class StmtMixin:
             self.sink.error("OX0002", "a `SharedArray` static must be `static mut`", item.name_span,
                             "declared without `mut`", help=f"write `static mut {item.name}`")
         init = item.value
-        if not (isinstance(init, ast.PathExpr) and init.path.names[-2:] == ("SharedArray", "UNINIT")):
-            self.sink.error("E0308", "a `SharedArray` must be initialised with "
-                            "`SharedArray::UNINIT`", init.span, "expected `SharedArray::UNINIT`")
+        kind = ty.name or "SharedArray"  # `static mut B: Barrier = Barrier::UNINIT;`
+        if not (isinstance(init, ast.PathExpr) and init.path.names[-2:] == (kind, "UNINIT")):
+            self.sink.error("E0308", f"a `{kind}` must be initialised with `{kind}::UNINIT`",
+                            init.span, f"expected `{kind}::UNINIT`")
         res = StaticRes(mangled, ty, item.mutable, item.name_span)
         self.r.statics[mangled] = res
         return res

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from .operators import lossless
+from .ordering import ordering_method
 
 TRY_FROM_INT_ERROR = T.StructTy("TryFromIntError", (), is_copy=True)
 
@@ -94,6 +95,9 @@ def default_ok(ck, ty: T.Ty, span) -> bool:
 def builtin_method(ck, e: ast.MethodCallExpr, recv: T.Ty, base: T.Ty, expected) -> T.Ty | None:
     """`.clone()` of a `Clone` type, `.into()` / `.try_into()` between numbers."""
     base = ck.deep(base)
+    found = ordering_method(ck, e, base)  # `cmp`, `partial_cmp`, Ordering's (ordering.py)
+    if found is not None:
+        return found
     if e.method == "clone" and not e.args and (T.is_scalar(base) or "Clone" in ck.derived(base)
                                                or "Copy" in ck.derived(base)):
         ck.r.methods[e] = ("trait", "clone")

@@ -45,6 +45,10 @@ class TraitMixin:
 
     def derived(self, ty: T.Ty) -> set[str]:
         ty = self.deep(ty)
+        if ty == T.CMP_ORDERING:
+            return set(T.CMP_ORDERING_DERIVES)
+        if ty == T.PHANTOM_DATA:
+            return set(T.PHANTOM_DATA_DERIVES)
         key = self.adt_base(ty.name) if isinstance(ty, (T.StructTy, T.EnumTy)) else None
         if key in self.items.adts:
             return derives(self.items.adts[key])

@@ -82,10 +82,18 @@ class TypeLoweringMixin:
                 align = 0
             return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0,
                                    align or 0)
+        if name == "Barrier" and not gargs and name not in self.items.structs:
+            return T.BARRIER
         if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
             return T.option_ty(self._type_arg(gargs[0]))
         if name == "Result" and len(gargs) == 2 and name not in self.items.enums:
             return T.result_ty(self._type_arg(gargs[0]), self._type_arg(gargs[1]))
+        if name == "Ordering" and not gargs and names[0] in ("cmp", "Ordering"):
+            return T.CMP_ORDERING  # `core::cmp::Ordering` (`use core::cmp::Ordering`)
+        if name == "PhantomData" and len(gargs) <= 1 and names[0] in ("marker", "PhantomData"):
+            for g in gargs:
+                self._type_arg(g)
+            return T.PHANTOM_DATA
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
         atomic = T.atomic_type_name(name)

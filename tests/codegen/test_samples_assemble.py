@@ -11,7 +11,7 @@ import pytest
 
 from oxidec import driver
 from oxidec.diagnostics import CompileError, render_all
-from samples.reference import PENDING
+from samples.reference import MIN_ARCH, PENDING
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.rs"))
@@ -37,6 +37,13 @@ def sample_ptx(path: Path, arch: str) -> str:
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.stem for s in SAMPLES])
 def test_sample_assembles(sample: Path, arch: str, ptxas, tmp_path: Path) -> None:
+    need = MIN_ARCH.get(sample.stem)
+    if need and int(arch[3:]) < int(need[3:].rstrip("a")):
+        with pytest.raises(CompileError) as err:  # a clear error naming what it needs
+            driver.compile_file(sample, driver.Options(arch=arch))
+        assert "error[OX0013]" in render_all(err.value.diagnostics)
+        assert need in render_all(err.value.diagnostics)
+        return
     ptx = tmp_path / f"{sample.stem}.ptx"
     ptx.write_text(sample_ptx(sample, arch))
     result = subprocess.run([ptxas, f"-arch={arch}", "-v", str(ptx), "-o", str(tmp_path / "k.cubin")],
@@ -49,7 +56,7 @@ def test_sample_assembles(sample: Path, arch: str, ptxas, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.stem for s in SAMPLES])
 def test_one_entry_per_kernel(sample: Path) -> None:
-    comp = compile_sample(sample)
+    comp = compile_sample(sample, driver.Options(arch=MIN_ARCH.get(sample.stem, "sm_80")))
     entries = re.findall(r"^\.visible \.entry (\w+)\(", comp.ptx, re.M)
     assert entries == list(comp.kernels)
     assert entries, "every sample has at least one kernel"

@@ -1092,3 +1092,24 @@ def every_numeric_cast_pair():
             f.assign(bb, P(out, D), Use(cp(r)))
     f.term(bb, Return)
     return Case(program(f), ["cvt.rn.f64.s64", "cvt.rzi.u32.f32"])
+
+
+@case
+def one_over_x_is_rcp_rn():
+    """1.0 / x (and `recip()`) is rcp.rn: the same correctly rounded result as div.rn with a
+    shorter SASS path; other numerators stay div.rn."""
+    f = Fn("reciprocals")
+    a = f.arg("a", F32)
+    b = f.arg("b", F64)
+    out = f.arg("out", PtrTy(F32, True))
+    out64 = f.arg("out64", PtrTy(F64, True))
+    bb = f.block()
+    r, s, t = f.local(F32), f.local(F64), f.local(F32)
+    f.assign(bb, r, BinaryOp("div", c(1.0, F32), cp(a)))
+    f.assign(bb, s, BinaryOp("div", c(1.0, F64), cp(b)))
+    f.assign(bb, t, BinaryOp("div", c(2.0, F32), cp(a)))
+    f.assign(bb, P(out, D), Use(cp(r)))
+    f.assign(bb, P(out64, D), Use(cp(s)))
+    f.assign(bb, P(out, D), Use(cp(t)))
+    f.term(bb, Return)
+    return Case(program(f), ["rcp.rn.f32", "rcp.rn.f64", "div.rn.f32"])

@@ -1,7 +1,7 @@
 """compute-sanitizer (memcheck, racecheck, synccheck) over every sample kernel, on the GPU.
 
     python tests/sanitizer/run_sanitizer.py [--tools memcheck,racecheck,synccheck]
-                                            [--kernel NAME] [--small] [--seed N]
+                                            [--kernel NAME] [--small] [--seed N] [--jobs N]
 
 Each kernel of samples/reference.py's table runs as a user would run it,
 `compute-sanitizer --tool T python -m oxidec.cli run samples/X.rs -k K --gpu ...`, with the
@@ -9,6 +9,8 @@ arguments, grid and block its sample test uses (inputs written to .npy files, sc
 enum values as --arg text), and its outputs saved and compared with the NumPy reference, so
 that a clean report comes from a run that computed the right thing. Prints one line per
 (kernel, tool) and exits 1 when any report is not clean. compute-sanitizer must be on PATH.
+--jobs runs that many sanitizer processes at once (each is mostly process start-up and
+instrumentation on the host: the whole table takes minutes one at a time).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
@@ -100,6 +103,7 @@ def main(argv=None) -> int:
     ap.add_argument("--kernel", default="")
     ap.add_argument("--small", action="store_true", help="the small input sizes")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     sanitizer = shutil.which("compute-sanitizer")
     if sanitizer is None:
@@ -107,15 +111,19 @@ def main(argv=None) -> int:
         return 2
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
     print(f"seed {seed}")
+    runs = [(case, tool) for case in ALL_CASES if not args.kernel or case.kernel == args.kernel
+            for tool in args.tools.split(",")]
     bad = 0
-    for case in ALL_CASES:
-        if args.kernel and case.kernel != args.kernel:
-            continue
-        for tool in args.tools.split(","):
-            clean, summary = run_one(case, tool, seed, args.small, sanitizer)
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futures = {pool.submit(run_one, case, tool, seed, args.small, sanitizer): (case, tool)
+                   for case, tool in runs}
+        for fut in as_completed(futures):
+            case, tool = futures[fut]
+            clean, summary = fut.result()
             print(f"{case.id:36s} {tool:10s} {'clean' if clean else 'NOT CLEAN'}  {summary}",
                   flush=True)
             bad += not clean
+    print(f"{len(runs)} runs of {len({c.id for c, _ in runs})} kernels")
     print(f"{bad} unclean runs")
     return 1 if bad else 0
 

@@ -17,7 +17,7 @@ def test_every_sample_is_sanitizer_clean(rng) -> None:
     if shutil.which("compute-sanitizer") is None:
         pytest.fail("compute-sanitizer is not on PATH on the GPU machine")
     proc = subprocess.run([sys.executable, str(HERE / "run_sanitizer.py"), "--small",
-                           "--seed", str(int(rng.integers(1 << 30)))],
+                           "--seed", str(int(rng.integers(1 << 30))), "--jobs", "8"],
                           capture_output=True, text=True, timeout=3600)
     assert proc.returncode == 0, proc.stdout[-20000:] + proc.stderr[-5000:]
     assert "0 unclean runs" in proc.stdout

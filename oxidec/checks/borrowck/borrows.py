@@ -369,8 +369,9 @@ class BorrowCheck:
     def conflict_help(self, code: str, a: Access, loan: Loan) -> list[str]:
         ty = place_ty(self.body, M.Place(loan.place.local))
         if isinstance(ty, T.DisjointSliceTy) and code in ("E0499", "E0502"):
-            method = "get_unchecked_mut" if "get_unchecked_mut" in loan.span.text() \
-                else "get_mut"
+            # the loan is spanned on the receiver; the method name follows it
+            after = loan.span.file.text[loan.span.end:loan.span.end + 40]
+            method = "get_unchecked_mut" if "get_unchecked_mut" in after else "get_mut"
             return [f"`{method}` borrows the whole `DisjointSlice` for as long as its "
                     "reference is used: finish with one element (or read `len()` into a "
                     "variable) before borrowing again"]

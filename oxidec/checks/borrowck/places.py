@@ -77,7 +77,7 @@ class Accesses:
 
     def _internal_len(self, b: int, block: M.BasicBlock) -> None:
         # `get_mut(idx)` reads the slice's length just before it borrows the slice (both
-        # statements carry the call's span); that read is part of the `&mut self` borrow,
+        # statements carry the receiver's span); that read is part of the `&mut self` borrow,
         # not a separate shared one.
         refs = {(st.span, st.rvalue.place.local) for st in block.statements
                 if isinstance(st, M.Assign) and isinstance(st.rvalue, M.Ref)}

@@ -1,0 +1,55 @@
+"""`cuda_device::cooperative_groups`: the thread block and its warp tiles.
+
+    let block = this_thread_block();          // ThreadBlock
+    block.sync(); block.thread_rank(); block.size();
+    let tile = block.tiled_partition::<16>(); // WarpTile<16>: 16 consecutive lanes of a warp
+    tile.thread_rank(); tile.size(); tile.sync();
+    tile.ballot(p) tile.all(p) tile.any(p)    // vote.sync under the tile's mask; ballot's
+                                              // bits are tile ranks
+    tile.shfl(v, rank) tile.shfl_xor(v, m) tile.shfl_down(v, d) tile.shfl_up(v, d)
+                                              // (and `_f32`): a source outside the tile
+                                              // gives the lane its own value
+
+The handles are zero-sized; a tile's size N (a power of two, 1 ..= 32) is part of its type
+(`WarpTile<N>`), so its mask is a constant for N = 32 and `0xffff >> ..`-style arithmetic on
+the lane id otherwise (lower/coop_api.py expands every method into the masked warp
+collectives, so the simulator and the emitter need nothing of their own).
+"""
+from __future__ import annotations
+
+from .model import ApiFn, ApiType, hook
+
+TYPES = [
+    ApiType("ThreadBlock", "cooperative_groups", doc="the threads of this block"),
+    ApiType("WarpTile", "cooperative_groups", "<const N: u32>",
+            doc="N consecutive lanes of one warp (N a power of two <= 32)"),
+]
+
+CG = "cooperative_groups::"
+
+
+def _m(owner: str, name: str, params: tuple[str, ...], ret: str, low: str, **kw) -> ApiFn:
+    return ApiFn(f"{owner}::{name}", params, ret, hook(low), kind="method", owner=owner, **kw)
+
+
+TILE_VOTES = ("ballot", "all", "any")
+TILE_SHUFFLES = ("shfl", "shfl_xor", "shfl_down", "shfl_up")
+
+FNS = [
+    ApiFn(CG + "this_thread_block", (), "ThreadBlock", hook("coop_handle")),
+    _m("ThreadBlock", "sync", (), "()", "coop_block"),
+    _m("ThreadBlock", "thread_rank", (), "u32", "coop_block"),
+    _m("ThreadBlock", "size", (), "u32", "coop_block"),
+    # the result type `WarpTile<N>` comes from the const generic (typeck/methods.py)
+    _m("ThreadBlock", "tiled_partition", (), "ThreadBlock", "coop_handle", const_generics=1,
+       check="tiled_partition"),
+    _m("WarpTile", "thread_rank", (), "u32", "coop_tile"),
+    _m("WarpTile", "size", (), "u32", "coop_tile"),
+    _m("WarpTile", "sync", (), "()", "coop_tile"),
+    _m("WarpTile", "ballot", ("bool",), "u32", "coop_tile"),
+    _m("WarpTile", "all", ("bool",), "bool", "coop_tile"),
+    _m("WarpTile", "any", ("bool",), "bool", "coop_tile"),
+    *(_m("WarpTile", name, ("u32", "u32"), "u32", "coop_tile") for name in TILE_SHUFFLES),
+    *(_m("WarpTile", f"{name}_f32", ("f32", "u32"), "f32", "coop_tile")
+      for name in TILE_SHUFFLES),
+]

@@ -1,0 +1,49 @@
+"""`core::cmp`: the `Ordering` enum's methods and the comparison methods of the types core
+or a derive orders (lower/ordering.py builds them from `<` and `==`).
+
+    o.is_lt()  o.is_le()  o.is_gt()  o.is_ge()  o.is_eq()  o.is_ne()  -> bool
+    o.reverse()  o.then(p)                                          -> Ordering
+    a.cmp(&b)           integers, char, bool, `#[derive(Ord)]` types -> Ordering
+    a.partial_cmp(&b)   those and floats (None when a NaN is involved) -> Option<Ordering>
+    x.total_cmp(&y)     f32, f64: IEEE 754 totalOrder                  -> Ordering
+
+A type with a hand-written `Ord`/`PartialOrd` impl gets its own method (user_method finds
+it before this module is asked).
+"""
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+
+ORDERING_PREDICATES = ("is_lt", "is_le", "is_gt", "is_ge", "is_eq", "is_ne")
+
+
+def ordering_method(ck, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
+    m, n = e.method, len(e.args)
+    if base == T.CMP_ORDERING:
+        if m in ORDERING_PREDICATES and n == 0:
+            ck.r.methods[e] = ("trait", f"ord:{m}")
+            return T.BOOL
+        if m == "reverse" and n == 0:
+            ck.r.methods[e] = ("trait", "ord:reverse")
+            return T.CMP_ORDERING
+        if m == "then" and n == 1:
+            ck.coerce(ck.check_expr(e.args[0], T.CMP_ORDERING), T.CMP_ORDERING, e.args[0].span)
+            ck.r.methods[e] = ("trait", "ord:then")
+            return T.CMP_ORDERING
+    if m not in ("cmp", "partial_cmp", "total_cmp") or n != 1:
+        return None
+    total = isinstance(base, (T.IntTy, T.BoolTy)) or (
+        isinstance(base, (T.StructTy, T.EnumTy)) and "Ord" in ck.derived(base)
+        and ck.derived_comparable(base, "PartialOrd"))
+    partial = total or isinstance(base, T.FloatTy) or (
+        isinstance(base, (T.StructTy, T.EnumTy)) and "PartialOrd" in ck.derived(base)
+        and ck.derived_comparable(base, "PartialOrd"))
+    ok = {"cmp": total, "partial_cmp": partial,
+          "total_cmp": isinstance(base, T.FloatTy) and base.bits in (32, 64)}[m]
+    if not ok:
+        return None
+    want = T.RefTy(base, False)
+    ck.coerce(ck.check_expr(e.args[0], want), want, e.args[0].span)
+    ck.r.methods[e] = ("trait", f"ord:{m}")
+    return T.option_ty(T.CMP_ORDERING) if m == "partial_cmp" else T.CMP_ORDERING
