@@ -30,6 +30,9 @@ def cast_value(value, src: T.Ty, dst: T.Ty):
     return c.value if c is not None else value
 
 
+FLOATS = ("f16", "bf16", "f32", "f64")
+
+
 class ConstEvaluator(ConstFnMixin):
     def __init__(self, items, sink: DiagnosticSink, lower_type, tc=None):
         self.items = items
@@ -112,11 +115,18 @@ class ConstEvaluator(ConstFnMixin):
                 return None
             value = T.SCALAR_ASSOC_CONSTS[names[1]](ty)
             return ConstValue(cast_value(value, ty, ty), ty)
-        if len(names) == 3 and names[0] in ("f32", "f64") and names[1] == "consts" \
+        if len(names) == 3 and names[0] in FLOATS and names[1] == "consts" \
                 and names[2] in T.FLOAT_CONSTS:
             ty = T.SCALARS[names[0]]
             return ConstValue(float_literal(Decimal.parse(T.FLOAT_CONSTS[names[2]]), ty),
                               ty)
+        if len(names) == 2 and names[0] in ("f16", "bf16"):  # the `half` crate's consts
+            ty = T.SCALARS[names[0]]
+            if names[1] in T.FLOAT_CONSTS:  # `f16::PI`
+                return ConstValue(float_literal(Decimal.parse(T.FLOAT_CONSTS[names[1]]), ty),
+                                  ty)
+            if names[1] in T.HALF_CONSTS:  # `f16::ONE`, `bf16::MIN_POSITIVE_SUBNORMAL`
+                return ConstValue(T.HALF_CONSTS[names[1]](ty), ty)
         return None
 
     def const_item(self, path: ast.Path) -> ast.ConstItem | None:

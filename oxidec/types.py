@@ -494,34 +494,6 @@ def is_half(ty: Ty) -> bool:
     return isinstance(ty, FloatTy) and ty.bits == 16
 
 
-def round_half(value: float, ty: FloatTy) -> float:
-    """The f16 / bf16 nearest a Python float (ties to even, subnormals kept, overflow ->
-    inf), as a Python float (exact)."""
-    import math
-    value = float(value)
-    if not math.isfinite(value) or value == 0:
-        return value
-    p, emin, emax = float_format(ty)
-    e = max(math.frexp(value)[1] - 1, emin)  # the binade (subnormals: emin's quantum)
-    if e > emax:
-        return math.copysign(math.inf, value)
-    ulp = math.ldexp(1.0, e - (p - 1))
-    r = round(value / ulp) * ulp  # exact division by a power of two; round: ties to even
-    return math.copysign(math.inf, value) if abs(r) > float_max(ty) else math.copysign(r, value)
-
-
-def half_bits(value: float, ty: FloatTy) -> int:
-    """The 16 bits of `value` rounded to the half `ty`; a NaN is the canonical NaN 0x7FFF."""
-    import math
-    import struct
-    value = round_half(value, ty)
-    if math.isnan(value):
-        return 0x7FFF
-    if ty.brain:
-        return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
-    return struct.unpack("<H", struct.pack("<e", value))[0]
-
-
 def float_max(ty: FloatTy) -> float:
     p, _, emax = float_format(ty)
     return (2.0 - 2.0 ** (1 - p)) * 2.0 ** emax
@@ -565,6 +537,14 @@ SCALAR_ASSOC_CONSTS = {
     "EPSILON": lambda ty: float_epsilon(ty),
     "MIN_POSITIVE": lambda ty: float_min_positive(ty),
     "BITS": lambda ty: ty.bits,
+}
+# The `half` crate's constants of f16 / bf16 beyond core's (all exact in the format).
+HALF_CONSTS = {
+    "ZERO": lambda ty: 0.0, "NEG_ZERO": lambda ty: -0.0, "ONE": lambda ty: 1.0,
+    "NEG_ONE": lambda ty: -1.0,
+    "MIN_POSITIVE_SUBNORMAL": lambda ty: 2.0 ** (float_format(ty)[1] - float_format(ty)[0] + 1),
+    "MAX_SUBNORMAL": lambda ty: float_min_positive(ty) - 2.0 ** (float_format(ty)[1]
+                                                                 - float_format(ty)[0] + 1),
 }
 # The integer-valued constants of f32 / f64: name -> (type, f32 value, f64 value).
 FLOAT_INT_CONSTS = {

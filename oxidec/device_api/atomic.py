@@ -10,9 +10,9 @@ and failure); they lower to one MIR `AtomicOp` (typeck/methods.py, lower/calls.p
 """
 from __future__ import annotations
 
-from .model import ApiFn, ApiType, hook
+from .model import ApiFn, ApiType, hook, op
 
-ELEMS = ("u32", "i32", "u64", "i64", "f32", "f64")
+ELEMS = ("u32", "i32", "u64", "i64", "f16", "f32", "f64")
 PREFIXES = {"DeviceAtomic": "gpu", "BlockAtomic": "cta", "SystemAtomic": "sys"}  # -> PTX scope
 CONSTRUCTORS = ("from_ptr", "from_mut", "from_slice_elem")
 
@@ -24,6 +24,8 @@ METHODS = {
     "load": ("load", 0), "store": ("store", 1),
 }
 FLOAT_METHODS = ("fetch_add", "fetch_sub", "swap", "compare_exchange", "load", "store")
+# f16 views: PTX has no 16-bit `atom.exch`, so no `swap` (yet: it would be a CAS loop)
+F16_METHODS = tuple(m for m in FLOAT_METHODS if m != "swap")
 ORDERINGS = {"Relaxed": "relaxed", "Acquire": "acquire", "Release": "release",
              "AcqRel": "acq_rel", "SeqCst": "seq_cst"}
 
@@ -53,4 +55,10 @@ def _constructors() -> list[ApiFn]:
     return fns
 
 
-FNS = _constructors()
+FNS = _constructors() + [
+    # packed half pairs added in place, each half rounded once (`.noftz`: subnormals kept)
+    ApiFn("atomic::atom_add_f16x2", ("*mut u32", "u32"), "u32", op("atom.add.noftz.f16x2"),
+          unsafe=True, min_sm=80),
+    ApiFn("atomic::atom_add_bf16x2", ("*mut u32", "u32"), "u32", op("atom.add.noftz.bf16x2"),
+          unsafe=True, min_sm=90),
+]

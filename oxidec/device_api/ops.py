@@ -87,6 +87,9 @@ def _compute() -> list[Op]:
         # (a, b, sel): byte k of the result is byte sel[4k+2:4k] of the 8 bytes {b, a}, or
         # with sel bit 4k+3 that byte's sign replicated
         Op("prmt", "u32", doc="`prmt.b32`: byte permute"),
+        *(Op(f"atom.add.noftz.{k}x2", "u32", side_effect=True, varies=PER_LANE, min_sm=sm,
+             doc="(p: *mut u32, v: u32) -> the old pair; both halves added in place")
+          for k, sm in (("f16", 80), ("bf16", 90))),
         # `read_volatile`: a load no pass removes, merges, hoists or reorders (`ld.volatile`)
         Op("volatile_load", "dest", volatile=True, side_effect=True, varies=PER_LANE,
            doc="(p: *const T) -> T, read now from memory"),

@@ -1,4 +1,5 @@
 """`cuda_device::f16x2`, `bf16x2` and `convert`: packed pairs of half floats in a `u32`
+(and `cuda_device::f16` / `bf16`: min/max of one half's bits in a `u16`)
 (the first / `lo` value in the low 16 bits), and `tcgen05::cvt_f32x2_bf16x2` (the one
 non-Blackwell item of that module: an f32 pair to a bf16x2).
 
@@ -31,6 +32,15 @@ for _k in ("max", "min"):
     for _suffix, _mods in (("", ""), ("_nan", ".NaN")):
         ARITH[("bf16x2", f"{_k}{_suffix}_bf16x2")] = (f"{_k}{_mods}.bf16x2", 2, 80)
 
+# `cuda_device::f16` / `bf16`: scalar min/max on a half's bits in a u16 (sm_80):
+# (module, fn) -> PTX instruction on .b16 registers
+SCALAR: dict[tuple[str, str], str] = {}
+for _k in ("max", "min"):
+    for _suffix, _mods in (("", ""), ("_ftz", ".ftz"), ("_nan", ".NaN"), ("_ftz_nan", ".ftz.NaN")):
+        SCALAR[("f16", f"{_k}{_suffix}_f16")] = f"{_k}{_mods}.f16"
+    for _suffix, _mods in (("", ""), ("_nan", ".NaN")):
+        SCALAR[("bf16", f"{_k}{_suffix}_bf16")] = f"{_k}{_mods}.bf16"
+
 # f32 pair (lo, hi) -> packed: (module, fn) -> PTX instruction
 PACK = {
     ("convert", "cvt_f16x2_f32"): "cvt.rn.f16x2.f32",
@@ -51,6 +61,8 @@ def ops() -> list[Op]:
              for name in PACK.values()]
     rows += [Op(name, "f32", doc="one half of a packed pair, exactly as f32")
              for name in UNPACK]
+    rows += [Op(name, "u16", min_sm=80, doc=f"`{name}` on a half's bits (u16)")
+             for name in SCALAR.values()]
     return rows
 
 
@@ -63,4 +75,6 @@ FNS = [
       for fmt in ("f16", "bf16") for half in ("lo", "hi")),
     *(ApiFn(f"convert::cvt_f32x2_{fmt}x2", ("u32",), "(f32, f32)", hook("unpack_pair"))
       for fmt in ("f16", "bf16")),
+    *(ApiFn(f"{mod}::{fn}", ("u16", "u16"), "u16", op(name), min_sm=80)
+      for (mod, fn), name in SCALAR.items()),
 ]

@@ -250,7 +250,7 @@ class CallLowering:
         and a NaN can succeed), else Err(old)."""
         a, b = old, current
         if isinstance(elem, T.FloatTy):
-            bits = T.U32 if elem.bits == 32 else T.U64
+            bits = T.IntTy(elem.bits, False)
             a = self.to_temp(M.Intrinsic("bitcast", (old,)), bits, span)
             b = self.to_temp(M.Intrinsic("bitcast", (current,)), bits, span)
         failed = self.to_temp(M.BinaryOp("ne", a, b), T.BOOL, span)

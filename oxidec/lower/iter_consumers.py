@@ -14,11 +14,11 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..mir import syntax as M
-from .iter_items import Item, value_item
+from .iter_items import Item, ref_item, value_item
 from .iter_windows import chunks_remainder
 
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
-             "for_each")
+             "for_each", "max_by", "min_by")
 
 
 class ConsumerLowering:
@@ -126,7 +126,13 @@ class ConsumerLowering:
     def consume_max(self, e: ast.MethodCallExpr, chain) -> M.Operand:
         return self.consume_extreme(e, chain, "ge")
 
-    def consume_extreme(self, e: ast.MethodCallExpr, chain, better: str) -> M.Operand:
+    def consume_max_by(self, e: ast.MethodCallExpr, chain) -> M.Operand:
+        return self.consume_extreme(e, chain, "ge", by=self.closure_arg_env(e.args[0]))
+
+    def consume_min_by(self, e: ast.MethodCallExpr, chain) -> M.Operand:
+        return self.consume_extreme(e, chain, "lt", by=self.closure_arg_env(e.args[0]))
+
+    def consume_extreme(self, e: ast.MethodCallExpr, chain, better: str, by=None) -> M.Operand:
         out_ty = self.ty(e)
         item_ty = out_ty.args[0]
         span = e.span
@@ -145,8 +151,17 @@ class ConsumerLowering:
             xv, bv = M.Place(x), M.Place(best)
             if isinstance(item_ty, T.RefTy):
                 xv, bv = xv.project(M.Deref()), bv.project(M.Deref())
-            cmp = self.to_temp(M.BinaryOp(better, self.read(xv, value_ty),
-                                          self.read(bv, value_ty)), T.BOOL, span)
+            if by is None:
+                cmp = self.to_temp(M.BinaryOp(better, self.read(xv, value_ty),
+                                              self.read(bv, value_ty)), T.BOOL, span)
+            else:  # core's max_by: the last of the greatest; min_by: the first of the least
+                ref = T.RefTy(item_ty, False)
+                order = self.call_closure(by, [ref_item(M.Place(x), ref),
+                                               ref_item(M.Place(best), ref)], span)
+                d = self.to_temp(M.Discriminant(M.Place(self.operand_local(
+                    order, T.CMP_ORDERING, span))), T.CMP_ORDERING.tag, span)
+                cmp = self.to_temp(M.BinaryOp(better, d, M.Constant(0, T.CMP_ORDERING.tag)),
+                                   T.BOOL, span)
             self.switch_bool(cmp, take, loop.latch, span)
             self.cur = take
             self.assign(M.Place(best), M.Use(self.read(M.Place(x), item_ty)), span)

@@ -48,9 +48,13 @@ def lower_ordering_method(lw, e, name: str) -> M.Operand:
     while isinstance(ty, T.RefTy):
         ty = ty.inner
     a = lw.read(lw.receiver_place(e.receiver), ty)
-    ref_ty = T.RefTy(ty, False)
-    other = lw.operand_local(lw.lower_expr(e.args[0]), ref_ty, e.args[0].span)
-    b = lw.read(M.Place(other, (M.Deref(),)), ty)
+    arg_ty = lw.ty(e.args[0])
+    other = M.Place(lw.operand_local(lw.lower_expr(e.args[0]), arg_ty, e.args[0].span),
+                    (M.Deref(),))
+    while isinstance(arg_ty.inner, T.RefTy):  # `&&f32`: through every reference
+        arg_ty = arg_ty.inner
+        other = M.Place(lw.operand_local(lw.read(other, arg_ty), arg_ty, span), (M.Deref(),))
+    b = lw.read(other, ty)
     if name == "total_cmp":
         a, b = total_order_key(lw, a, ty, span), total_order_key(lw, b, ty, span)
         ty = T.IntTy(ty.bits, True)

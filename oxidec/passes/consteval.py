@@ -20,8 +20,8 @@ import math
 import struct
 
 from ..mir.syntax import Constant
-from ..types import (BOOL, BoolTy, FloatTy, IntTy, Ty, float_format, int_range, round_half,
-                     wrap_int)
+from ..half_float import round_half
+from ..types import BOOL, BoolTy, FloatTy, IntTy, Ty, float_format, int_range, wrap_int
 
 
 # ---------------------------------------------------------------------------
@@ -44,7 +44,7 @@ def round_float(value: float, ty: FloatTy) -> float:
 
 
 def to_half(value: float, ty: FloatTy) -> float:
-    """The f16 / bf16 nearest a Python float (types.round_half)."""
+    """The f16 / bf16 nearest a Python float (half_float.round_half)."""
     return round_half(value, ty)
 
 

@@ -112,3 +112,18 @@ def _negated(em, v: Val, elem) -> Val:
     suffix = f"f{elem.bits}" if isinstance(elem, FloatTy) else f"s{elem.bits}"
     em.emit(instr(f"neg.{suffix}", r, v.text))
     return Val(r, elem)
+
+
+def emit_packed_add(em, rv: mir.Intrinsic, ty, hint) -> list[Val]:
+    """`atomic::atom_add_f16x2(p, v)` / `atom_add_bf16x2`: `atom.add.noftz.f16x2` (generic
+    address unless the analysis knows the space)."""
+    from ..types import U32
+    ptr, value = (em.scalar(em.operand(a)) for a in rv.args)
+    ptr = em.as_reg(ptr)
+    space = SPACE.get(ptr.space or GENERIC)
+    if space is None:
+        ptr, space = em.coerce(ptr, GENERIC), ""
+    dst = hint[0] if hint else em.tmp(U32)
+    kind = rv.name.rsplit(".", 1)[1]
+    em.emit(instr(f"atom{space}.add.noftz.{kind}", dst, f"[{ptr.text}]", em.as_reg(value).text))
+    return [Val(dst, U32)]

@@ -15,7 +15,8 @@ keep Rust's semantics on sm_80 and sm_90 alike.
 """
 from __future__ import annotations
 
-from ..types import BOOL, F32, FloatTy, IntTy, Ty, half_bits  # noqa: F401 (ptx/types.py)
+from ..half_float import half_bits  # noqa: F401 (ptx/types.py)
+from ..types import BOOL, F32, FloatTy, IntTy, Ty
 from .instrs import FLOAT_COMPARE, instr
 from .places import Val
 from .types import PtxEmitError, arith

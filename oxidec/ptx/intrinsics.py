@@ -23,7 +23,7 @@ from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..mir.typeof import operand_ty
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import asynchrony, cluster, legalize, packed, tensor, vprintf, warp
+from . import asynchrony, atomics, cluster, legalize, packed, tensor, vprintf, warp
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -328,6 +328,7 @@ INTRINSICS.update({name: math for name in ops.MATH})
 INTRINSICS.update({name: math_routine for name in ops.MATH_ROUTINES + ops.FAST_MATH})
 INTRINSICS["bitcast"] = bitcast
 INTRINSICS["vprintf"] = vprintf.emit_vprintf
+INTRINSICS.update({f"atom.add.noftz.{k}x2": atomics.emit_packed_add for k in ("f16", "bf16")})
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
 INTRINSICS.update({name: vote for name in VOTES})

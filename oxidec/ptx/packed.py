@@ -2,8 +2,8 @@
 operation; unpacking a half is a `cvt.f32.f16` of its 16 bits (f16) or a shift (bf16)."""
 from __future__ import annotations
 
-from ..device_api.packed import ARITH, PACK, UNPACK
-from ..types import F32, U32
+from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK
+from ..types import F16, F32, U16, U32
 from .instrs import instr
 from .places import Val
 
@@ -46,7 +46,21 @@ def unpack(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, F32)]
 
 
+def scalar(em, rv, ty, hint) -> list[Val]:
+    """`f16::max_f16(a, b)` and friends: the u16 bits (32-bit registers) into .b16 ones, the
+    half instruction, and back."""
+    a, b = _regs(em, rv)
+    ha, hb, hr = em.tmp(F16), em.tmp(F16), em.tmp(F16)
+    em.emit(instr("cvt.u16.u32", ha, a))
+    em.emit(instr("cvt.u16.u32", hb, b))
+    em.emit(instr(rv.name, hr, ha, hb))
+    dst = hint[0] if hint else em.tmp(U16)
+    em.emit(instr("cvt.u32.u16", dst, hr))
+    return [Val(dst, U16)]
+
+
 PACKED = {
+    **{name: scalar for name in SCALAR.values()},
     **{name: arith for name, _, _ in ARITH.values()},
     **{name: pack for name in PACK.values()},
     **{name: unpack for name in UNPACK},

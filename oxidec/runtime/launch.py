@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import types as T
+from ..half_float import half_bits
 from ..mir import layout
 from ..signature import KernelSignature
 from .cuda import check
@@ -178,7 +179,7 @@ def _scalar_cvalue(ty: T.Ty, v: Any) -> ctypes._SimpleCData:
     if isinstance(ty, T.BoolTy):
         return ct(1 if v else 0)
     if T.is_half(ty):
-        return ct(T.half_bits(float(v), ty))
+        return ct(half_bits(float(v), ty))
     if isinstance(ty, T.FloatTy):
         return ct(float(v))
     return ct(int(v))

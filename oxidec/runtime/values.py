@@ -18,6 +18,7 @@ import struct
 from typing import Any
 
 from .. import types as T
+from ..half_float import half_bits
 from ..mir import layout
 from .errors import LaunchError
 
@@ -49,7 +50,7 @@ def _put(buf: bytearray, off: int, ty: T.Ty, value: Any, what: str) -> None:
         if not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
             raise LaunchError(f"{what}: expected a number ({ty}), got {value!r}")
         if ty.bits == 16:
-            struct.pack_into("<H", buf, off, T.half_bits(float(value), ty))
+            struct.pack_into("<H", buf, off, half_bits(float(value), ty))
         else:
             struct.pack_into("<f" if ty.bits == 32 else "<d", buf, off, float(value))
     elif isinstance(ty, T.EnumTy):

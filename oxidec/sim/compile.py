@@ -28,14 +28,13 @@ from ..mir import syntax as M
 from ..span import Span
 from . import halves, ops
 from .errors import LaneFault, SimError, format_span
-from ..device_api.ops import BARRIERS
 from ..mir.layout import field_slot, fields_of, flat_operands
-from ..mir.typeof import operand_ty
 from .intrinsics import INTRINSICS, sim_op
 from .layout import (FAT, align_of, canon, field_offsets, is_fat, scalar_dtype, size_of, tree_map,
                      zeros)
 from .order import weak_topological_order
-from .plans import LocalPlan, MemPlan, constant_fn, elem_of, project, raiser, tag_plan
+from .plans import (LocalPlan, MemPlan, constant_fn, elem_of, is_barrier, project, raiser,
+                    tag_plan)
 
 EXIT = -1
 WAIT = -2
@@ -81,10 +80,6 @@ def compile_kernel(program: M.Program, name: str) -> FlatKernel:
     from .gpu_only import check_runs_on_simulator
     check_runs_on_simulator(program, name)  # clusters, TMA, wgmma: OX0030
     return _Compiler(program, name).run()
-
-
-def _is_barrier(stmt) -> bool:
-    return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
 
 
 class _Compiler:
@@ -172,7 +167,7 @@ class _Compiler:
         self.local_tys.extend(d.ty for d in body.locals)
         stack = stack + (body.name,)
         for j, bb in enumerate(body.blocks):
-            nseg = 1 + sum(1 for s in bb.statements if _is_barrier(s))
+            nseg = 1 + sum(1 for s in bb.statements if is_barrier(s))
             frame.seg_ids.append(list(range(self.nblocks, self.nblocks + nseg)))
             self.nblocks += nseg
             term = bb.terminator
@@ -236,7 +231,7 @@ class _Compiler:
             segments: list[list] = [[]]
             barriers: list[M.Effect] = []
             for s in bb.statements:
-                if _is_barrier(s):
+                if is_barrier(s):
                     barriers.append(s)
                     segments.append([])
                 elif not isinstance(s, M.Nop):
@@ -291,11 +286,9 @@ class _Compiler:
             def printf(x):
                 x.printf(s, [f(x) for f in fns])
             return printf
-        impl = INTRINSICS.get(sim_op(s.name))
-        if impl is not None:  # an effect with a check of its own (`warp_sync`), a store
-            fns = [self.operand(frame, a)[0] for a in s.args]
-            tys = [operand_ty(frame.body, a) for a in s.args]
-            return lambda x: impl(x, [f(x) for f in fns], tys, None)
+        if (impl := INTRINSICS.get(sim_op(s.name))) is not None:  # `warp_sync`, a store
+            fns, tys = zip(*(self.operand(frame, a) for a in s.args)) if s.args else ((), ())
+            return lambda x: impl(x, [f(x) for f in fns], list(tys), None)
         raise SimError(f"effect `{s.name}` is not supported by the simulator")
 
     def atomic(self, frame: Frame, s: M.AtomicOp):

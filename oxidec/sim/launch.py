@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import types as T
+from ..half_float import half_bits
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
@@ -267,7 +268,7 @@ def _scalar_argument(name: str, ty: T.Ty, cty: T.Ty, arg):
     if T.is_half(cty):  # a number, rounded to the half: its bits
         if is_bool or not isinstance(arg, (int, float, np.integer, np.floating)):
             raise SimError(f"argument `{name}: {ty}`: expected a number, got {arg!r}")
-        return np.uint16(T.half_bits(float(arg), cty))
+        return np.uint16(half_bits(float(arg), cty))
     if dt.kind == "b":
         if not is_bool:
             raise SimError(f"argument `{name}: {ty}`: expected a bool, got {arg!r}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..device_api.packed import ARITH, PACK, UNPACK
+from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK
 from .intrinsics import INTRINSICS
 
 # format -> (significand bits with the implicit one, minimum normal exponent, largest finite)
@@ -148,3 +148,47 @@ for _name in PACK.values():
     INTRINSICS[_name] = _pack(_name)
 for _name in UNPACK:
     INTRINSICS[_name] = _unpack(_name)
+
+
+def _atomic_add(kind: str):
+    """`atomic::atom_add_f16x2(p, v)` / `atom_add_bf16x2`: the lanes add in lane order (one
+    of the orders the GPU may pick), each half rounded once; each lane gets the old pair."""
+    add = _arith(f"add.rn.{kind}x2")
+    u32 = np.dtype(np.uint32)
+
+    def fn(x, args, arg_tys, result_ty):
+        addr, value = (np.asarray(a) for a in args)
+        value = np.broadcast_to(value, addr.shape)
+        old = np.empty(addr.shape[0], np.uint32)
+        for k in range(addr.shape[0]):
+            at, lane = addr[k:k + 1], x.lanes[k:k + 1]
+            cur = x.mem.load_scalar(u32, at, lane)
+            x.mem.store_scalar(u32, at, add(x, [cur, value[k:k + 1]], None, None), lane)
+            old[k] = cur[0]
+        return old
+    return fn
+
+
+for _kind in ("f16", "bf16"):
+    INTRINSICS[f"atom.add.noftz.{_kind}x2"] = _atomic_add(_kind)
+
+
+def _scalar(name: str):
+    """`f16::min_nan_f16(a, b)` and friends on u16 bits: PTX min/max (-0 < +0; NaN: the other
+    operand, or with `.NaN` the canonical NaN; `.ftz`: subnormals are zeros)."""
+    op, *mods = name.split(".")
+    fmt = mods[-1]
+
+    def fn(x, args, arg_tys, result_ty):
+        a, b = (decode(np.asarray(v).astype(np.uint16), fmt) for v in args)
+        if "ftz" in mods:
+            a, b = _flush(a, fmt), _flush(b, fmt)
+        r = _minmax(op, "NaN" in mods, a, b)
+        if "ftz" in mods:
+            r = _flush(r, fmt)
+        return encode(r, fmt)
+    return fn
+
+
+for _name in SCALAR.values():
+    INTRINSICS[_name] = _scalar(_name)

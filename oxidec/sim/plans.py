@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import types as T
+from ..device_api.ops import BARRIERS
 from ..mir import syntax as M
 from .errors import LaneFault, SimError
 from ..mir.typeof import MirTypeError, project_ty
@@ -272,6 +273,11 @@ class MemPlan:
 
 # ---------------------------------------------------------------------------------------
 # Constants
+
+def is_barrier(stmt) -> bool:
+    """A block barrier (`sync_threads`): compile.py splits blocks after one."""
+    return isinstance(stmt, M.Effect) and stmt.name in BARRIERS
+
 
 def constant_fn(value, ty: T.Ty):
     try:

@@ -69,9 +69,10 @@ class CallMixin:
                 self.check_expr(a)
             return T.ERROR
         api = lookup_api(names)
-        if api is None and len(names) == 1:  # a bare name two API items share: its `use`
-            full = self.resolver.imported_path(self.module, name)
-            api = lookup_api(full) if full else None
+        if api is None:  # a bare name two API items share, or a module `use`d under an
+            #              alias (`use cuda_device::bf16 as device_bf16;`): through its `use`
+            full = self.resolver.imported_path(self.module, names[0])
+            api = lookup_api(tuple(full) + tuple(names[1:])) if full else None
         if api is not None:
             return self.call_api(e, api, expected)
         core = core_fn(names)

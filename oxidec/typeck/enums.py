@@ -93,7 +93,15 @@ class EnumMixin:
             names = names[1:]
         if len(names) == 2 and names[0] == "Ordering" and self._enum_at(("Ordering",)) is None:
             idx = T.CMP_ORDERING.variant_index(names[1])  # `core::cmp::Ordering::Less`
-            return (T.CMP_ORDERING, idx) if idx is not None else None
+            if idx is not None:
+                return T.CMP_ORDERING, idx
+            if names[1] in ("Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"):
+                return None  # `core::sync::atomic::Ordering`'s (an atomic's argument)
+            self.sink.error("E0599", f"no variant or associated item named `{names[1]}` found "
+                            "for enum `Ordering`", path.segments[-1].span,
+                            "variant or associated item not found in `Ordering`",
+                            help="`core::cmp::Ordering` has `Less`, `Equal` and `Greater`")
+            return T.ERROR, None
         if len(names) == 1 and names[0] in PRELUDE_VARIANTS and self.lookup(names[0]) is None:
             enum, idx = PRELUDE_VARIANTS[names[0]]
         elif len(names) == 2 and names[0] in ("Option", "Result") \

@@ -18,11 +18,11 @@ WINDOW_SOURCES = ("chunks", "chunks_exact", "windows", "chunks_mut", "chunks_exa
 ADAPTERS = ("enumerate", "zip", "map", "filter", "rev", "step_by", "take", "skip", "chain",
             "copied", "cloned")
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
-             "for_each")
+             "for_each", "max_by", "min_by")
 # Iterator methods of Rust that oxidec does not have: named in the error
 UNSUPPORTED = ("filter_map", "flat_map", "flatten", "take_while", "skip_while", "map_while",
                "scan", "peekable", "inspect", "cycle", "fuse", "last", "nth", "nth_back",
-               "collect", "min_by", "max_by", "min_by_key", "max_by_key", "find", "find_map",
+               "collect", "min_by_key", "max_by_key", "find", "find_map",
                "reduce", "try_fold", "try_for_each", "partition", "unzip", "rposition",
                "sum_by", "step", "windows", "chunks", "by_ref", "next", "next_back",
                "cmp", "eq", "lt", "le", "gt", "ge", "ne", "is_sorted", "array_chunks",
@@ -148,7 +148,8 @@ class IteratorMixin:
     def iter_adapter(self, e: ast.MethodCallExpr, item: T.Ty) -> T.Ty:
         m = e.method
         nargs = {"zip": 1, "map": 1, "filter": 1, "step_by": 1, "take": 1, "skip": 1,
-                 "chain": 1, "fold": 2, "any": 1, "all": 1, "position": 1, "for_each": 1}
+                 "chain": 1, "fold": 2, "any": 1, "all": 1, "position": 1, "for_each": 1,
+                 "max_by": 1, "min_by": 1}
         if not self.iter_args(e, nargs.get(m, 0)):
             return T.ERROR
         args = e.args
@@ -202,6 +203,11 @@ class IteratorMixin:
                                 "value cannot be multiplied")
                 return T.ERROR
             return self.iter_done(e, m, value)
+        if m in ("max_by", "min_by"):  # `|a, b| a.total_cmp(b)`: an Ordering
+            ref = T.RefTy(item, False)
+            out = self.closure_arg(args[0], [ref, ref], T.CMP_ORDERING)
+            self.coerce(out, T.CMP_ORDERING, args[0].span)
+            return self.iter_done(e, m, T.option_ty(item))
         if m == "fold":
             acc = self.check_expr(args[0])
             out = self.closure_arg(args[1], [acc, item], acc)

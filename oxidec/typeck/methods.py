@@ -9,6 +9,7 @@ from .. import ast
 from .trait_builtin import builtin_method
 from .. import types as T
 from ..device_api import lookup_method, methods_of
+from ..device_api.atomic import F16_METHODS as F16_ATOMIC_METHODS
 from ..device_api.atomic import FLOAT_METHODS as FLOAT_ATOMIC_METHODS
 from ..device_api.atomic import METHODS as ATOMIC_METHODS
 from ..device_api.atomic import ORDERINGS
@@ -215,8 +216,9 @@ class MethodMixin:
     def atomic_method(self, e: ast.MethodCallExpr, view: T.AtomicTy) -> T.Ty:
         """`view.fetch_add(v, AtomicOrdering::Relaxed)` and the other atomic methods."""
         m, elem = e.method, view.inner
+        float_methods = F16_ATOMIC_METHODS if elem == T.F16 else FLOAT_ATOMIC_METHODS
         methods = ATOMIC_METHODS if T.is_integer(elem) else \
-            {k: v for k, v in ATOMIC_METHODS.items() if k in FLOAT_ATOMIC_METHODS}
+            {k: v for k, v in ATOMIC_METHODS.items() if k in float_methods}
         if m not in methods:
             for a in e.args:
                 if not _ordering_name(a):

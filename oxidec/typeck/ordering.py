@@ -44,6 +44,9 @@ def ordering_method(ck, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
     if not ok:
         return None
     want = T.RefTy(base, False)
-    ck.coerce(ck.check_expr(e.args[0], want), want, e.args[0].span)
+    got = ck.deep(ck.check_expr(e.args[0], want))
+    while isinstance(got, T.RefTy) and isinstance(ck.deep(got.inner), T.RefTy):
+        got = ck.deep(got.inner)  # `&&f32` derefs to `&f32` (a closure's `|a, b|` of refs)
+    ck.coerce(got, want, e.args[0].span)
     ck.r.methods[e] = ("trait", f"ord:{m}")
     return T.option_ty(T.CMP_ORDERING) if m == "partial_cmp" else T.CMP_ORDERING

@@ -82,8 +82,18 @@ class TypeLoweringMixin:
                 align = 0
             return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0,
                                    align or 0)
-        if name == "Barrier" and not gargs and name not in self.items.structs:
+        if name == "Barrier" and not gargs:
             return T.BARRIER
+        if name == "ThreadBlock" and not gargs:
+            return T.THREAD_BLOCK
+        if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
+            n = self.consts.eval_usize(self._const_arg(gargs[0]))
+            if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
+                return T.warp_tile_ty(n)
+            if n is not None:
+                self.sink.error("OX0007", f"a warp tile has a power-of-two size of at most 32 "
+                                f"lanes, not {n}", gargs[0].span, "not 1, 2, 4, .., 32")
+            return T.ERROR
         if name == "Option" and len(gargs) == 1 and name not in self.items.enums:
             return T.option_ty(self._type_arg(gargs[0]))
         if name == "Result" and len(gargs) == 2 and name not in self.items.enums:

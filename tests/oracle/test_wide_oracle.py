@@ -77,3 +77,23 @@ def test_wide_ints_ptx_assembles(arch: str, tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[:3000]
     text = ptx.read_text()
     assert "mul.hi.u64" in text  # the high half of the 64x64 product of the low halves
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="needs rustc")
+def test_wide_ints_on_gpu_match_rustc(rng, tmp_path: Path) -> None:
+    """The same kernels on the GPU: the 64-bit expansion as ptxas compiles it."""
+    from oxidec.api import compile_source
+    inputs = W.inputs(rng, N_INPUTS)
+    want = rustc_outputs(inputs, tmp_path)
+    module = compile_source(W.source(), "wide_ints.rs", fmad=False)
+    start = 0
+    for ty in W.TYPES:
+        n = 2 * N_INPUTS * W.arm_count(ty)
+        gpu = np.full(n, 0xDEAD_BEEF_0BAD_F00D, dtype=np.uint64)
+        module.kernel(f"k_{ty}").launch(((n + 127) // 128, 1, 1), (128, 1, 1), *inputs, gpu,
+                                        device="gpu")
+        bad = np.flatnonzero(gpu != want[start:start + n])
+        assert bad.size == 0, (f"{ty}: {bad.size} of {n} halves differ; first "
+                               f"`{W.arms_of(ty)[(bad[0] // 2) % W.arm_count(ty)]}`")
+        start += n

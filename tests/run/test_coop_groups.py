@@ -121,3 +121,45 @@ def test_thread_block_and_tiles_on_gpu(k, rng):
     (out, f), (want, want_f) = run_tiles("gpu", rng, k, blocks=5)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(f, want_f)
+
+
+TYPED = """
+use cuda_device::cooperative_groups::{this_thread_block, ThreadBlock, WarpTile};
+use cuda_device::{DisjointSlice, kernel, thread};
+
+fn mix(tile: &WarpTile<8>, v: u32) -> u32 {
+    tile.shfl_xor(v, 1) ^ tile.thread_rank()
+}
+
+fn rank(block: ThreadBlock) -> u32 {
+    block.thread_rank()
+}
+
+#[kernel]
+pub fn typed(x: &[u32], mut out: DisjointSlice<u32>) {
+    let block: ThreadBlock = this_thread_block();
+    let tile: WarpTile<8> = block.tiled_partition::<8>();
+    let i = thread::index_1d();
+    let v = x[i.get()];
+    let r = mix(&tile, v) ^ (rank(block) << 16);
+    if let Some(o) = out.get_mut(i) {
+        *o = r;
+    }
+}
+"""
+
+
+def test_handles_as_written_types_and_device_fn_parameters(rng, ptxas, tmp_path):
+    from oxidec.api import compile_source
+    x = rng.integers(0, 2**16, 96, dtype=np.uint32)
+    out = np.full(96, 0xDEAD_BEEF, np.uint32)
+    compile_source(TYPED, "typed.rs").typed[(1,), (96,)](x, out, device="sim")
+    lane = np.arange(96)
+    np.testing.assert_array_equal(out, x[lane ^ 1] ^ (lane % 8) ^ (lane << 16))
+    path = tmp_path / "typed.ptx"
+    path.write_text(build(TYPED).ptx)
+    r = subprocess.run([ptxas, "-arch=sm_80", str(path), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    with pytest.raises(AssertionError, match="OX0007.*not 6"):
+        build(TYPED.replace("WarpTile<8>", "WarpTile<6>", 1))

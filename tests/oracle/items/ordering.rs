@@ -1,6 +1,7 @@
 // core::cmp: Ordering (match, casts, `==`, is_* predicates, reverse, then), `cmp` on
 // integers, char and bool, `partial_cmp` on floats (NaN -> None), `total_cmp`, derived and
-// hand-written Ord/PartialOrd with `<`/`>` going through `partial_cmp`.
+// hand-written Ord/PartialOrd with `<`/`>` going through `partial_cmp`; `max_by`/`min_by`
+// (ties: the last greatest, the first least).
 use core::cmp::Ordering;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -74,5 +75,14 @@ fn compute(x: f32, i: usize) -> f32 {
         + code(g) * 2048 + code(h) * 16384;
     let more = code(kc) + pcode(kp) * 4 + kl * 32 + dl * 128 + code(wo) * 4096 + preds(r) * 16
         + code(t) * 65536 + same * 262144 + (n.clamp(-5, 17) + 5) * 1048576;
+    let arr = [x, y, -x, 0.5, x * 0.5, (i % 3) as f32];
+    let hi = arr.iter().max_by(|p, q| p.total_cmp(q)).copied().unwrap_or(9.0);
+    let lo = arr.iter().copied().min_by(|p, q| p.total_cmp(q)).unwrap_or(9.0);
+    let keys = [Key { major: 1, minor: 2 }, k1, k2, Key { major: n % 2, minor: 9 }];
+    let kmax = keys.iter().enumerate().max_by(|a, b| a.1.cmp(b.1)).map(|(j, _)| j).unwrap_or(9);
+    let kmin = keys.iter().enumerate().min_by(|a, b| a.1.cmp(b.1)).map(|(j, _)| j).unwrap_or(9);
+    let empty: &[f32] = &arr[..0];
+    let none = empty.iter().max_by(|p, q| p.total_cmp(q)).is_none() as i32;
     total as f32 + more as f32 * 0.5 + casts as f32 * 0.25 + preds(g) as f32 * 3.0
+        + (hi.to_bits() % 4093) as f32 * 7.0 + (lo.to_bits() % 4091) as f32 * 11.0 + (kmax * 10 + kmin) as f32 * 13.0 + none as f32
 }
