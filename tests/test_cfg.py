@@ -1,5 +1,6 @@
 """mir/cfg.py: the one control-flow graph module (orderings, predecessors, dominators, loops)."""
 from oxidec.mir.cfg import (
+    loop_exits,
     Dominators, blocks_on_cycles, find_loops, outside_predecessors, postorder, predecessor_counts,
     predecessors, reachable, reverse_postorder, unique_successors,
 )
@@ -49,7 +50,7 @@ def test_dominators_and_the_loop_forest():
     assert (inner.header, inner.blocks, inner.depth, inner.latches) == (3, {3}, 2, [3])
     assert (outer.header, outer.blocks, outer.depth) == (1, {1, 2, 3, 4}, 1)
     assert inner.parent is outer and outer.parent is None
-    assert outer.exits == [(1, 5)] and inner.exits == [(3, 4)]
+    assert loop_exits(b, outer) == [(1, 5)] and loop_exits(b, inner) == [(3, 4)]
     assert outside_predecessors(b, outer) == [0]
     assert blocks_on_cycles(b) == {1, 2, 3, 4}
     assert blocks_on_cycles(body(Unreachable(S))) == set()

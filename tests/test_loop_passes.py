@@ -27,7 +27,7 @@ from oxidec.passes.dead_code import dead_code
 from oxidec.passes.licm import licm
 from oxidec.passes.loop_rotate import loop_rotate
 from oxidec.passes.loop_unroll import loop_unroll
-from oxidec.mir.cfg import Dominators, find_loops
+from oxidec.mir.cfg import Dominators, find_loops, loop_exits
 from oxidec.passes.loops import LoopFacts, basic_ivs
 from oxidec.passes.strength_reduce import strength_reduce
 from oxidec.span import DUMMY_SPAN as S
@@ -135,7 +135,8 @@ def test_dominators_loops_and_induction_variables():
     assert [doms.idom[i] for i in range(6)] == [0, 0, 1, 2, 3, 1]
     assert doms.dominates(1, 4) and not doms.dominates(4, 1) and not doms.dominates(2, 5)
     (loop,) = find_loops(b, doms)
-    assert (loop.header, loop.blocks, loop.latches, loop.exits) == (1, {1, 2, 3, 4}, [4], [(1, 5)])
+    assert (loop.header, loop.blocks, loop.latches, loop_exits(b, loop)) == \
+        (1, {1, 2, 3, 4}, [4], [(1, 5)])
     facts = LoopFacts(b, loop)
     assert facts.written == {7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}
     assert facts.invariant_operand(cp(4)) and not facts.invariant_operand(cp(8))

@@ -5,7 +5,7 @@ emitter and the simulator.
     bb0: { _2 = const 0_usize; goto -> bb1; }              dominators: bb0 > bb1 > bb2, bb3
     bb1: { _3 = Lt(copy _2, copy _1);                      back edge: bb2 -> bb1
            switchInt(copy _3) -> [0: bb3, otherwise: bb2]; } loop: header bb1, blocks {bb1, bb2},
-    bb2: { _2 = Add(copy _2, const 1_usize); goto -> bb1; }       latches [bb2], exits [bb3]
+    bb2: { _2 = Add(copy _2, const 1_usize); goto -> bb1; }       latches [bb2], exits (loop_exits) [bb3]
     bb3: { return; }
 
 The CFG is the one MIR has: an `assert` has one successor (its failure traps), `return` and
@@ -16,7 +16,7 @@ the terminator names them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .syntax import Assert, Body, Call, Goto, SwitchInt, Terminator
 
@@ -256,7 +256,6 @@ class Loop:
     header: int
     blocks: set[int]
     latches: list[int]  # sources of the back edges
-    exits: list[tuple[int, int]] = field(default_factory=list)  # (inside, outside) edges
     depth: int = 1  # 1 for an outermost loop
     parent: "Loop | None" = None
 
@@ -270,6 +269,7 @@ def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
     preds = predecessors(body)
     by_header: dict[int, Loop] = {}
     rpo = doms.rpo_index
+    idom = doms.idom
     for b in doms.order:
         for s in successors(body.blocks[b].terminator):
             # a back edge b -> s (a dominator comes first in reverse postorder)
@@ -277,23 +277,41 @@ def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
                 loop = by_header.setdefault(s, Loop(s, {s}, []))
                 if b not in loop.latches:
                     loop.latches.append(b)
+                blocks = loop.blocks
                 stack = [b]
                 while stack:
                     n = stack.pop()
-                    if n not in loop.blocks:
-                        loop.blocks.add(n)
-                        stack.extend(p for p in preds[n] if doms.idom[p] is not None)
+                    if n not in blocks:
+                        blocks.add(n)
+                        for p in preds[n]:
+                            if p not in blocks and idom[p] is not None:
+                                stack.append(p)
     loops = list(by_header.values())
-    for loop in loops:
-        loop.exits = [(b, s) for b in sorted(loop.blocks)
-                      for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
-        enclosing = [o for o in loops if o is not loop and loop.header in o.blocks
-                     and loop.blocks <= o.blocks]
-        loop.depth = 1 + len(enclosing)
-        if enclosing:
-            loop.parent = min(enclosing, key=lambda o: len(o.blocks))
+    _link_forest(loops)
     loops.sort(key=lambda lp: (-lp.depth, lp.header))
     return loops
+
+
+def _link_forest(loops: list[Loop]) -> None:
+    """Each loop's parent (the smallest loop that contains it) and depth (1 + the number of
+    loops that contain it). Natural loops with distinct headers are nested or disjoint, so
+    the loops are visited largest first, each block labelled with the smallest loop seen so
+    far that holds it: the label of a loop's header when the loop is reached is its parent.
+    (A test of every pair was cubic in the nesting depth.)"""
+    innermost: dict[int, Loop] = {}
+    for loop in sorted(loops, key=lambda lp: -len(lp.blocks)):
+        parent = innermost.get(loop.header)
+        if parent is not None and loop.blocks <= parent.blocks:
+            loop.parent, loop.depth = parent, parent.depth + 1
+        for b in loop.blocks:
+            innermost[b] = loop
+
+
+def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
+    """The (inside, outside) edges that leave the loop (asked for, not stored: a forest of
+    nested loops would hold a quadratic number of them)."""
+    return [(b, s) for b in sorted(loop.blocks)
+            for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
 
 
 def outside_predecessors(body: Body, loop: Loop) -> list[int]:

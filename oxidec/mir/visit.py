@@ -13,7 +13,7 @@ Vocabulary used by every pass:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from .cfg import map_targets
 from .syntax import (
@@ -28,7 +28,13 @@ from .syntax import (
 
 
 def has_deref(place: Place) -> bool:
-    return any(isinstance(p, Deref) for p in place.projection)
+    projection = place.projection
+    if not projection:
+        return False  # the common case, without a generator
+    for p in projection:
+        if isinstance(p, Deref):
+            return True
+    return False
 
 
 def rvalue_operands(rv: Rvalue) -> tuple[Operand, ...]:
@@ -53,31 +59,54 @@ def terminator_operands(term: Terminator) -> tuple[Operand, ...]:
     return ()
 
 
-def _place_reads(place: Place, *, is_def: bool) -> Iterator[int]:
+# The readers build lists (a few entries each) rather than nest generators: every pass asks
+# them about every statement, and a generator chain per statement was a large share of the
+# compiler's time on long kernels.
+
+def _add_place_reads(out: list[int], place: Place, is_def: bool) -> None:
+    projection = place.projection
+    if not projection:
+        if not is_def:
+            out.append(place.local)
+        return
     if not is_def or has_deref(place):
-        yield place.local
-    for p in place.projection:
+        out.append(place.local)
+    for p in projection:
         if isinstance(p, Index):
-            yield p.local
+            out.append(p.local)
 
 
-def _operand_reads(op: Operand) -> Iterator[int]:
+def _add_operand_reads(out: list[int], op: Operand) -> None:
     if isinstance(op, (Copy, Move)):
-        yield from _place_reads(op.place, is_def=False)
+        _add_place_reads(out, op.place, False)
 
 
-def statement_reads(stmt) -> Iterator[int]:
+def _place_reads(place: Place, *, is_def: bool) -> list[int]:
+    out: list[int] = []
+    _add_place_reads(out, place, is_def)
+    return out
+
+
+def _operand_reads(op: Operand) -> list[int]:
+    out: list[int] = []
+    _add_operand_reads(out, op)
+    return out
+
+
+def statement_reads(stmt) -> list[int]:
+    out: list[int] = []
     if isinstance(stmt, Assign):
-        yield from _place_reads(stmt.place, is_def=True)
-        yield from rvalue_reads(stmt.rvalue)
+        _add_place_reads(out, stmt.place, True)
+        _add_rvalue_reads(out, stmt.rvalue)
     elif isinstance(stmt, Effect):
         for op in stmt.args:
-            yield from _operand_reads(op)
+            _add_operand_reads(out, op)
     elif isinstance(stmt, AtomicOp):
         if stmt.dest is not None:
-            yield from _place_reads(stmt.dest, is_def=True)
+            _add_place_reads(out, stmt.dest, True)
         for op in (stmt.ptr, *stmt.args):
-            yield from _operand_reads(op)
+            _add_operand_reads(out, op)
+    return out
 
 
 def statement_def(stmt) -> Place | None:
@@ -91,18 +120,30 @@ def statement_def(stmt) -> Place | None:
     return None if has_deref(place) else place
 
 
-def rvalue_reads(rv: Rvalue) -> Iterator[int]:
+def _add_rvalue_reads(out: list[int], rv: Rvalue) -> None:
+    if isinstance(rv, BinaryOp):
+        _add_operand_reads(out, rv.lhs)
+        _add_operand_reads(out, rv.rhs)
+        return
     if isinstance(rv, (Ref, Len, Discriminant)):
-        yield from _place_reads(rv.place, is_def=False)
+        _add_place_reads(out, rv.place, False)
     for op in rvalue_operands(rv):
-        yield from _operand_reads(op)
+        _add_operand_reads(out, op)
 
 
-def terminator_reads(term: Terminator) -> Iterator[int]:
+def rvalue_reads(rv: Rvalue) -> list[int]:
+    out: list[int] = []
+    _add_rvalue_reads(out, rv)
+    return out
+
+
+def terminator_reads(term: Terminator) -> list[int]:
+    out: list[int] = []
     if isinstance(term, Call):
-        yield from _place_reads(term.destination, is_def=True)
+        _add_place_reads(out, term.destination, True)
     for op in terminator_operands(term):
-        yield from _operand_reads(op)
+        _add_operand_reads(out, op)
+    return out
 
 
 def read_counts(body: Body) -> Counter[int]:

@@ -36,6 +36,8 @@ Writing a local forgets every fact, key and condition that mentions it.
 """
 from __future__ import annotations
 
+import heapq
+
 from ..mir.syntax import (
     Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Constant, Copy, Deref, Goto,
     Intrinsic, Len, Move, SwitchInt, Use,
@@ -335,35 +337,54 @@ class _Checker:
         chains = self.chains(order, preds)
         edges: dict[tuple[int, int], FactState] = {}  # (from, to) -> the state along the edge
         entry: dict[int, FactState] = {}
-        for _ in range(64):
-            changed = False
-            for h, chain in chains.items():
-                incoming = [edges[(p, h)] for p in preds[h] if (p, h) in edges]
-                state = FactState() if h == order[0] else None
-                for st in incoming:
-                    state = st if state is None else meet(state, st)
-                if state is None:
-                    continue
-                if entry.get(h) != state:
-                    entry[h] = state
-                    changed = True
-                state = state.copy()
-                for b in chain[:-1]:
-                    state = self.transfer(b, state)
-                    state = self._follow(body.blocks[b].terminator, state)
-                last = chain[-1]
-                outs: dict[int, FactState] = {}
-                for s, out in self._edges(body.blocks[last].terminator,
-                                          self.transfer(last, state)):
-                    outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
-                for s, out in outs.items():
-                    if edges.get((last, s)) != out:
-                        edges[(last, s)] = out
-                        changed = True
-            if not changed:
-                break
-        else:
-            return False  # no fixpoint (not expected): change nothing
+        # Rounds over the chains in reverse postorder, as a worklist: a round visits only the
+        # chains whose incoming states changed (a change to a chain later in the order is
+        # seen in the same round, to an earlier one in the next), in the order a round over
+        # every chain would; the ones skipped would have changed nothing.
+        heads = list(chains)
+        rank = {h: i for i, h in enumerate(heads)}
+        now: list[int] = list(range(len(heads)))  # a heap of ranks, with `in_now` its set
+        in_now = set(now)
+        later: set[int] = set()
+        rounds = 0
+        while now or later:
+            if not now:
+                rounds += 1
+                if rounds >= 64:
+                    return False  # no fixpoint (not expected): change nothing
+                now, in_now, later = sorted(later), later, set()
+            current = heapq.heappop(now)
+            in_now.discard(current)
+            h = heads[current]
+            chain = chains[h]
+            incoming = [edges[(p, h)] for p in preds[h] if (p, h) in edges]
+            state = FactState() if h == order[0] else None
+            for st in incoming:
+                state = st if state is None else meet(state, st)
+            if state is None or entry.get(h) == state:
+                continue
+            entry[h] = state
+            state = state.copy()
+            for b in chain[:-1]:
+                state = self.transfer(b, state)
+                state = self._follow(body.blocks[b].terminator, state)
+            last = chain[-1]
+            outs: dict[int, FactState] = {}
+            for s, out in self._edges(body.blocks[last].terminator,
+                                      self.transfer(last, state)):
+                outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
+            for s, out in outs.items():
+                if edges.get((last, s)) != out:
+                    edges[(last, s)] = out
+                    k = rank.get(s)
+                    if k is None:
+                        continue
+                    if k > current:
+                        if k not in in_now:
+                            in_now.add(k)
+                            heapq.heappush(now, k)
+                    else:
+                        later.add(k)
         changed = False
         for h, chain in chains.items():
             if h not in entry:

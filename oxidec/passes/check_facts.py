@@ -190,6 +190,8 @@ def meet(a: FactState, b: FactState) -> FactState:
             if only_a is None:
                 only_a = frozenset(fa - fb)
             delta = only_a | (x - common)
+        elif x is y or x == y:  # the common case, and the same set as below
+            delta = frozenset([f for f in x if f not in common]) if x else frozenset()
         else:
             delta = frozenset([f for f in x if (f in fb or f in y) and f not in common]
                               + [f for f in y if (f in fa or f in x) and f not in common])

@@ -130,10 +130,12 @@ class InductionVar:
     update: Site  # the one statement in the loop that writes the local: `i = Add(i, step)`
 
 
-def basic_ivs(body: Body, loop: Loop, facts: LoopFacts) -> dict[int, InductionVar]:
+def basic_ivs(body: Body, loop: Loop, facts: LoopFacts,
+              doms: Dominators | None = None) -> dict[int, InductionVar]:
     """Integer locals whose only write inside the loop is `i = Add(copy i, step)` with
-    `step` invariant, in a block that runs on every iteration (it dominates every latch)."""
-    doms = Dominators(body)
+    `step` invariant, in a block that runs on every iteration (it dominates every latch).
+    `doms`: the body's dominators, when the caller has them."""
+    doms = doms or Dominators(body)
     out = {}
     for local in facts.written:
         if local in facts.taken or not isinstance(body.locals[local].ty, IntTy):
@@ -250,12 +252,14 @@ def rewrite_each_iv(body: Body, try_iv) -> bool:
 
 
 def _rewrite_one_iv(body: Body, try_iv) -> bool:
+    # the analyses hold until `try_iv` rewrites, and then this round ends
     doms = Dominators(body)
+    defs, taken = local_defs(body), address_taken(body)
     for loop in find_loops(body, doms):
         if loop.header == 0:
             continue
-        facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
-        for iv in basic_ivs(body, loop, facts).values():
+        facts = LoopFacts(body, loop, defs, taken)
+        for iv in basic_ivs(body, loop, facts, doms).values():
             if try_iv(body, loop, facts, iv, doms):
                 return True
     return False
