@@ -1117,6 +1117,8 @@ def report(rows, builds, mode: str, opts, total_s: float) -> str:
         for name, ox, nv in builds:
             ratio = f"{nv / ox:.1f}x" if ox and nv else "-"
             lines.append(f"| {name} | {fmt_ms(ox)} | {fmt_ms(nv)} | {ratio} |")
+    lines += ["", "Static SASS comparisons: SASS.md. Compile-speed measurements on the "
+              "development machine: BUILD_TIME.md."]
     return "\n".join(lines) + "\n"
 
 
