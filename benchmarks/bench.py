@@ -217,9 +217,10 @@ def elementwise_pieces(case, inputs):
         yield sub, {name: (part, slice(None)) for name in case.output_names}
 
 
-def row_pieces(halo: int):
+def row_pieces(halo: int, whole: tuple[str, ...] = ()):
     """Bands of rows of a rows x cols problem (the first two scalars), each with `halo` rows
-    of context on either side that are computed and dropped (the stencil's neighbours)."""
+    of context on either side that are computed and dropped (the stencil's neighbours);
+    the slices named in `whole` (rmsnorm's weights, one per column) go to every band whole."""
     def pieces(case, inputs):
         rows, cols = _rows_cols(case, inputs)
         rows_p, _ = _params(case, "scalar")[:2]
@@ -231,7 +232,7 @@ def row_pieces(halo: int):
             for p in case.params:
                 if p is rows_p:
                     sub[p.name] = p.dtype.type(b - a)
-                elif p.kind == "scalar":
+                elif p.kind == "scalar" or p.name in whole:
                     sub[p.name] = inputs[p.name]
                 else:
                     sub[p.name] = inputs[p.name][a * cols:b * cols]
@@ -544,6 +545,22 @@ def make_stencil(case, size, rng):
                     [rows, cols, c0, c1])
 
 
+def make_rmsnorm(case, size, rng):
+    rows, cols = _shape(size)
+    x = rng.standard_normal(rows * cols, dtype=np.float32)
+    w = rng.uniform(0.5, 1.5, cols).astype(np.float32)
+    return _by_kind(case, [x, w], [_poison(np.float32, rows * cols)],
+                    [rows, cols, np.float32(1e-5)])
+
+
+def args_rmsnorm(case, inputs, outs):
+    """(x, w, out, rows, cols, eps) with the sizes as C ints."""
+    x, w = (inputs[p.name] for p in _params(case, "slice"))
+    (out,) = _arrays(case, inputs, outs, ("disjoint",))
+    rows, cols, eps = (inputs[p.name] for p in _params(case, "scalar"))
+    return [x, w, out, np.int32(rows), np.int32(cols), eps]
+
+
 def _matrix_bytes(inputs):
     return _gbs(8.0 * _max_size(inputs))  # one read and one write of each element
 
@@ -602,6 +619,14 @@ BENCHES: list[Bench] = [
                          val("n", "i32")),
           args_scan, make_scan, {"full": 1 << 26, "quick": 1 << 20, "dry": 20001},
           _n_elems, lambda inp: _gbs(8.0 * _max_size(inp))),
+    Bench("rmsnorm", ("rmsnorm",), ("rmsnorm",), "rmsnorm",
+          lambda: nv_sig("rmsnorm", ptr_in("x"), ptr_in("w"), ptr_out("out"),
+                         val("rows", "i32"), val("cols", "i32"), val("eps", "f32")),
+          args_rmsnorm, make_rmsnorm,
+          {"full": (65536, 1024), "quick": (4096, 1024), "dry": (6, 700)},
+          _matrix_desc, _matrix_bytes,
+          functools.partial(PieceExpectation, pieces=row_pieces(0, whole=("w",))),
+          note="extra: an inference kernel (RMS normalisation with weights)"),
     Bench("dot", ("dot",), ("dot",), "dot",
           lambda: nv_sig("dot", ptr_in("a"), ptr_in("b"), ptr_out("result"), val("n", "i32")),
           args_dot, make_dot, {"full": 1 << 26, "quick": 1 << 20, "dry": 50001},
@@ -1092,6 +1117,8 @@ def report(rows, builds, mode: str, opts, total_s: float) -> str:
         for name, ox, nv in builds:
             ratio = f"{nv / ox:.1f}x" if ox and nv else "-"
             lines.append(f"| {name} | {fmt_ms(ox)} | {fmt_ms(nv)} | {ratio} |")
+    lines += ["", "Static SASS comparisons: SASS.md. Compile-speed measurements on the "
+              "development machine: BUILD_TIME.md."]
     return "\n".join(lines) + "\n"
 
 

@@ -3,7 +3,7 @@ twin, measured the same way (a fresh process per run, paired: oxidec and nvcc al
 both see the same machine load; median of N runs of wall time and of user+system CPU time,
 which is what to compare on a loaded machine). oxidec runs with --no-cache (a cold build).
 
-    python3 benchmarks/build_time.py [--runs 7] [--oxidec "python3 -m oxidec.cli"]
+    python3 benchmarks/build_time.py [--runs 7] [--hit] [--oxidec "python3 -m oxidec.cli"]
     python3 benchmarks/build_time.py --scaling [--series statements,kernels,loops,depth]
 
 `--scaling` builds generated inputs at 4+ sizes per series (N straight-line statements in
@@ -244,6 +244,8 @@ def main() -> int:
     ap.add_argument("--build-flags", default="--no-cache",
                     help="extra flags of every oxidec build (default: --no-cache, a cold build)")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--hit", action="store_true",
+                    help="also time a cache hit (the build without --build-flags, cache filled)")
     ap.add_argument("--scaling", action="store_true", help="the generated scaling series")
     ap.add_argument("--series", default=",".join(SERIES))
     ap.add_argument("--sizes", help="comma-separated sizes (default: each series' own)")
@@ -254,6 +256,10 @@ def main() -> int:
         return scaling(args, oxidec)
     nvcc = shutil.which("nvcc") or "/usr/local/bin/nvcc"
     have_nvcc = os.path.exists(nvcc)
+    # the compiler's bytecode, as `pip install` leaves it (with PYTHONDONTWRITEBYTECODE set,
+    # each run would otherwise compile every module from source)
+    import compileall
+    compileall.compile_dir(str(ROOT / "oxidec"), quiet=1)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for sample in sorted((ROOT / "samples").glob("*.rs")):
@@ -265,18 +271,29 @@ def main() -> int:
             if have_nvcc and twin.exists():
                 commands.append([nvcc, "-ptx", "-O3", f"-arch={args.arch}", str(twin), "-o",
                                  str(Path(tmp) / "n.ptx")])
-            times = time_paired(commands, args.runs)
-            rows.append((sample.stem, times[0], times[1] if len(times) > 1 else None))
-    head = ("sample", "oxidec wall", "oxidec cpu", "nvcc wall", "nvcc cpu", "nvcc/oxidec cpu")
+            if args.hit:  # a cache hit: the same build with the cache, stored by the warm-up
+                with tempfile.TemporaryDirectory() as cache:
+                    os.environ["OXIDEC_CACHE_DIR"] = cache
+                    commands.append(commands[0][:-len(shlex.split(args.build_flags))]
+                                    if args.build_flags.strip() else list(commands[0]))
+                    times = time_paired(commands, args.runs)
+                    del os.environ["OXIDEC_CACHE_DIR"]
+                hit = times.pop()
+            else:
+                times, hit = time_paired(commands, args.runs), None
+            rows.append((sample.stem, times[0], times[1] if len(times) > 1 else None, hit))
+    head = ("sample", "oxidec wall", "oxidec cpu", "nvcc wall", "nvcc cpu", "nvcc/oxidec cpu",
+            "nvcc/oxidec wall", "cache hit wall")
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
     else:
         print(f"{head[0]:16}" + "".join(f"{h:>16}" for h in head[1:]))
-    for name, ox, nv in rows:
+    for name, ox, nv, hit in rows:
         cells = [f"{ox[0]:.3f}", f"{ox[1]:.3f}",
                  f"{nv[0]:.3f}" if nv else "-", f"{nv[1]:.3f}" if nv else "-",
-                 f"{nv[1] / ox[1]:.2f}x" if nv else "-"]
+                 f"{nv[1] / ox[1]:.2f}x" if nv else "-", f"{nv[0] / ox[0]:.2f}x" if nv else "-",
+                 f"{hit[0]:.3f}" if hit else "-"]
         if args.markdown:
             print(f"| {name} | " + " | ".join(cells) + " |")
         else:

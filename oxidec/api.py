@@ -30,6 +30,7 @@ from .runtime.errors import CudaError, LaunchError, NoGpuError
 from .runtime.launch import (Dim3, check_launch_config, cluster_launch_shape, dim3, launch,
                              pack_params)
 from .runtime.timing import Timing, time_gpu, time_wall
+from .runtime.tma import TensorMap
 from .signature import KernelSignature
 
 DEVICES = ("auto", "gpu", "sim")
@@ -287,7 +288,8 @@ class Kernel:
             symbols = static_symbols(self.module.program)
             for static, data in self.module.constants.items():
                 fn.module.write_global(symbols[static], data)
-        buffers: list[tuple[PreparedArg, DeviceBuffer]] = []
+        buffers: list[tuple[PreparedArg | None, DeviceBuffer]] = []
+        maps: list[tuple[TensorMap, DeviceBuffer]] = []  # `*const TmaDescriptor` arguments
         failed = True
         try:
             values: list[Any] = []
@@ -295,15 +297,26 @@ class Kernel:
                 if not arg.is_array:
                     values.append(arg.value)
                     continue
+                if isinstance(arg.value, TensorMap):  # its tensor, then its descriptor
+                    tensor = DeviceBuffer.from_array(arg.value.array.reshape(-1), ctx)
+                    maps.append((arg.value, tensor))
+                    raw = arg.value.encode(ctx.drv, tensor.ptr)
+                    desc = DeviceBuffer.from_array(bytes_array(raw), ctx)
+                    buffers += [(None, tensor), (None, desc)]
+                    values.append(desc.ptr)
+                    continue
                 buf = DeviceBuffer.from_array(arg.flat, ctx)
                 buffers.append((arg, buf))
                 values.append((buf.ptr, arg.length) if arg.param.kind != "ptr" else buf.ptr)
             params = pack_params(self.signature, values)
             launch(fn, grid, block, params, shared_bytes, cluster=cluster)
             for arg, buf in buffers:
-                if arg.param.writable:
+                if arg is not None and arg.param.writable:
                     buf.copy_to(arg.flat)
                     arg.write_back()
+            for tmap, tensor in maps:  # bulk tensor stores write through the map
+                if tmap.array.flags.writeable:
+                    tensor.copy_to(tmap.array.reshape(-1))
             timing = None
             if time:
                 timing = time_gpu(lambda: launch(fn, grid, block, params, shared_bytes, sync=False,
@@ -328,7 +341,7 @@ class Kernel:
         def sim_args(copy_writable: bool) -> list[Any]:
             out = []
             for arg in prepared:
-                if not arg.is_array:
+                if not arg.is_array or isinstance(arg.value, TensorMap):  # (TMA: OX0030)
                     out.append(arg.value)
                 elif arg.param.writable:
                     out.append(arg.flat.copy() if copy_writable else arg.flat)
@@ -341,12 +354,17 @@ class Kernel:
         extra = {"constants": self.module.constants} if self.module.constants else {}
         run_kernel(program, self.name, grid, block, sim_args(False), shared_bytes, **extra)
         for arg in prepared:
-            if arg.is_array:
+            if arg.is_array and not isinstance(arg.value, TensorMap):
                 arg.write_back()
         if not time:
             return None
         return time_wall(lambda: run_kernel(program, self.name, grid, block, sim_args(True),
                                             shared_bytes, **extra), warmup=warmup, repeat=repeat)
+
+
+def bytes_array(raw: bytes):
+    import numpy as np
+    return np.frombuffer(raw, np.uint8).copy()
 
 
 def simulator():

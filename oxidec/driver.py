@@ -22,7 +22,7 @@ from .signature import KernelSignature, kernel_signatures
 from .span import SourceFile
 
 STOPS = ("ast", "mir", "mir-opt", "ptx")
-ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90")
+ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
 
 
 @dataclass

@@ -206,6 +206,9 @@ target (it builds for sm_80 to sm_90; the H200 is sm_90).
 
     let r = cluster::cluster_ctaidX();   // with --arch sm_80: error[OX0013]
                                          // with --arch sm_90: ok
+
+Hopper's arch-specific items (`wgmma::*`, TMA multicast) need `sm_90a`: a build for sm_90
+emits `.target sm_90a` for a module that uses them (`--arch sm_90a` names it outright).
 """,
     "OX0030": """\
 `oxidec run --sim` (or the Python API's `device="sim"`) was asked to run a kernel that uses

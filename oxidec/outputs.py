@@ -19,7 +19,6 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 STDOUT = "-"
@@ -140,8 +139,7 @@ def _stage(path: str, real: str, data: bytes) -> str:
     parent = os.path.dirname(real) or "."
     try:
         os.makedirs(parent, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{os.path.basename(real)}.",
-                                   suffix=".tmp")
+        fd, tmp = _create_temporary(parent, f".{os.path.basename(real)}.")
     except OSError as err:
         if isinstance(err, FileExistsError):  # a component of the path is a file
             err = OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
@@ -159,6 +157,19 @@ def _stage(path: str, real: str, data: bytes) -> str:
             raise OutputError(f"cannot write `{path}`: {_why(err)}") from None
         raise
     return tmp
+
+
+def _create_temporary(parent: str, prefix: str) -> tuple[int, str]:
+    """A new file of mode 0600 in `parent`, opened for writing, as tempfile.mkstemp makes
+    one (whose module's imports cost a build more than the rest of this module)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(parent, f"{prefix}{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue  # taken: another name
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name")
 
 
 def _write_direct(path: str, real: str, data: bytes) -> None:

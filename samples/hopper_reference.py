@@ -53,3 +53,36 @@ CLUSTER_REDUCE = KernelCase(
     notes="one u32 sum per cluster of 4 blocks, added through distributed shared memory")
 
 HOPPER_CASES: list[KernelCase] = [CLUSTER_REDUCE]
+
+
+# --------------------------------------------------------------------------------------------
+# tma_copy.rs: dst = src * scale, box by box through shared memory. Its tensors are passed as
+# TMA descriptors (oxidec.runtime.tma.TensorMap), which KernelCase's parameter kinds do not
+# describe, so it has plain functions: inputs, launch, reference.
+
+
+def tma_copy_inputs(rng: np.random.Generator) -> dict:
+    """A float32 matrix whose sides are not multiples of the box (edge boxes are clipped),
+    rows of a multiple of 16 bytes (TMA's strides), a poisoned output, a scale."""
+    rows = int(rng.integers(70, 300))
+    cols = 4 * int(rng.integers(20, 150))
+    rows += rows % rust_const("tma_copy.rs", "BOX_ROWS") == 0
+    cols += 4 * (cols % rust_const("tma_copy.rs", "BOX_COLS") == 0)
+    src = rng.uniform(-4, 4, (rows, cols)).astype(np.float32)
+    return {"src": src, "dst": np.full((rows, cols), np.nan, np.float32),
+            "scale": np.float32(rng.uniform(0.5, 3.0))}
+
+
+def tma_copy_box() -> tuple[int, int]:
+    return rust_const("tma_copy.rs", "BOX_ROWS"), rust_const("tma_copy.rs", "BOX_COLS")
+
+
+def tma_copy_launch(inputs) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    rows, cols = inputs["src"].shape
+    box_rows, box_cols = tma_copy_box()
+    grid = (-(-cols // box_cols), -(-rows // box_rows), 1)
+    return grid, (rust_const("tma_copy.rs", "THREADS"), 1, 1)
+
+
+def tma_copy_reference(inputs) -> np.ndarray:
+    return inputs["src"] * inputs["scale"]  # one float32 rounding, as mul.rn.f32

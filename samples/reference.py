@@ -1414,6 +1414,49 @@ SOFTMAX = KernelCase(
 )
 
 # --------------------------------------------------------------------------------------------
+# rmsnorm.rs
+
+
+def _rmsnorm_make(rng, small):
+    rows, cols = ((int(rng.integers(3, 7)), int(rng.integers(40, 700))) if small
+                  else (int(rng.integers(300, 500)), int(rng.integers(900, 1100))))
+    return {
+        "x": _uniform_f32(rng, rows * cols, -3.0, 3.0),
+        "w": _uniform_f32(rng, cols, 0.5, 1.5),
+        "out": _out(np.float32, rows * cols),
+        "rows": np.uint64(rows),
+        "cols": np.uint64(cols),
+        "eps": np.float32(1e-5),
+    }
+
+
+def _rmsnorm_ref(inp):
+    rows, cols = int(inp["rows"]), int(inp["cols"])
+    x = _f64(inp["x"]).reshape(rows, cols)
+    rms = np.sqrt((x * x).mean(axis=1, keepdims=True) + float(inp["eps"]))
+    return {"out": (x / rms * _f64(inp["w"])).ravel()}
+
+
+def _rmsnorm_tol(inp):
+    # a sum of cols squares (fma) in a block-dependent order, one division by cols, a square
+    # root (halves the relative error), a reciprocal and two products
+    cols = int(inp["cols"])
+    return Tolerance(rtol=1.01 * (cols + 16) * U32, why="float64 reference; sum of squares in "
+                     "any order")
+
+
+RMSNORM = KernelCase(
+    "rmsnorm",
+    "rmsnorm",
+    (slice_("x", np.float32), slice_("w", np.float32), disjoint("out", np.float32),
+     scalar("rows", np.uint64), scalar("cols", np.uint64), scalar("eps", np.float32)),
+    _rmsnorm_make,
+    lambda inp: ((int(inp["rows"]), 1, 1), (rust_const("rmsnorm.rs", "BLOCK"), 1, 1)),
+    _rmsnorm_ref,
+    _rmsnorm_tol,
+)
+
+# --------------------------------------------------------------------------------------------
 # particles.rs
 
 #: `kernels::Particle` in C layout: pos: Vec2, vel: Vec2, inv_mass: f32, bounces: u32
@@ -1698,6 +1741,7 @@ SAMPLES: dict[str, list[KernelCase]] = {
     "transpose": [TRANSPOSE],
     "stencil": [STENCIL5],
     "softmax": [SOFTMAX],
+    "rmsnorm": [RMSNORM],
     "particles": [PARTICLES],
     "warp_reduce_masked": [WARP_STATS],
     "complex_mul": [COMPLEX_MUL],
@@ -1721,6 +1765,7 @@ PENDING: dict[str, tuple[str, str]] = {
 #: (thread-block clusters, TMA, wgmma), with their references in samples/hopper_reference.py.
 MIN_ARCH: dict[str, str] = {
     "cluster_reduce": "sm_90",
+    "tma_copy": "sm_90",
 }
 
 

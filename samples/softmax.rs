@@ -45,31 +45,35 @@ mod kernels {
     pub fn softmax(x: &[f32], mut out: DisjointSlice<f32>, rows: usize, cols: usize) {
         let t = thread::threadIdx_x() as usize;
         let row = thread::blockIdx_x() as usize;
-        let base = row * cols;
+        // `row` is the same for every thread of the block: all of them or none reach the
+        // barriers in block_reduce (and the guard proves every index below x.len())
+        if row < rows {
+            let base = row * cols;
 
-        let mut m = f32::NEG_INFINITY;
-        let mut j = t;
-        while j < cols {
-            m = m.max(x[base + j]);
-            j += BLOCK;
-        }
-        let m = block_reduce(m, true);
-
-        let mut s = 0.0f32;
-        let mut j = t;
-        while j < cols {
-            s += (x[base + j] - m).exp();
-            j += BLOCK;
-        }
-        let s = block_reduce(s, false);
-
-        let mut j = t;
-        while j < cols {
-            // Sound: element (row, j) is written by thread j % BLOCK of block `row` only.
-            unsafe {
-                *out.get_unchecked_mut(base + j) = (x[base + j] - m).exp() / s;
+            let mut m = f32::NEG_INFINITY;
+            let mut j = t;
+            while j < cols {
+                m = m.max(x[base + j]);
+                j += BLOCK;
             }
-            j += BLOCK;
+            let m = block_reduce(m, true);
+
+            let mut s = 0.0f32;
+            let mut j = t;
+            while j < cols {
+                s += (x[base + j] - m).exp();
+                j += BLOCK;
+            }
+            let s = block_reduce(s, false);
+
+            let mut j = t;
+            while j < cols {
+                // Sound: element (row, j) is written by thread j % BLOCK of block `row` only.
+                unsafe {
+                    *out.get_unchecked_mut(base + j) = (x[base + j] - m).exp() / s;
+                }
+                j += BLOCK;
+            }
         }
     }
 }

@@ -246,9 +246,11 @@ def test_ref_elim_keeps_the_meaning(level):
 
 def test_ref_elim_keeps_what_it_cannot_eliminate_in_memory(rng):
     # `ok` is only used as `*ok`: replaced by `v` itself; `&mut v` passed to `bump` is a
-    # real address, so `v` lives in `.local` memory, and the callee gets a generic pointer
+    # real address (`#[inline(never)]`: inlined, the address would disappear), so `v` lives
+    # in `.local` memory, and the callee gets a generic pointer
     src = """
 #[device]
+#[inline(never)]
 fn bump(x: &mut f32, by: f32) { *x += by; }
 #[kernel]
 pub fn k(x: &[f32], mut out: DisjointSlice<f32>) {

@@ -126,15 +126,15 @@ def test_read_only_directory(tmp_path: Path, src: Path) -> None:
 def test_staging_failure_writes_nothing(tmp_path: Path, monkeypatch) -> None:
     """The same path in-process, where a directory that refuses new files can be made even as
     root: the first output is staged, the second fails, neither appears."""
-    import tempfile
-    real_mkstemp = tempfile.mkstemp
+    from oxidec import outputs
+    real_create = outputs._create_temporary
 
-    def refusing(*args, dir=None, **kw):
-        if str(dir).endswith("ro"):
+    def refusing(parent, prefix):
+        if str(parent).endswith("ro"):
             raise PermissionError(13, "Permission denied")
-        return real_mkstemp(*args, dir=dir, **kw)
+        return real_create(parent, prefix)
 
-    monkeypatch.setattr(tempfile, "mkstemp", refusing)
+    monkeypatch.setattr(outputs, "_create_temporary", refusing)
     (tmp_path / "ro").mkdir()
     out = OutputSet()
     out.add(str(tmp_path / "k.ptx"), "ptx")

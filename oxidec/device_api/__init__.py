@@ -5,7 +5,8 @@
     ops.py       every MIR `Intrinsic` and `Effect` name, with what later phases need
     thread.py warp.py debug.py fence.py memory.py atomic.py numbers.py dotprod.py
     asynchrony.py (cp.async, mbarrier) tensor.py (mma.sync, ldmatrix, stmatrix)
-    cluster.py (sm_90 thread-block clusters)
+    cluster.py (sm_90 thread-block clusters) tma.py (sm_90 bulk tensor copies)
+    wgmma.py (sm_90a warpgroup MMA)
                  the API rows, one module per `cuda_device` module (or group of them)
     arch.py      minimum sm, Blackwell-only names
 
@@ -25,7 +26,7 @@ compiler but itself.
 from __future__ import annotations
 
 from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, memory, numbers,
-               packed, tensor, thread, warp)
+               packed, tensor, thread, tma, warp, wgmma)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -46,9 +47,9 @@ MODULES = ("atomic",)
 _ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
                          *packed.FNS, *asynchrony.FNS, *tensor.FNS,
-                         *coop.FNS]
+                         *coop.FNS, *wgmma.FNS, *tma.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
-                              *coop.TYPES]
+                              *coop.TYPES, *tma.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.
 API_FNS: dict[str, ApiFn] = {}

@@ -43,6 +43,18 @@ def ops() -> list[Op]:
         Op("dsmem_read_u32", "u32", min_sm=90, sim=None, volatile=True,
            doc="read a u32 of the peer block's shared memory"),
     ]
+    # mbarriers across the cluster (cuda-oxide keeps these in `barrier` and `shared`)
+    rows += [
+        Op("cvta.to.shared", "u64", min_sm=90, sim=None,
+           doc="(p: *const u8) p's offset in the shared window (a peer block's too)"),
+        Op("mbarrier.arrive.cluster", "unit", effect=True, min_sm=90, sim=None,
+           doc="(shared::cluster address: u64) arrive on a barrier of any block"),
+        Op("mbarrier.arrive.expect_tx.cluster", "u64", min_sm=90, sim=None, side_effect=True,
+           doc="(barrier, _, bytes) -> token: release at cluster scope (cuda-oxide: relaxed, "
+               "which needs PTX ISA 8.6)"),
+        Op("mbarrier.try_wait.parity.cluster", "bool", min_sm=90, sim=None, volatile=True,
+           doc="(barrier, parity): acquire at cluster scope"),
+    ]
     # barrier.cluster: `.aligned` forms need every thread of the warp to execute them
     for name, instr_ in BARRIERS.items():
         aligned = instr_.endswith(".aligned;") or name == "cluster_sync"
@@ -88,4 +100,13 @@ FNS = [
           type_params=("T",), unsafe=True, min_sm=90),
     ApiFn("cluster::dsmem_read_u32", ("*const u32", "u32"), "u32", op("dsmem_read_u32"),
           unsafe=True, min_sm=90),
+    ApiFn("shared::cvta_generic_to_shared_offset", ("*const u8",), "u64", op("cvta.to.shared"),
+          unsafe=True, min_sm=90),
+    ApiFn("barrier::mbarrier_arrive_cluster", ("u64",), "()", op("mbarrier.arrive.cluster"),
+          unsafe=True, min_sm=90),
+    # cuda-oxide ignores the second argument (`_tx_count`)
+    ApiFn("barrier::mbarrier_arrive_expect_tx_cluster", ("*const Barrier", "u32", "u32"), "u64",
+          op("mbarrier.arrive.expect_tx.cluster"), unsafe=True, min_sm=90),
+    ApiFn("barrier::mbarrier_try_wait_parity_cluster", ("*const Barrier", "u32"), "bool",
+          op("mbarrier.try_wait.parity.cluster"), unsafe=True, min_sm=90),
 ]

@@ -79,6 +79,7 @@ class ApiFn:
     const_generics: int = 0  # number of const generic arguments (`index_2d::<16>`)
     unsafe: bool = False
     min_sm: int = 0
+    arch_specific: bool = False  # needs the arch-specific target (`sm_90a`: wgmma)
     check: str | None = None  # a typeck hook for a signature the type text cannot say
     doc: str = ""
 

@@ -177,9 +177,9 @@ def _tensor() -> list[Op]:
 
 
 def _hopper() -> list[Op]:
-    """sm_90 rows: clusters (cluster.py)."""
-    from . import cluster
-    return cluster.ops()
+    """sm_90 rows: clusters (cluster.py), TMA (tma.py), wgmma (wgmma.py, sm_90a)."""
+    from . import cluster, tma, wgmma
+    return cluster.ops() + tma.ops() + wgmma.ops()
 
 
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()

@@ -78,7 +78,7 @@ def load(key: str) -> tuple[dict, str] | None:
     directory = cache_dir()
     if directory is None:
         return None
-    if not _private(directory):
+    if not private_dir(directory):
         return None
     try:
         with open(_entry_path(directory, key), "rb") as f:
@@ -91,7 +91,7 @@ def load(key: str) -> tuple[dict, str] | None:
     return entry[2], entry[3]
 
 
-def _private(directory: str) -> bool:
+def private_dir(directory: str) -> bool:
     """Ours and writable by us alone: only then are its entries trusted (marshal is not meant
     for data someone else wrote)."""
     try:
@@ -167,37 +167,18 @@ def build_options(arch: str, opt_level: int, fmad: bool, line_info: bool, kinds,
 
 
 def fast_build(argv: list[str]) -> None:
-    """Exit 0 after writing the cached output of a plain `build FILE [-o OUT] [--arch A]
-    [-O N]`; return (doing nothing) for anything else: a miss, another command or flag, an
-    output that is not a plain file, colored warnings on a terminal. The full CLI then does
-    the build (and stores it)."""
-    if not argv or argv[0] != "build" or cache_dir() is None:
+    """Exit 0 after writing the cached output of a plain build (host/argv.py) of PTX; return
+    (doing nothing) for anything else: a miss, another command or flag, an output that is
+    not a plain file, colored warnings on a terminal. The build then runs (and stores it)."""
+    if cache_dir() is None:
         return
-    inp = out = None
-    arch, opt = "sm_80", 2
-    it = iter(argv[1:])
-    for arg in it:
-        if arg in ("-o", "--output", "--arch", "-O"):
-            val = next(it, None)
-            if val is None:
-                return
-            if arg in ("-o", "--output"):
-                out = val
-            elif arg == "--arch":
-                arch = val
-            else:
-                if val not in ("0", "1", "2"):
-                    return
-                opt = int(val)
-        elif arg.startswith("-") or inp is not None:
-            return
-        else:
-            inp = arg
-    if inp is None or not inp.endswith(".rs") or arch not in ("sm_80", "sm_86", "sm_89", "sm_90"):
+    from .argv import plain_build
+    plain = plain_build(argv)
+    if plain is None or plain["no_cache"]:
         return
+    inp, out = plain["input"], plain["output"]
     if out is None:
-        out = (inp[:-3] if inp.endswith(".rs") else inp) + ".ptx"
-        out = os.path.join(os.path.dirname(inp), os.path.basename(out))
+        out = os.path.join(os.path.dirname(inp), os.path.basename(inp[:-3] + ".ptx"))
     if out.endswith(("/", os.sep)) or out == "-":
         return
     try:
@@ -209,7 +190,9 @@ def fast_build(argv: list[str]) -> None:
             source = f.read()
     except OSError:
         return
-    key = build_key(build_options(arch, opt, True, True, ("ptx",), None), inp, source)
+    options = build_options(plain["arch"], plain["opt_level"], not plain["no_fmad"],
+                            plain["line_info"], ("ptx",), None)
+    key = build_key(options, inp, source)
     hit = load(key)
     if hit is None or not isinstance(hit[0].get("ptx"), (str, bytes)):
         return

@@ -44,6 +44,7 @@ from .slices import SliceLowering
 from .panics import PanicLowering
 from .transmute import TransmuteLowering
 from .halves import HalfLowering
+from .hopper_api import HopperApiLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
@@ -53,7 +54,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   OverflowLint, ContractEntryLowering, NumLowering, CharLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
-                  SliceLowering, PanicLowering, TransmuteLowering):
+                  SliceLowering, PanicLowering, TransmuteLowering,
+                  HopperApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -3,14 +3,15 @@
 
 x = 2^k m with m in [sqrt(1/2), sqrt(2)) (the offset trick of explog.log_core, on the f32
 bits; subnormals scaled by 2^24 first), f = m - 1 (exact, Sterbenz). log(1 + f) = f + t with
-t = f^2 Q(f), Q = -1/2 + f R(f), R a degree-8 minimax fit of (log(1+f) - f + f^2/2)/f^3
-(f32 coefficients, 2^-23.8 relative, entering Q scaled by |f| <= 0.42). f^2 is carried
-exactly (product and its fma error), so t has about 1.5 roundings of error, and
-|t| <= 0.2 |log(1 + f)|.
-ln: k ln2 + f + t with k LN2_HI exact (16-bit LN2_HI, |k| < 2^8): (s, e) = Fast2Sum(k LN2_HI,
-f) exactly, then s + (t + e + k LN2_LO): one significant rounding, the last.
-log2 and log10: k C + B (f + t) with B = log2 e or log10 e as an f32 pair: B_hi f split
-exactly (fma), then Fast2Sum with k C_hi and the small terms added last.
+t = -f^2/2 + f^3 R(f), R a degree-8 minimax fit of (log(1+f) - f + f^2/2)/f^3 (f32
+coefficients, 2^-23.8 relative). f^2 = p + pe exactly (fma); hp = -p/2 is exact, so the only
+inexact part, rest = f^3 R - pe/2, is at most 0.07 |log(1 + f)|.
+ln: k ln2 + f + hp + rest with k LN2_HI exact (16-bit LN2_HI, |k| < 2^8): two Fast2Sums
+gather k LN2_HI + f + hp exactly, then s + (rest + errors + k LN2_LO): one significant
+rounding, the last.
+log2 and log10: k C + B (f + hp + rest) with B = log2 e or log10 e as an f32 pair:
+u = f + hp exactly (Fast2Sum), B_hi u split exactly (fma), Fast2Sum with k C_hi, and the
+small terms added last.
 The GPU runs no f64 op. Measured error: the table in mathlib/__init__.py.
 """
 from __future__ import annotations
@@ -34,11 +35,11 @@ def _reduce(x):
 
 
 def _tail(f):
-    """t ~ log(1 + f) - f."""
+    """log(1 + f) = f + hp + rest with hp = -f^2/2 rounded (its error goes to rest) and
+    rest = f^3 R(f) - (the rounding error of hp): only rest, <= 0.07 |log(1 + f)|, is inexact."""
     p = f * f
     pe = fma(f, f, -p)  # f^2 = p + pe exactly
-    q = fma(f, horner(f, C.LOG1P_TAIL_F32), -0.5)
-    return fma(p, q, pe * q)
+    return p * -0.5, fma(f * p, horner(f, C.LOG1P_TAIL_F32), pe * -0.5)
 
 
 def _specials(x, r):
@@ -55,25 +56,26 @@ def _input(x):
 
 def ln(x):
     kf, f = _reduce(_input(x))
-    t = _tail(f)
+    hp, rest = _tail(f)
     s, e = fast_two_sum(kf * C.LN2_F32_16[0], f)  # |k ln2| > |f|, or k == 0
-    r = s + (t + fma(kf, C.LN2_F32_16[1], e))
+    s, e2 = fast_two_sum(s, hp)  # |s| >= 0.27 > |hp|, or s == f
+    r = s + (rest + (e2 + fma(kf, C.LN2_F32_16[1], e)))
     return _specials(x, r)
 
 
 def _scaled(x, b, c):
     """k c + b log(m) for the pairs b = (b_hi, b_lo) and c = (c_hi (16 bits), c_lo)."""
     kf, f = _reduce(_input(x))
-    t = _tail(f)
-    ph = f * b[0]
-    pl = fma(f, b[0], -ph) + f * b[1]
+    hp, rest = _tail(f)
+    u, ue = fast_two_sum(f, hp)  # |f| > f^2/2
+    ph = u * b[0]
+    pl = fma(u, b[0], -ph)  # u b_hi = ph + pl exactly
     kh = kf if c is None else kf * c[0]
-    s, e = fast_two_sum(kh, ph)  # |k c| > |b f|, or k == 0
-    lo = e + pl
+    s, e = fast_two_sum(kh, ph)  # |k c| > |b u|, or k == 0
+    lo = fma(u, b[1], fma(ue + rest, b[0], e + pl))
     if c is not None:
         lo = fma(kf, c[1], lo)
-    r = s + fma(t, b[0], lo)
-    return _specials(x, r)
+    return _specials(x, s + lo)
 
 
 def log2(x):

@@ -123,7 +123,8 @@ class _Checker:
         if isinstance(rv, Cast) and isinstance(rv.ty, IntTy):
             k = self.key(rv.operand, vals)
             return ("cast", k, rv.ty.bits, rv.ty.signed) if k and _size(k) < MAX_KEY else None
-        if isinstance(rv, Intrinsic) and not rv.args and "." in rv.name:
+        if isinstance(rv, Intrinsic) and not rv.args and ("." in rv.name
+                                                          or rv.name in ("laneid", "warpid")):
             return ("sreg", rv.name)
         if isinstance(rv, BinaryOp) and rv.op in COMMUTATIVE + ("sub", "div", "rem", "shl", "shr"):
             a, b = self.key(rv.lhs, vals), self.key(rv.rhs, vals)
@@ -180,6 +181,11 @@ class _Checker:
             return (0, self.widened[key[1]])
         if kind == "sreg":
             name, _, axis = key[1].partition(".")
+            if name == "laneid":
+                return (0, 31)
+            if name == "warpid":  # the linear thread index / 32 (ptx/intrinsics.py)
+                lim = self.block_limit
+                return (0, (min(lim["x"] * lim["y"] * lim["z"], 1024) + 31) // 32 - 1)
             if name == "tid":
                 return (0, self.block_limit[axis] - 1)
             if name == "ntid":

@@ -31,7 +31,7 @@ from ..mir.syntax import (
 from ..mir.cfg import map_targets
 from ..mir.refs import address_taken
 from ..mir.visit import rewrite_statement, rewrite_terminator
-from ..types import UNIT
+from ..types import UNIT, DisjointSliceTy, RefTy
 
 MAX_CALLEE_STATEMENTS = 400  # larger helpers stay calls (code size, compile time)
 
@@ -68,6 +68,11 @@ def can_inline(callee: Body, caller: Body) -> bool:
            for b in callee.blocks):
         return False  # directly recursive
     if address_taken(callee):
+        return False
+    if any(isinstance(callee.locals[p].ty, RefTy)
+           and isinstance(callee.locals[p].ty.inner, DisjointSliceTy) for p in callee.args()):
+        # `&mut DisjointSlice` reaches the callee as an address; inlined, ref_elim would
+        # forward the caller's slice into `(*_p)[i]` as `_s[i]`, which is not a place
         return False
     size = sum(len(b.statements) + 1 for b in callee.blocks)
     return callee.inline == "always" or size <= MAX_CALLEE_STATEMENTS

@@ -13,7 +13,7 @@ peer block's shared memory on sm_90.
 from __future__ import annotations
 
 from ..device_api.cluster import BARRIERS
-from ..types import U32, U64
+from ..types import BOOL, U32, U64
 from .instrs import instr
 from .places import Val
 from .spaces import GENERIC, representation
@@ -77,8 +77,47 @@ def dsmem_read_u32(em, rv, ty, hint) -> list[Val]:
     return [Val(dst, U32)]
 
 
+def cvta_to_shared(em, rv, ty, hint) -> list[Val]:
+    (p,) = _args(em, rv)
+    dst = _dst(em, U64, hint)
+    em.emit(instr("mov.b64", dst, shared_address(em, p)))
+    return [Val(dst, U64)]
+
+
+def arrive_expect_tx_cluster(em, rv, ty, hint) -> list[Val]:
+    bar, _, nbytes = _args(em, rv)
+    _isa8(em)
+    dst = _dst(em, U64, hint)
+    # cuda-oxide's `.relaxed` needs PTX ISA 8.6; `.release` (stronger) is ISA 8.0
+    em.emit(instr("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64", dst,
+                  f"[{shared_address(em, bar)}]", nbytes.text))
+    return [Val(dst, U64)]
+
+
+def try_wait_parity_cluster(em, rv, ty, hint) -> list[Val]:
+    bar, parity = _args(em, rv)
+    _isa8(em)
+    dst = _dst(em, BOOL, hint)
+    em.emit(instr("mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64", dst,
+                  f"[{shared_address(em, bar)}]", parity.text))
+    return [Val(dst, BOOL)]
+
+
+def _isa8(em) -> None:
+    em.module.min_version = max(em.module.min_version, "8.0", key=float)
+
+
 INTRINSICS = {"cluster_idx": cluster_idx, "num_clusters": num_clusters, "mapa": mapa,
-              "dsmem_read_u32": dsmem_read_u32}
+              "dsmem_read_u32": dsmem_read_u32, "cvta.to.shared": cvta_to_shared,
+              "mbarrier.arrive.expect_tx.cluster": arrive_expect_tx_cluster,
+              "mbarrier.try_wait.parity.cluster": try_wait_parity_cluster}
+
+
+def arrive_cluster(em, stmt) -> None:
+    """An arrival on the barrier at a shared::cluster address (any block of the cluster)."""
+    (addr,) = [em.as_reg(em.scalar(em.operand(a))) for a in stmt.args]
+    _isa8(em)
+    em.emit(instr("mbarrier.arrive.release.cluster.shared::cluster.b64", "_", f"[{addr.text}]"))
 
 
 def _barrier(text: str):
@@ -90,4 +129,5 @@ def _barrier(text: str):
     return emit
 
 
-EFFECTS = {name: _barrier(text) for name, text in BARRIERS.items()}
+EFFECTS = {**{name: _barrier(text) for name, text in BARRIERS.items()},
+           "mbarrier.arrive.cluster": arrive_cluster}

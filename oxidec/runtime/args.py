@@ -70,6 +70,8 @@ def prepare_args(sig: KernelSignature, args: Sequence[Any]) -> list[PreparedArg]
 
 
 def _prepare_one(param: KernelParam, value: Any) -> PreparedArg:
+    if param.kind == "ptr" and param.elem == T.TMA_DESCRIPTOR:
+        return _prepare_tensor_map(param, value)
     if param.kind == "scalar" and is_aggregate(param.ty):  # an enum or struct: its bytes
         return PreparedArg(param, encode(param.ty, value, f"argument `{param.name}`"))
     if param.kind == "scalar":
@@ -97,6 +99,16 @@ def _prepare_array(param: KernelParam, value: Any) -> PreparedArg:
     if value.flags.c_contiguous:
         return PreparedArg(param, value, value, False)
     return PreparedArg(param, np.ascontiguousarray(value), value, True)
+
+
+def _prepare_tensor_map(param: KernelParam, value: Any) -> PreparedArg:
+    """`*const TmaDescriptor`: a TensorMap, encoded at launch once its tensor is on the
+    device (runtime/tma.py)."""
+    from .tma import TensorMap
+    if not isinstance(value, TensorMap):
+        raise LaunchError(f"argument `{param.name}`: expected an oxidec.runtime.tma.TensorMap "
+                          f"for `{param.name}: {param.ty}`, got {_kind_of(value)}")
+    return PreparedArg(param, value, value.array, False)
 
 
 def convert_scalar(param: KernelParam, value: Any) -> np.generic:

@@ -1,6 +1,5 @@
-"""MIR of one kernel -> a flat control-flow graph of closures over lane vectors.
+"""MIR of one kernel -> a flat control-flow graph of closures over lane vectors, in two steps:
 
-Two steps:
 1. *Layout*: the kernel body and, for every `Call` site, a fresh copy (frame) of the callee
    with its own locals; the flat blocks are then numbered in a weak topological order
    (order.py), so that "run the lowest block first" reconverges lanes at joins and loop
@@ -77,8 +76,6 @@ class Frame:
 
 
 def compile_kernel(program: M.Program, name: str) -> FlatKernel:
-    from .gpu_only import check_runs_on_simulator
-    check_runs_on_simulator(program, name)  # clusters, TMA, wgmma: OX0030
     return _Compiler(program, name).run()
 
 

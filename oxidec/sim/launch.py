@@ -17,6 +17,7 @@ from ..half_float import half_bits
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
+from .gpu_only import check_runs_on_simulator
 from ..runtime import values as host_values
 from ..runtime.errors import LaunchError
 from .layout import assemble, canon, is_fat, leaves, scalar_dtype, size_of, tree_map
@@ -43,6 +44,7 @@ def run_kernel(program: Program, kernel_name: str, grid, block, args: Sequence[A
     thread traps and `SimError` for barrier divergence, bad arguments, unsupported MIR.
     on_printf(format_id, thread, block, values) is called per thread for `printf` effects.
     """
+    check_runs_on_simulator(program, kernel_name)  # clusters, TMA, wgmma: OX0030
     kernel = compile_kernel(program, kernel_name)
     launch = Launch(kernel, grid, block, args, shared_bytes, max_lanes, max_steps, on_printf)
     launch.constants = dict(constants or {})  # `#[constant]` values by static name
@@ -67,6 +69,7 @@ class SimModule:
     def kernel(self, name: str) -> FlatKernel:
         k = self._kernels.get(name)
         if k is None:
+            check_runs_on_simulator(self.program, name)
             k = self._kernels[name] = compile_kernel(self.program, name)
         return k
 

@@ -14,7 +14,7 @@ from ..span import Span
 
 
 API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
-                                   T.THREAD_BLOCK)}
+                                   T.THREAD_BLOCK, T.TMA_DESCRIPTOR)}
 
 
 class ApiMixin:
@@ -70,6 +70,8 @@ class ApiMixin:
         if api.min_sm <= self.target_sm:
             return
         need, have = arch_name(api.min_sm), arch_name(self.target_sm)
+        if api.arch_specific:  # wgmma: sm_90a, which a build for sm_90 emits
+            need = need + "a"
         self.sink.error("OX0013", f"`{api.path}` needs {need}, but this build targets {have}",
                         span, f"needs {need} or newer",
                         help=f"build with `--arch {need}` (or a newer one)")

@@ -195,6 +195,11 @@ class CallMixin:
                 self.sink.error("OX0007", f"`{api.path}` takes an event number in 0..=15, "
                                 f"found {values[0]}", gargs[0].span, "out of range",
                                 notes=["`pmevent` has 16 performance-monitor events"])
+            if api.check == "wgmma_wait" and not 0 <= values[0] <= 7:
+                self.sink.error("OX0007", f"`{api.path}` takes a group count in 0..=7, "
+                                f"found {values[0]}", gargs[0].span, "out of range",
+                                notes=["`wgmma.wait_group` waits until at most N groups "
+                                       "are pending, N an immediate"])
         elif gargs:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")

@@ -84,6 +84,8 @@ class TypeLoweringMixin:
                                    align or 0)
         if name == "Barrier" and not gargs:
             return T.BARRIER
+        if name == "TmaDescriptor" and not gargs:
+            return T.TMA_DESCRIPTOR
         if name == "ThreadBlock" and not gargs:
             return T.THREAD_BLOCK
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type

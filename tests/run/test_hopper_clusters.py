@@ -131,6 +131,50 @@ pub fn forms(mut out: DisjointSlice<u32>) {
 """
 
 
+CLUSTER_BARRIERS = """
+use core::ptr::addr_of;
+use cuda_device::barrier::{mbarrier_arrive_cluster, mbarrier_arrive_expect_tx_cluster};
+use cuda_device::barrier::{fence_mbarrier_init_release_cluster, mbarrier_init};
+use cuda_device::barrier::{mbarrier_try_wait_parity_cluster, Barrier};
+use cuda_device::shared::cvta_generic_to_shared_offset;
+use cuda_device::{DisjointSlice, cluster, cluster_launch, kernel, thread};
+
+// Block 0's barrier expects three arrivals: one from each block through its shared::cluster
+// address, and block 0's own expect_tx arrival; it completes only if block 1's got there.
+#[kernel]
+#[cluster_launch(2, 1, 1)]
+pub fn remote_arrive(mut out: DisjointSlice<u32>) {
+    static mut BAR: Barrier = Barrier::UNINIT;
+    if thread::threadIdx_x() == 0 {
+        unsafe {
+            mbarrier_init(&raw mut BAR, 3);
+            fence_mbarrier_init_release_cluster();
+        }
+    }
+    cluster::cluster_sync();
+    let mut done = false;
+    if thread::threadIdx_x() == 0 {
+        unsafe {
+            let peer0 = cluster::map_shared_rank(addr_of!(BAR) as *const u8, 0);
+            mbarrier_arrive_cluster(cvta_generic_to_shared_offset(peer0));
+            if cluster::block_rank() == 0 {
+                mbarrier_arrive_expect_tx_cluster(&raw const BAR, 1, 0);
+                let mut spins = 0u32;
+                while !done && spins < 200000 {  // a bounded wait: a failure, not a hang
+                    done = mbarrier_try_wait_parity_cluster(&raw const BAR, 0);
+                    spins += 1;
+                }
+            }
+        }
+    }
+    cluster::cluster_sync();
+    if done && !out.is_empty() {
+        unsafe { *out.get_unchecked_mut(0) = 1; }
+    }
+}
+"""
+
+
 def build(src: str, arch: str = "sm_90", name: str = "clusters.rs") -> driver.Compilation:
     try:
         return driver.compile_source(src, name, driver.Options(arch=arch))
@@ -150,7 +194,8 @@ def assemble(ptx: str, arch: str, ptxas: str, tmp_path: Path) -> None:
 # PTX
 
 
-@pytest.mark.parametrize("src", [REGS, RING, EVERY_FORM], ids=["regs", "ring", "forms"])
+@pytest.mark.parametrize("src", [REGS, RING, EVERY_FORM, CLUSTER_BARRIERS],
+                         ids=["regs", "ring", "forms", "barriers"])
 def test_cluster_kernels_assemble_for_sm90(src, ptxas, tmp_path):
     assemble(build(src).ptx, "sm_90", ptxas, tmp_path)
 
@@ -168,6 +213,12 @@ def test_cluster_ptx_forms():
                    "mapa.u64", "mapa.shared::cluster.u64", "ld.shared::cluster.u32"):
         assert needle in forms, needle
     assert ".version 8.0" in forms  # .relaxed needs PTX ISA 8.0
+    barriers = build(CLUSTER_BARRIERS).ptx
+    for needle in ("mbarrier.arrive.release.cluster.shared::cluster.b64 \t_, [%rd",
+                   "mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64",
+                   "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64",
+                   "cvta.to.shared.u64"):
+        assert needle in barriers, needle
     assert ".explicitcluster" not in forms  # cluster shape chosen at launch time
     sigs = kernel_signatures(build(REGS).program)
     assert sigs["regs"].launch.cluster == (2, 2, 1)
@@ -328,6 +379,15 @@ def test_dsmem_ring_with_runtime_cluster_on_gpu(cluster, split, rng):
     prev = b - rank + (rank - 1) % cluster
     np.testing.assert_array_equal(out[0::2].reshape(nblocks, block), tiles[prev])
     np.testing.assert_array_equal(out[1::2].reshape(nblocks, block), tiles)
+
+
+@pytest.mark.gpu
+def test_remote_mbarrier_arrivals_on_gpu():
+    from oxidec.api import compile_source
+    mod = compile_source(CLUSTER_BARRIERS, "remote.rs", arch="sm_90")
+    out = np.full(1, POISON)
+    mod.remote_arrive[(2,), (32,)](out, device="gpu")
+    assert out[0] == 1  # both blocks' arrivals (one remote) completed block 0's barrier
 
 
 @pytest.mark.gpu

@@ -1,0 +1,96 @@
+"""The start of the `oxidec` process: compiled dataclass methods kept between runs.
+
+The compiler defines ~250 dataclasses (AST, types, MIR, analyses' facts). For each, the
+standard `dataclasses` module writes the source of `__init__`, `__repr__`, `__eq__`,
+`__hash__` (and a frozen class's `__setattr__`/`__delattr__`) and compiles it with `exec`:
+~1200 small compilations, the larger part of importing the compiler. The source text of such
+a method is all its code depends on, so `keep_dataclass_code()` gives the dataclasses module
+an `exec` that takes the compiled code of a text it has seen before from a file (and
+compiles, and remembers, a text it has not). The classes made are the same; only the
+compile step is skipped. `save_dataclass_code()` writes the file when this run compiled
+something new, keeping the texts this run used.
+
+Only the `oxidec` command does this (oxidec/__main__.py, cli.py run as a script): a program
+that imports oxidec as a library keeps its `dataclasses` untouched. The file lives in the
+compile cache's directory (host/cache.py: `$OXIDEC_CACHE_DIR`, ...) under a name that holds the Python
+version (compiled code belongs to one), and is read only from a directory that belongs to
+the current user and that no one else can write (marshal is not for others' data).
+"""
+from __future__ import annotations
+
+import builtins
+import marshal
+import os
+import sys
+
+FORMAT = 1
+_MAX_ENTRIES = 8000
+
+_cache: dict | None = None   # source text -> code, as read from the file
+_used: dict = {}             # the texts this run executed
+_missed = False
+_path: str | None = None
+
+
+def _file() -> str | None:
+    from .host.cache import cache_dir, private_dir
+    directory = cache_dir()
+    if directory is None or not private_dir(directory):
+        return None
+    tag = f"{sys.implementation.cache_tag}-{sys.version_info.releaselevel}{FORMAT}"
+    return os.path.join(directory, f"dataclass-code-{tag}.marshal")
+
+
+def _exec(source, globals=None, locals=None, /):
+    """builtins.exec, with the compiled code of a source text taken from the file."""
+    global _missed
+    if isinstance(source, str):
+        code = _cache.get(source)
+        if code is None:
+            code = compile(source, "<string>", "exec")
+            _missed = True
+        _used[source] = code
+        source = code
+    return builtins.exec(source, globals, locals)
+
+
+def keep_dataclass_code() -> None:
+    """Give `dataclasses` the remembering exec (before the compiler's modules are imported)."""
+    global _cache, _path
+    import dataclasses
+    if _cache is not None or not _has_plain_exec(dataclasses):
+        return
+    _path = _file()
+    _cache = {}
+    if _path is not None:
+        try:
+            with open(_path, "rb") as f:
+                data = marshal.loads(f.read())
+            if isinstance(data, dict):
+                _cache = data
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    dataclasses.exec = _exec
+
+
+def _has_plain_exec(module) -> bool:
+    """The module calls the builtin exec (it has no `exec` of its own to shadow)."""
+    return "exec" not in vars(module)
+
+
+def save_dataclass_code() -> None:
+    """Write the file when this run compiled a text it did not have (best effort)."""
+    if not _missed or _path is None:
+        return
+    keep = dict(_cache) if len(_cache) + len(_used) <= _MAX_ENTRIES else {}
+    keep.update(_used)
+    tmp = f"{_path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(marshal.dumps(keep))
+        os.replace(tmp, _path)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
