@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90")  # driver.ARCHES (a test keeps them equal)
+ARCHES = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")  # driver.ARCHES (a test keeps them equal)
 _VALUED = {"-o": "output", "--output": "output", "--arch": "arch", "-O": "opt_level"}
 _FLAGS = {"--no-cache": ("no_cache", True), "--no-fmad": ("no_fmad", True),
           "--line-info": ("line_info", True), "--no-line-info": ("line_info", False)}
