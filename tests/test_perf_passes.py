@@ -450,8 +450,7 @@ pub fn k(x: &[u32], mut out: DisjointSlice<u32>) {
 
 
 def test_a_helper_taking_mut_disjoint_slice_stays_a_call() -> None:
-    # (its PTX is not built here: emitting such a helper is an internal error on main too,
-    # `(*_1)[i]` through `&mut DisjointSlice` in ptx/spaces.py; reported, not fixed here)
+    # (tests/run/test_disjoint_through_ref.py runs such helpers)
     comp = compile_(MUT_OUT, "mir-opt")
     assert calls(body_of(comp, "k")) == ["put"]
 

@@ -133,6 +133,11 @@ class CallLowering:
 
     def api_len(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         place = self.lower_place(e.receiver)
+        ty = self.ty(e.receiver)
+        while isinstance(ty, T.RefTy):
+            ty = ty.inner
+        if isinstance(ty, T.DisjointSliceTy):  # through references to it, as get_mut
+            place = self.disjoint_receiver(e)
         return self.to_temp(M.Len(place), T.USIZE, e.span)
 
     def api_dynamic_shared(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
@@ -166,10 +171,19 @@ class CallLowering:
         ptr, n = self.lower_in_order(e.args)
         return self.to_temp(M.Intrinsic("slice_from_parts", (ptr, n)), self.ty(e), e.span)
 
+    def disjoint_receiver(self, e: ast.MethodCallExpr) -> M.Place:
+        """The DisjointSlice a method is called on, through any references to it
+        (`out: &mut DisjointSlice<T>` in a helper: `(*out)`, whose data is `(*(*out))[i]`)."""
+        place = self.lower_place(e.receiver)
+        ty = self.ty(e.receiver)
+        while isinstance(ty, T.RefTy):
+            place, ty = place.project(M.Deref()), ty.inner
+        return place
+
     def api_get_mut_indexed(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         """Some((&mut s[i], i)) for this thread's index i when it is in bounds."""
         span = e.span
-        place = self.lower_place(e.receiver)
+        place = self.disjoint_receiver(e)
         slice_ty = self.ty(e.receiver)
         while isinstance(slice_ty, T.RefTy):
             slice_ty = slice_ty.inner
@@ -190,10 +204,10 @@ class CallLowering:
         return self.to_temp(M.Aggregate(ty, (ok, pair)), ty, span)
 
     def api_disjoint_get_mut(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
-        return self.disjoint_get_mut(e, self.lower_place(e.receiver), self.ty(e))
+        return self.disjoint_get_mut(e, self.disjoint_receiver(e), self.ty(e))
 
     def api_get_unchecked_mut(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
-        place = self.lower_place(e.receiver)
+        place = self.disjoint_receiver(e)
         i = self.operand_local(self.lower_expr(e.args[0]), T.USIZE, e.span)
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(i)), True), self.ty(e),
                             e.receiver.span)
