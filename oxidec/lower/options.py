@@ -35,6 +35,10 @@ class OptionLowering:
         other = place.project(M.Field(0, 1 - good)) if kind == "result" else None
         args = e.args
         result = M.Place(self.temp(out_ty, span))
+        # an eager argument (`unwrap_or(d)`, `ok_or(e)`, `map_or(d, f)`) is evaluated before
+        # the call, as Rust does, in the block that branches: lowered after the branch it
+        # landed in an unreachable block and the value read was never written
+        eager = self.lower_expr(args[0]) if name in ("unwrap_or", "ok_or", "map_or") else None
         yes, no, join = self.new_block(), self.new_block(), self.new_block()
         self.switch_bool(is_good, yes, no, span)
 
@@ -57,9 +61,8 @@ class OptionLowering:
                        "called `Result::unwrap()` on an `Err` value")
             self.panic(msg, span)
         elif name == "unwrap_or":
-            default = self.lower_expr(args[0])
             finish(yes, some)
-            finish(no, lambda: M.Use(default))
+            finish(no, lambda: M.Use(eager))
         elif name == "unwrap_or_default":
             finish(yes, some)
             finish(no, lambda: M.Use(self.default_of(inner, span)))
@@ -78,9 +81,8 @@ class OptionLowering:
             finish(yes, lambda: M.Aggregate(out_ty, (), 0))
             finish(no, lambda: M.Aggregate(out_ty, (self.read(other, ty.args[1]),), 1))
         elif name == "ok_or":
-            err = self.lower_expr(args[0])
             finish(yes, lambda: M.Aggregate(out_ty, (self.read(payload, inner),), 0))
-            finish(no, lambda: M.Aggregate(out_ty, (err,), 1))
+            finish(no, lambda: M.Aggregate(out_ty, (eager,), 1))
         elif name == "map":
             finish(yes, lambda: M.Aggregate(out_ty, (self.inline_closure(args[0], [payload]),),
                                             good))
@@ -92,9 +94,8 @@ class OptionLowering:
             finish(yes, lambda: M.Aggregate(out_ty, (self.read(payload, inner),), 0))
             finish(no, lambda: M.Aggregate(out_ty, (self.inline_closure(args[0], [other]),), 1))
         elif name == "map_or":
-            default = self.lower_expr(args[0])
             finish(yes, lambda: M.Use(self.inline_closure(args[1], [payload])))
-            finish(no, lambda: M.Use(default))
+            finish(no, lambda: M.Use(eager))
         elif name == "and_then":
             finish(yes, lambda: M.Use(self.inline_closure(args[0], [payload])))
             if kind == "option":
