@@ -104,8 +104,9 @@ class TraitOpsMixin:
         eq = e.op in ("==", "!=")
         trait = "PartialEq" if eq else "PartialOrd"
         impls = [i for i in self.impls_of(lt, trait) if ("eq" if eq else "partial_cmp") in i.fns]
-        if impls and eq:
-            d = impls[0].fns["eq"]
+        if impls:
+            # `a == b` is `a.eq(&b)`; `a < b` is `a.partial_cmp(&b)` tested (lower/ordering.py)
+            d = impls[0].fns["eq" if eq else "partial_cmp"]
             sig = self.impl_fn_sig(d, lt, e.op_span)
             param = sig.params[1] if len(sig.params) > 1 else T.ERROR
             inner = param.inner if isinstance(param, T.RefTy) else param
@@ -115,20 +116,8 @@ class TraitOpsMixin:
                 return T.BOOL
             ref = ast.RefExpr(operand=e.rhs, mutable=False, span=e.rhs.span)
             self.r.expr_ty[ref] = T.RefTy(inner, False)
-            self.r.overloads[e] = ("call", sig.name, e.lhs, (ref,), e.op == "!=")
-            return T.BOOL
-        if impls:  # `a < b` is `a.partial_cmp(&b)` tested (lower/ordering.py)
-            d = impls[0].fns["partial_cmp"]
-            sig = self.impl_fn_sig(d, lt, e.op_span)
-            param = sig.params[1] if len(sig.params) > 1 else T.ERROR
-            inner = param.inner if isinstance(param, T.RefTy) else param
-            rt = self.check_expr(e.rhs, inner)
-            if not self.unify(rt, inner):
-                self.mismatch(inner, rt, e.rhs.span)
-                return T.BOOL
-            ref = ast.RefExpr(operand=e.rhs, mutable=False, span=e.rhs.span)
-            self.r.expr_ty[ref] = T.RefTy(inner, False)
-            self.r.overloads[e] = ("partial_cmp", sig.name, e.lhs, (ref,), False)
+            self.r.overloads[e] = ("call", sig.name, e.lhs, (ref,), e.op == "!=") if eq else \
+                ("partial_cmp", sig.name, e.lhs, (ref,), False)
             return T.BOOL
         rt = self.check_expr(e.rhs, lt)
         if not self.unify(lt, rt):
