@@ -60,19 +60,16 @@ from ..mir.syntax import (
 from ..types import BOOL, IntTy
 from .affine import Affine, AffineAnalysis, Builder, ZERO, ONE
 from ..mir.cfg import Dominators, find_loops, map_targets
-from .loops import LoopFacts, Site, basic_ivs, ensure_preheader, iteration_locals, local_defs
+from .loops import (LoopFacts, Site, basic_ivs, ensure_preheader, in_rounds, iteration_locals,
+                    local_defs)
 from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator
 
 MAX_LOOP_BLOCKS = 64  # the copy doubles the loop; leave very large loops alone
 
 
 def bounds_hoist(body: Body) -> bool:
-    changed = False
-    for _ in range(16):  # one loop per round: the analysis is redone after each change
-        if not _hoist_one(body):
-            break
-        changed = True
-    return changed
+    # one loop per round: the analysis is redone after each change
+    return in_rounds(_hoist_one, body)
 
 
 def _hoist_one(body: Body) -> bool:

@@ -29,17 +29,13 @@ from ..mir.cfg import find_loops, outside_predecessors
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .bounds_hoist import MAX_LOOP_BLOCKS, copy_loop, has_side_effects
-from .loops import LoopFacts, basic_ivs, ensure_preheader, local_defs
+from .loops import LoopFacts, basic_ivs, ensure_preheader, in_rounds, local_defs
 from ..mir.visit import address_taken, statement_def
 
 
 def guard_hoist(body: Body) -> bool:
-    changed = False
-    for _ in range(16):  # one loop per round: the analysis is redone after each change
-        if not _hoist_one(body):
-            break
-        changed = True
-    return changed
+    # one loop per round: the analysis is redone after each change
+    return in_rounds(_hoist_one, body)
 
 
 def _hoist_one(body: Body) -> bool:

@@ -55,7 +55,7 @@ from ..mir.syntax import (
 )
 from ..types import BOOL, IntTy
 from .affine import Builder
-from .loops import LoopFacts, basic_ivs, iteration_locals
+from .loops import LoopFacts, basic_ivs, in_rounds, iteration_locals
 from ..mir.cfg import find_loops, map_targets, predecessors
 from ..mir.typeof import MirTypeError, operand_ty
 from ..mir.visit import rewrite_statement, single_def_locals
@@ -73,12 +73,7 @@ def unroll_factor(statements: int) -> int:
 
 
 def loop_unroll(body: Body) -> bool:
-    changed = False
-    for _ in range(16):
-        if not _unroll_one(body):
-            break
-        changed = True
-    return changed
+    return in_rounds(_unroll_one, body)
 
 
 def _unroll_one(body: Body) -> bool:

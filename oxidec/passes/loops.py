@@ -232,8 +232,19 @@ def _is_local(op: Operand, local: int) -> bool:
 __all__ = [
     "Dominators", "Loop", "find_loops", "predecessors", "preheader", "ensure_preheader",
     "outside_predecessors", "Site", "local_defs", "LoopFacts", "InductionVar", "basic_ivs",
-    "remove_dead_ivs", "iteration_locals",
+    "remove_dead_ivs", "iteration_locals", "in_rounds",
 ]
+
+
+def in_rounds(rewrite_one, body: Body, rounds: int = 16) -> bool:
+    """Run `rewrite_one(body)` (one change per call, its analysis redone from scratch each
+    time) until it changes nothing, at most `rounds` times; whether anything changed."""
+    changed = False
+    for _ in range(rounds):
+        if not rewrite_one(body):
+            break
+        changed = True
+    return changed
 
 
 def rewrite_each_iv(body: Body, try_iv) -> bool:
@@ -244,10 +255,7 @@ def rewrite_each_iv(body: Body, try_iv) -> bool:
     """
     from .dead_code import dead_code
     changed = dead_code(body)  # a dead read must not make an expression look used
-    for _ in range(16):
-        if not _rewrite_one_iv(body, try_iv):
-            break
-        changed = True
+    changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
     return remove_dead_ivs(body) or changed
 
 
