@@ -125,17 +125,25 @@ def reduce_pio2(x, lite: bool):
 
 def sincos_dd(rh, rl, lite: bool):
     """((sh, sl), (ch, cl)): sin and cos of rh + rl as double-doubles (lo None when lite)."""
-    z = rh * rh
     if lite:
+        z = rh * rh
         s = fma(rh * z, horner(z, C.SIN_TAIL_LITE), rh) + rl
         c = fma(z * z, horner(z, C.COS_TAIL_LITE), fma(z, -0.5, 1.0)) - rh * rl
         return (s, None), (c, None)
-    tail = fma(rh * z, horner(z, C.SIN_TAIL), fma(rl, z * -0.5, rl))
+    return sincos_pair(rh, rl, C.SIN_TAIL, C.COS_TAIL)
+
+
+def sincos_pair(rh, rl, sin_tail, cos_tail):
+    """((sh, sl), (ch, cl)): sin and cos of the reduced argument rh + rl as unevaluated pairs
+    in rh's precision, with the polynomial tails `sin_tail` / `cos_tail` fitted for it (f64
+    here, f32 in trig32.py)."""
+    z = rh * rh
+    tail = fma(rh * z, horner(z, sin_tail), fma(rl, z * -0.5, rl))
     s = fast_two_sum(rh, tail)
     zl = fma(rh, rh, -z)
     hz = z * 0.5
     w = 1.0 - hz
-    corr = ((1.0 - w) - hz) + fma(z * z, horner(z, C.COS_TAIL), -fma(zl, 0.5, rh * rl))
+    corr = ((1.0 - w) - hz) + fma(z * z, horner(z, cos_tail), -fma(zl, 0.5, rh * rl))
     c = fast_two_sum(w, corr)
     return s, c
 

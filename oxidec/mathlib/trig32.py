@@ -17,11 +17,11 @@ The GPU runs no f64 op unless some lane has |x| >= 2^17.
 from __future__ import annotations
 
 from . import coeffs as C
-from .dd import fast_two_sum, horner, two_prod, two_sum
+from .dd import fast_two_sum, two_prod, two_sum
 from .hyper32 import recip_approx
 from .explog32 import nearest_int
 from .ir import F32, F64, If, Var, copysign, fabs, fma, p_not, p_or, select
-from .trig import payne_hanek
+from .trig import payne_hanek, sincos_pair
 
 INF = float("inf")
 NAN = float("nan")
@@ -51,15 +51,7 @@ def reduce_pio2_f32(x):
 
 def sincos_f32(rh, rl):
     """((sh, sl), (ch, cl)): sin and cos of rh + rl as f32 pairs."""
-    z = rh * rh
-    tail = fma(rh * z, horner(z, C.SIN_TAIL_F32), fma(rl, z * -0.5, rl))
-    s = fast_two_sum(rh, tail)
-    zl = fma(rh, rh, -z)
-    hz = z * 0.5
-    w = 1.0 - hz
-    corr = ((1.0 - w) - hz) + fma(z * z, horner(z, C.COS_TAIL_F32), -fma(zl, 0.5, rh * rl))
-    c = fast_two_sum(w, corr)
-    return s, c
+    return sincos_pair(rh, rl, C.SIN_TAIL_F32, C.COS_TAIL_F32)
 
 
 def _input(x):
