@@ -116,6 +116,9 @@ class PointerLowering:
         if name.startswith("ptr::write"):
             self.assign(self.deref_place(args[0], arg_tys[0], span), M.Use(args[1]), span)
             return UNIT_CONST
+        if name == "ptr::fn_addr_eq":  # function numbers (lower/fn_values.py)
+            a, b = (self.to_temp(M.Cast(op, T.U64), T.U64, span) for op in args)
+            return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)
         if name == "ptr::eq":
             a, b = (self.as_raw(op, t, span) for op, t in zip(args, arg_tys))
             return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)

@@ -93,6 +93,8 @@ class ExprMixin:
             res = self.resolver.lookup(self.module, name, "value")
             if res is not None and res.def_ is not None:
                 return self.value_item(e, res.def_, expected)
+            if self.api_named(e.path) is not None:
+                return self.api_fn_value(e, name)  # typeck/fn_values.py
             hint = nearest(name, self.visible_names())
             imp = self.resolver.import_help(name, "value")
             helps = [f"a local variable with a similar name exists: `{hint}`"] if hint else []
@@ -109,6 +111,8 @@ class ExprMixin:
         value = self.consts.eval_assoc(e)
         if value is not None:
             return self._item_res(e, ConstRes(value))
+        if self.api_named(e.path) is not None:
+            return self.api_fn_value(e, "::".join(names))  # typeck/fn_values.py
         if names[-2:] == ("SharedArray", "UNINIT"):
             self.sink.error("OX0002", "`SharedArray::UNINIT` may only initialise a "
                             "`static mut` shared array", e.span, "used as a value")

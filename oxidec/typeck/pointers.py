@@ -40,7 +40,7 @@ CORE_FNS = ("ptr::null", "ptr::null_mut", "ptr::read", "ptr::write", "ptr::read_
             "ptr::copy_nonoverlapping", "ptr::copy", "ptr::swap",
             "mem::swap", "mem::replace", "mem::take", "mem::transmute", "mem::size_of",
             "mem::align_of", "slice::from_raw_parts", "slice::from_raw_parts_mut",
-            "intrinsics::exact_div", "ptr::eq")
+            "intrinsics::exact_div", "ptr::eq", "ptr::fn_addr_eq")
 UNSAFE_CORE_FNS = ("ptr::read", "ptr::write", "ptr::read_volatile", "ptr::write_volatile",
                    "ptr::read_unaligned", "ptr::write_unaligned", "ptr::copy_nonoverlapping",
                    "ptr::copy", "ptr::swap", "mem::transmute", "slice::from_raw_parts",
@@ -178,6 +178,12 @@ class PointerMixin:
             return T.UNIT
         if name == "ptr::eq":
             self.check_args(e, (T.PtrTy(elem, False), T.PtrTy(elem, False)), "function")
+            return T.BOOL
+        if name == "ptr::fn_addr_eq":  # two function values: the same function?
+            tys = [self.deep(self.check_expr(a)) for a in e.args]
+            if len(tys) != 2 or not all(isinstance(t, (T.FnPtrTy, T.ErrorTy)) for t in tys):
+                self.sink.error("E0277", "`fn_addr_eq` compares two function pointers",
+                                e.func.span, "expected two `fn(..)` values")
             return T.BOOL
         if name == "ptr::swap":
             self.check_args(e, (T.PtrTy(elem, True), T.PtrTy(elem, True)), "function")

@@ -19,6 +19,8 @@ class TypeLoweringMixin:
     def lower_type(self, te: ast.TypeExpr) -> T.Ty:
         if isinstance(te, ast.FnTraitType):  # typeck/closures.py
             return self.fn_bound_type(te)
+        if isinstance(te, ast.FnPtrType):  # typeck/fn_values.py
+            return self.fn_ptr_type(te)
         if isinstance(te, ast.RefType):
             return T.RefTy(self.lower_type(te.inner), te.mutable)
         if isinstance(te, ast.PtrType):
