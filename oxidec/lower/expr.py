@@ -217,8 +217,12 @@ class ExprLowering:
         return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_range_expr(self, e: ast.RangeExpr) -> M.Operand:
-        # range_expr: expr ".." expr -- only `for` loops consume ranges so far (they never get
-        # here); a range as a value (`let r = &(8..16)`) needs `Range<T>` as a struct
+        # range_expr: expr ".." expr -- `for` loops consume ranges (they never get here); a
+        # range typed as a value is `core::ops::Range<T>`, a struct { start, end }
+        ty = self.ty(e)
+        if isinstance(ty, T.StructTy):
+            lo, hi = self.lower_in_order([e.lo, e.hi])
+            return self.to_temp(M.Aggregate(ty, (lo, hi)), ty, e.span)
         return self.unsupported(e.span, "ranges as values (outside `for` loops) are")
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:

@@ -10,6 +10,7 @@ import functools
 
 from .. import ast
 from .. import types as T
+from .types import is_range_struct
 from ..diagnostics import Label
 from .operators import deref_operands, operator_mismatch, scalar_ref
 from .results import (ConstRes, LocalRes, Loop,
@@ -444,6 +445,11 @@ class ExprMixin:
             self.unsupported(e.span, "open ranges")
             return T.ERROR
         exp = self.shallow(expected) if expected is not None else None
+        if is_range_struct(exp) and not e.inclusive:  # `let r: Range<u64> = 8..16`
+            elem = exp.fields[0][1]
+            for b in (e.lo, e.hi):
+                self.coerce(self.check_expr(b, elem), elem, b.span)
+            return exp
         lt = self.check_expr(e.lo, exp.elem if isinstance(exp, T.RangeTy) else None)
         rt = self.check_expr(e.hi, lt)
         if not self.unify(lt, rt):
