@@ -41,6 +41,23 @@ class CharTy(IntTy):
 
 
 @dataclass(frozen=True)
+class FnPtrTy(IntTy):
+    """`fn(A, B) -> R`: a function pointer. Below typeck it is a u64 (as `char` is a u32)
+    holding the number typeck gave the function when its name was used as a value; a call
+    through it dispatches on that number (lower/fn_values.py), so constant propagation
+    turns a pointer whose function is known into a direct call. No arithmetic."""
+
+    bits: int = 64
+    signed: bool = False
+    params: tuple = ()
+    ret: "Ty | None" = None
+
+    def __str__(self) -> str:
+        ret = "" if self.ret is None or isinstance(self.ret, UnitTy) else f" -> {self.ret}"
+        return f"fn({', '.join(map(str, self.params))}){ret}"
+
+
+@dataclass(frozen=True)
 class FloatTy(Ty):
     """`f16`, `bf16`, `f32`, `f64`. `brain` marks bf16 (16 bits like f16, with f32's
     exponent and an 8-bit significand). The half types are storage-and-arithmetic types:
@@ -276,9 +293,11 @@ class IterTy(Ty):
 
 
 @dataclass(frozen=True)
-class ClosureTy(Ty):
+class ClosureTy(UnitTy):
     """The type of one closure expression (`key` tells closures apart, like rustc's
-    `{closure@file:line:col}`); calls of it are inlined (lower/closures.py)."""
+    `{closure@file:line:col}`); calls of it are inlined (lower/closures.py). Below typeck
+    a closure value is zero-sized (a `UnitTy`): lowering keeps its captures by `key`, so a
+    struct field holding one has nothing to store (lower/closures.py)."""
 
     key: int
     params: tuple[Ty, ...]
@@ -450,7 +469,7 @@ def atomic_type_name(name: str) -> AtomicTy | None:
 
 
 def is_integer(ty: Ty) -> bool:
-    return isinstance(ty, IntTy) and not isinstance(ty, CharTy)
+    return isinstance(ty, IntTy) and not isinstance(ty, (CharTy, FnPtrTy))
 
 
 def is_float(ty: Ty) -> bool:
