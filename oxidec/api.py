@@ -197,6 +197,12 @@ class Kernel:
     def __repr__(self) -> str:
         return f"<kernel {self.name}({describe_signature(self.signature)})>"
 
+    @property
+    def cooperative(self) -> bool:
+        """`#[cooperative_launch]`: launched cooperatively on the GPU (`grid::sync()`)."""
+        launch = self.signature.launch
+        return bool(launch is not None and launch.cooperative)
+
     def __getitem__(self, config: Any) -> "ConfiguredKernel":
         if not isinstance(config, tuple) or len(config) not in (2, 3):
             raise LaunchError(f"launch configuration: use {self.name}[grid, block] or "
@@ -309,7 +315,8 @@ class Kernel:
                 buffers.append((arg, buf))
                 values.append((buf.ptr, arg.length) if arg.param.kind != "ptr" else buf.ptr)
             params = pack_params(self.signature, values)
-            launch(fn, grid, block, params, shared_bytes, cluster=cluster)
+            launch(fn, grid, block, params, shared_bytes, cluster=cluster,
+                   cooperative=self.cooperative)
             for arg, buf in buffers:
                 if arg is not None and arg.param.writable:
                     buf.copy_to(arg.flat)
@@ -320,7 +327,7 @@ class Kernel:
             timing = None
             if time:
                 timing = time_gpu(lambda: launch(fn, grid, block, params, shared_bytes, sync=False,
-                                                 cluster=cluster),
+                                                 cluster=cluster, cooperative=self.cooperative),
                                   ctx, warmup=warmup, repeat=repeat,
                                   what=f"timing kernel `{self.name}`")
             failed = False

@@ -144,6 +144,8 @@ def _effects() -> list[Op]:
     return [
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
+        Op("grid_sync", "unit", effect=True, sync="block", convergent=True,
+           doc="`grid::sync()`: every thread of the grid (a cooperative launch; ptx/grid.py)"),
         Op("printf", "unit", effect=True,
            doc="(format string index, values) -> vprintf (panic messages)"),
         Op("volatile_store", "unit", effect=True,

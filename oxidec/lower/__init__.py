@@ -32,6 +32,7 @@ from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
 from .async_api import AsyncApiLowering
 from .coop_api import CoopApiLowering
+from .math_api import MathApiLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -55,7 +56,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
-                  HopperApiLowering):
+                  HopperApiLowering, MathApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -23,7 +23,8 @@ from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..mir.typeof import operand_ty
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import asynchrony, atomics, cluster, legalize, packed, tensor, tma, vprintf, warp, wgmma
+from . import (asynchrony, atomics, cluster, grid, legalize, packed, tensor, tma, vprintf, warp,
+               wgmma)
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -376,4 +377,5 @@ def pmevent(em, stmt: mir.Effect) -> None:
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
                          "volatile_store": volatile_store,
                          "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS,
-                         **cluster.EFFECTS, **tma.EFFECTS, **wgmma.EFFECTS_WITH_OPERANDS}
+                         **cluster.EFFECTS, **grid.EFFECTS, **tma.EFFECTS,
+                         **wgmma.EFFECTS_WITH_OPERANDS}

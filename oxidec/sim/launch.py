@@ -17,7 +17,7 @@ from ..half_float import half_bits
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
-from .gpu_only import check_runs_on_simulator
+from .gpu_only import check_runs_on_simulator, grid_sync_too_large
 from ..runtime import values as host_values
 from ..runtime.errors import LaunchError
 from .layout import assemble, canon, is_fat, leaves, scalar_dtype, size_of, tree_map
@@ -26,6 +26,7 @@ from .memory import Memory, make_address
 
 DEFAULT_MAX_LANES = 1 << 16  # measured: larger batches lose more to cache misses than they save
 DEFAULT_MAX_STEPS = 1_000_000
+GRID_SYNC_MAX_LANES = 1 << 18  # a `grid::sync()` launch runs as one batch of this many at most
 MAX_THREADS_PER_BLOCK = 1024
 MAX_SHARED_BYTES = 227 * 1024  # sm_80/sm_90 opt-in maximum per block
 SHARED_POISON = 0xFF  # uninitialised shared memory reads as NaN / all ones
@@ -205,6 +206,10 @@ class Launch:
         k = self.kernel
         tpb = self.threads_per_block
         per_batch = max(1, self.max_lanes // tpb)
+        if k.grid_barriers.any():  # `grid::sync()`: every block runs in the one batch
+            if self.nblocks * tpb > max(self.max_lanes, GRID_SYNC_MAX_LANES):
+                raise grid_sync_too_large(k.body, self.nblocks * tpb, GRID_SYNC_MAX_LANES)
+            per_batch = self.nblocks
         if k.uses_shared or self.shared_bytes:
             self.block_bytes = (k.shared_static_bytes + self.shared_bytes + 15) // 16 * 16 or 16
             self.shared_rid = self.mem.add(np.zeros(0, np.uint8), "shared memory", "shared",

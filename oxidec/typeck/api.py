@@ -14,7 +14,7 @@ from ..span import Span
 
 
 API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
-                                   T.THREAD_BLOCK, T.TMA_DESCRIPTOR)}
+                                   T.THREAD_BLOCK, T.GRID, T.TMA_DESCRIPTOR)}
 
 
 class ApiMixin:
@@ -88,6 +88,18 @@ class ApiMixin:
                                "newer; oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
         return True
 
+
+    def check_cooperative_launch(self, a, on_kernel: bool) -> bool:
+        """`#[cooperative_launch]` on a kernel, without arguments."""
+        if not on_kernel:
+            self.sink.error("OX0003", "`#[cooperative_launch]` is only allowed on a `#[kernel]`",
+                            a.span, "not a kernel")
+            return False
+        if a.args:
+            self.sink.error("OX0003", "`#[cooperative_launch]` takes no arguments", a.span,
+                            "expected `#[cooperative_launch]`")
+            return False
+        return True
 
     def check_cluster_launch(self, a, on_kernel: bool) -> tuple[int, int, int] | None:
         """`#[cluster_launch(X[, Y[, Z]])]` on a kernel: 1 to 3 integer literals, a cluster

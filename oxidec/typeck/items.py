@@ -116,6 +116,9 @@ class Typeck(ClosureMixin, IteratorMixin,
                 parsed = parse_contract(fn, contract, self.consts, self.lower_type, self.sink)
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
+        coop = attr(fn, "cooperative_launch")
+        if coop is not None and self.check_cooperative_launch(coop, kind == "kernel"):
+            self.r.cooperative.add(fn.name)
         cluster = attr(fn, "cluster_launch")
         if cluster is not None:
             shape = self.check_cluster_launch(cluster, kind == "kernel")

@@ -34,7 +34,7 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
-    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK):
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID):
         return ty.name
     if T.warp_tile_size(ty) is not None:
         return "WarpTile"

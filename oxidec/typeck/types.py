@@ -88,6 +88,8 @@ class TypeLoweringMixin:
             return T.TMA_DESCRIPTOR
         if name == "ThreadBlock" and not gargs:
             return T.THREAD_BLOCK
+        if name == "Grid" and not gargs:
+            return T.GRID
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
