@@ -26,7 +26,7 @@ compiler but itself.
 from __future__ import annotations
 
 from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, libm, memory,
-               numbers, packed, tensor, thread, tma, warp, wgmma)
+               numbers, packed, rounding, tensor, thread, tma, warp, wgmma)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -50,7 +50,8 @@ MODULES = ("atomic",)
 _ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
                          *packed.FNS, *asynchrony.FNS, *tensor.FNS,
-                         *coop.FNS, *wgmma.FNS, *tma.FNS, *libm.FNS]
+                         *coop.FNS, *wgmma.FNS, *tma.FNS, *libm.FNS,
+                         *rounding.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
                               *coop.TYPES, *tma.TYPES]
 

@@ -184,8 +184,13 @@ def _hopper() -> list[Op]:
     return cluster.ops() + tma.ops() + wgmma.ops()
 
 
+def _rounding() -> list[Op]:
+    from .rounding import ops
+    return ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed() + _asynchrony() + _tensor() + _hopper()}
+                      + _packed() + _asynchrony() + _tensor() + _hopper() + _rounding()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)

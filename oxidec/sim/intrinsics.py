@@ -462,6 +462,8 @@ def _redux(ufunc, identity) -> Impl:
 
 
 INTRINSICS.update(INT_BITS)
+from .rounding import INTRINSICS as _ROUNDING  # noqa: E402  (cuda_device::float)
+INTRINSICS.update(_ROUNDING)
 
 from . import packed as _packed  # noqa: E402,F401  (registers the packed half pairs)
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)
