@@ -313,7 +313,9 @@ class Kernel:
                     continue
                 buf = DeviceBuffer.from_array(arg.flat, ctx)
                 buffers.append((arg, buf))
-                values.append((buf.ptr, arg.length) if arg.param.kind != "ptr" else buf.ptr)
+                values.append(buf.ptr if arg.param.kind == "ptr" else
+                              (buf.ptr, arg.length, arg.row_width)
+                              if arg.param.kind == "disjoint2d" else (buf.ptr, arg.length))
             params = pack_params(self.signature, values)
             launch(fn, grid, block, params, shared_bytes, cluster=cluster,
                    cooperative=self.cooperative)
@@ -350,6 +352,8 @@ class Kernel:
             for arg in prepared:
                 if not arg.is_array or isinstance(arg.value, TensorMap):  # (TMA: OX0030)
                     out.append(arg.value)
+                elif arg.param.kind == "disjoint2d":  # 2-D: the simulator takes its width
+                    out.append(arg.value.copy() if copy_writable else arg.value)
                 elif arg.param.writable:
                     out.append(arg.flat.copy() if copy_writable else arg.flat)
                 else:

@@ -417,6 +417,26 @@ THREAD_BLOCK = StructTy("ThreadBlock", (), True)
 GRID = StructTy("Grid", (), True)
 
 
+# `DisjointSlice<T, Runtime2DIndex>`: the slice and its row width, laid out as cuda-oxide's
+# #[repr(C)] {ptr, len, row_width} (a 24-byte kernel parameter); its witness
+# `ThreadIndex<Runtime2DIndex>` keeps the (row, col) it was minted from (neither Copy nor
+# Clone), resolved against the row width of the slice it addresses (lower/runtime2d_api.py)
+@dataclass(frozen=True)
+class Runtime2DSliceTy(StructTy):
+    @property
+    def elem(self) -> Ty:
+        return self.fields[0][1].elem
+
+
+def runtime2d_slice_ty(elem: Ty) -> Runtime2DSliceTy:
+    return Runtime2DSliceTy(f"DisjointSlice<{elem}, thread::Runtime2DIndex>",
+                            (("slice", DisjointSliceTy(elem)), ("row_width", U32)))
+
+
+THREAD_INDEX_2D = StructTy("ThreadIndex<thread::Runtime2DIndex>", (("row", USIZE),
+                                                                   ("col", USIZE)))
+
+
 def warp_tile_ty(n: int) -> StructTy:
     return StructTy(f"WarpTile<{n}>", (), True)
 

@@ -3,6 +3,7 @@
 The ABI (see `oxidec.signature`): each Rust parameter expands, in order, to
 - scalar `T`                 -> one `.param` of T (bool as one byte)
 - `&[T]`, `DisjointSlice<T>` -> two `.param .u64`: device pointer, element count
+- `DisjointSlice<T, Runtime2DIndex>` -> 24 bytes {device pointer, count, u32 row width}
 - `*const T`, `*mut T`, `&T` -> one `.param .u64`: device pointer
 `cuLaunchKernel` takes the address of an array of pointers, one per PTX parameter, each
 pointing at that parameter's bytes; `KernelParams` owns both (ctypes) for the launch.
@@ -10,6 +11,7 @@ pointing at that parameter's bytes; `KernelParams` owns both (ctypes) for the la
 from __future__ import annotations
 
 import ctypes
+import struct
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -116,6 +118,8 @@ def ptx_params(sig: KernelSignature) -> list[PtxParam]:
         if p.kind in ("slice", "disjoint"):
             out.append(PtxParam(f"{p.name}.ptr", ctypes.c_uint64, p.name, "ptr"))
             out.append(PtxParam(f"{p.name}.len", ctypes.c_uint64, p.name, "len"))
+        elif p.kind == "disjoint2d":  # #[repr(C)] {ptr, len, row_width}: 24 bytes
+            out.append(PtxParam(p.name, ctypes.c_uint8 * 24, p.name, "value"))
         elif p.kind == "ptr":
             out.append(PtxParam(p.name, ctypes.c_uint64, p.name, "ptr"))
         elif host_values.is_aggregate(p.ty):  # `.param .align A .b8 NAME[SIZE]`: its bytes
@@ -148,6 +152,10 @@ class KernelParams:
                 ptr, length = v
                 self.storage.append(ctypes.c_uint64(int(ptr)))
                 self.storage.append(ctypes.c_uint64(int(length)))
+            elif p.kind == "disjoint2d":
+                ptr, length, width = v
+                raw = struct.pack("<QQI4x", int(ptr), int(length), int(width))
+                self.storage.append((ctypes.c_uint8 * 24).from_buffer_copy(raw))
             elif p.kind == "ptr":
                 self.storage.append(ctypes.c_uint64(int(v)))
             elif host_values.is_aggregate(p.ty):

@@ -153,6 +153,12 @@ class Launch:
         return values, write_backs
 
     def _argument(self, name: str, ty: T.Ty, arg, write_backs: list):
+        if isinstance(ty, T.Runtime2DSliceTy):  # a 2-D array: (its slice, its row width)
+            if not isinstance(arg, np.ndarray) or arg.ndim != 2:
+                raise SimError(f"argument `{name}: {ty}`: expected a 2-D numpy array (rows of "
+                               "the row width)")
+            return (self._argument(name, ty.fields[0][1], arg, write_backs),
+                    np.uint32(arg.shape[1]))
         fat = is_fat(ty)
         if fat or isinstance(ty, (T.PtrTy, T.RefTy)):
             elem = (ty.elem if isinstance(ty, T.DisjointSliceTy) else ty.inner.elem) if fat \

@@ -56,6 +56,10 @@ class ApiMixin:
             return API_STRUCTS[name]
         if name == "DisjointSlice":
             return T.DisjointSliceTy(args[0])
+        if name == "Runtime2DSlice":  # `DisjointSlice<T, Runtime2DIndex>`
+            return T.runtime2d_slice_ty(args[0])
+        if name == "ThreadIndex2D":  # `ThreadIndex<Runtime2DIndex>`
+            return T.THREAD_INDEX_2D
         atomic = T.atomic_type_name(name)
         if atomic is not None:
             return atomic

@@ -150,7 +150,8 @@ class Typeck(ClosureMixin, IteratorMixin,
 
     @staticmethod
     def _kernel_param_ok(ty: T.Ty) -> bool:
-        if T.is_scalar(ty) or isinstance(ty, (T.DisjointSliceTy, T.PtrTy, T.ErrorTy)):
+        if T.is_scalar(ty) or isinstance(ty, (T.DisjointSliceTy, T.PtrTy, T.ErrorTy,
+                                               T.Runtime2DSliceTy)):
             return True
         if isinstance(ty, T.RefTy):
             return isinstance(ty.inner, T.SliceTy) or T.is_scalar(ty.inner)

@@ -34,6 +34,10 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
+    if isinstance(ty, T.Runtime2DSliceTy):
+        return "Runtime2DSlice"
+    if ty == T.THREAD_INDEX_2D:
+        return "ThreadIndex2D"
     if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID):
         return ty.name
     if T.warp_tile_size(ty) is not None:

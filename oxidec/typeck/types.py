@@ -72,6 +72,8 @@ class TypeLoweringMixin:
             index = "1d"
             if len(gargs) == 2:
                 index = self._index_kind(gargs[1])
+            if index == "runtime2d":
+                return T.runtime2d_slice_ty(elem)
             return T.DisjointSliceTy(elem, index)
         if name == "SharedArray" and len(gargs) in (2, 3):
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
@@ -110,6 +112,9 @@ class TypeLoweringMixin:
             return T.PHANTOM_DATA
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
+        if name == "ThreadIndex" and len(gargs) == 1:  # its index kind (lifetimes are dropped)
+            kind = self._index_kind(gargs[0])
+            return T.THREAD_INDEX_2D if kind == "runtime2d" else T.THREAD_INDEX
         atomic = T.atomic_type_name(name)
         if atomic is not None and not gargs:
             return atomic
