@@ -26,7 +26,8 @@ compiler but itself.
 from __future__ import annotations
 
 from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, libm, memory,
-               numbers, packed, rounding, runtime2d, tensor, thread, tma, warp, wgmma)
+               numbers, packed, rounding, runtime2d, swizzle, tensor, thread, tma, warp,
+               wgmma)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -51,9 +52,9 @@ _ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
                          *packed.FNS, *asynchrony.FNS, *tensor.FNS,
                          *coop.FNS, *wgmma.FNS, *tma.FNS, *libm.FNS,
-                         *rounding.FNS, *runtime2d.FNS]
+                         *rounding.FNS, *runtime2d.FNS, *swizzle.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
-                              *coop.TYPES, *tma.TYPES, *runtime2d.TYPES]
+                              *coop.TYPES, *tma.TYPES, *runtime2d.TYPES, *swizzle.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.
 API_FNS: dict[str, ApiFn] = {}

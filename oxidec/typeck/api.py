@@ -93,6 +93,30 @@ class ApiMixin:
         return True
 
 
+    def call_swizzle(self, e, api: ApiFn) -> T.Ty:
+        """`Swizzle::<B, M, S>::apply(x)`: B, M, S on the type's segment, the swizzle an
+        involution (the bits it reads and the bits it flips do not overlap)."""
+        params, ret = self.api_sig(api)
+        self.check_args(e, params, "function")
+        segs = e.func.path.segments
+        gargs = segs[-2].generic_args if len(segs) >= 2 else ()
+        if len(gargs) != 3:
+            self.sink.error("E0107", "`Swizzle` takes 3 generic arguments", e.func.span,
+                            f"write `Swizzle::<B, M, S>::{api.name}(x)`")
+            return ret
+        values = [self.consts.eval_usize(self._const_arg(g)) for g in gargs]
+        if any(v is None for v in values):
+            return ret
+        b, m, s = values
+        if not (m + b <= s or s + b <= m) or b == 0 or max(m, s) + b > 64:
+            self.sink.error("E0080", f"`Swizzle<{b}, {m}, {s}>` is not an involution",
+                            e.func.span, "the bits it reads and the bits it flips overlap",
+                            notes=["apply(x) = x ^ (((x >> S) & ((1 << B) - 1)) << M) undoes "
+                                   "itself only when M + B <= S or S + B <= M (B >= 1)"])
+            return ret
+        self.r.generic_values[e] = (b, m, s)
+        return ret
+
     def check_cooperative_launch(self, a, on_kernel: bool) -> bool:
         """`#[cooperative_launch]` on a kernel, without arguments."""
         if not on_kernel:

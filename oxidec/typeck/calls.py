@@ -178,6 +178,8 @@ class CallMixin:
             return self.call_elem_from_ptr(e, api)
         if api.check == "runtime2d_slice_arg":  # `thread::index_2d_runtime(&slice)`
             return self.call_runtime2d_slice_arg(e, api)
+        if api.check == "swizzle":  # `Swizzle::<B, M, S>::apply(x)` (typeck/api.py)
+            return self.call_swizzle(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)
