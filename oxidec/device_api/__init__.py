@@ -25,7 +25,7 @@ compiler but itself.
 """
 from __future__ import annotations
 
-from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, libm, memory,
+from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, fp8, libm, memory,
                numbers, packed, rounding, runtime2d, swizzle, tensor, thread, tma, warp,
                wgmma)
 from .arch import arch_name, blackwell_family, sm_number
@@ -52,7 +52,7 @@ _ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
                          *packed.FNS, *asynchrony.FNS, *tensor.FNS,
                          *coop.FNS, *wgmma.FNS, *tma.FNS, *libm.FNS,
-                         *rounding.FNS, *runtime2d.FNS, *swizzle.FNS]
+                         *rounding.FNS, *runtime2d.FNS, *swizzle.FNS, *fp8.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
                               *coop.TYPES, *tma.TYPES, *runtime2d.TYPES, *swizzle.TYPES]
 

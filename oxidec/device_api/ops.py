@@ -186,8 +186,8 @@ def _hopper() -> list[Op]:
 
 
 def _rounding() -> list[Op]:
-    from .rounding import ops
-    return ops()
+    from . import fp8, rounding
+    return rounding.ops() + fp8.ops()
 
 
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
