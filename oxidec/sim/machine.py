@@ -25,7 +25,7 @@ import numpy as np
 from ..printf import format_c
 from .compile import EXIT, FlatKernel
 from .errors import LaneFault, SimError, SimTrap, format_span
-from .layout import zeros
+from .layout import poison
 from .memory import make_address
 
 ALL = slice(None)
@@ -77,7 +77,7 @@ class Batch:
         if cty is None:
             raise SimError(f"the simulator cannot represent a local of type "
                            f"`{self.kernel.local_tys[g]}`")
-        t = zeros(cty, self.L)
+        t = poison(cty, self.L)
         self.locals[g] = t
         return t
 
