@@ -417,26 +417,6 @@ THREAD_BLOCK = StructTy("ThreadBlock", (), True)
 GRID = StructTy("Grid", (), True)
 
 
-# `DisjointSlice<T, Runtime2DIndex>`: the slice and its row width, laid out as cuda-oxide's
-# #[repr(C)] {ptr, len, row_width} (a 24-byte kernel parameter); its witness
-# `ThreadIndex<Runtime2DIndex>` keeps the (row, col) it was minted from (neither Copy nor
-# Clone), resolved against the row width of the slice it addresses (lower/runtime2d_api.py)
-@dataclass(frozen=True)
-class Runtime2DSliceTy(StructTy):
-    @property
-    def elem(self) -> Ty:
-        return self.fields[0][1].elem
-
-
-def runtime2d_slice_ty(elem: Ty) -> Runtime2DSliceTy:
-    return Runtime2DSliceTy(f"DisjointSlice<{elem}, thread::Runtime2DIndex>",
-                            (("slice", DisjointSliceTy(elem)), ("row_width", U32)))
-
-
-THREAD_INDEX_2D = StructTy("ThreadIndex<thread::Runtime2DIndex>", (("row", USIZE),
-                                                                   ("col", USIZE)))
-
-
 def warp_tile_ty(n: int) -> StructTy:
     return StructTy(f"WarpTile<{n}>", (), True)
 
@@ -597,3 +577,7 @@ FLOAT_CONSTS = {
     "LOG10_E": "0.4342944819032518276511289189166050822944",
     "LOG10_2": "0.3010299956639811952137388947244930267682",
 }
+
+# the handle types of parts of the device API (after everything they are built of)
+from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
+                           managed_barrier_parts, managed_barrier_ty, runtime2d_slice_ty)

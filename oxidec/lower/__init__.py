@@ -34,6 +34,7 @@ from .async_api import AsyncApiLowering
 from .coop_api import CoopApiLowering
 from .math_api import MathApiLowering
 from .runtime2d_api import Runtime2DLowering
+from .barrier_api import BarrierApiLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -57,7 +58,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
-                  HopperApiLowering, MathApiLowering, Runtime2DLowering):
+                  HopperApiLowering, MathApiLowering, Runtime2DLowering,
+                  BarrierApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -14,7 +14,8 @@ from ..span import Span
 
 
 API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
-                                   T.THREAD_BLOCK, T.GRID, T.TMA_DESCRIPTOR)}
+                                   T.THREAD_BLOCK, T.GRID, T.TMA_DESCRIPTOR,
+                                   T.BARRIER_TOKEN)}
 
 
 class ApiMixin:
@@ -56,6 +57,8 @@ class ApiMixin:
             return API_STRUCTS[name]
         if name == "DisjointSlice":
             return T.DisjointSliceTy(args[0])
+        if name == "ManagedBarrier":  # its state: typeck/barriers.py
+            return T.managed_barrier_ty("Uninit", "GeneralBarrier", 0)
         if name == "Runtime2DSlice":  # `DisjointSlice<T, Runtime2DIndex>`
             return T.runtime2d_slice_ty(args[0])
         if name == "ThreadIndex2D":  # `ThreadIndex<Runtime2DIndex>`

@@ -180,6 +180,8 @@ class CallMixin:
             return self.call_runtime2d_slice_arg(e, api)
         if api.check == "swizzle":  # `Swizzle::<B, M, S>::apply(x)` (typeck/api.py)
             return self.call_swizzle(e, api)
+        if api.check == "managed_from_static":  # typeck/barriers.py
+            return self.call_managed_from_static(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)

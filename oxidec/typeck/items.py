@@ -40,6 +40,7 @@ from .pointers import PointerMixin
 from .slices import SliceMixin
 from .panics import PanicMixin
 from .uninit import UninitMixin
+from .barriers import BarrierMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -47,7 +48,7 @@ class Typeck(ClosureMixin, IteratorMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
-             PointerMixin, SliceMixin, PanicMixin, UninitMixin):
+             PointerMixin, SliceMixin, PanicMixin, UninitMixin, BarrierMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

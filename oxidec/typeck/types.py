@@ -11,6 +11,7 @@ from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
 from .results import (nearest)
 from .uninit import maybe_uninit_ty
+from .barriers import MANAGED_ALIASES
 
 
 class TypeLoweringMixin:
@@ -92,6 +93,10 @@ class TypeLoweringMixin:
             return T.THREAD_BLOCK
         if name == "Grid" and not gargs:
             return T.GRID
+        if name == "BarrierToken" and not gargs:
+            return T.BARRIER_TOKEN
+        if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
+            return self.managed_barrier_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
