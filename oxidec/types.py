@@ -433,6 +433,7 @@ THREAD_INDEX32 = StructTy("ThreadIndex32", (("0", U32),))
 THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 # cooperative groups: zero-sized handles; a tile's size is in its type
 THREAD_BLOCK = StructTy("ThreadBlock", (), True)
+GRID = StructTy("Grid", (), True)
 
 
 def warp_tile_ty(n: int) -> StructTy:
@@ -595,3 +596,7 @@ FLOAT_CONSTS = {
     "LOG10_E": "0.4342944819032518276511289189166050822944",
     "LOG10_2": "0.3010299956639811952137388947244930267682",
 }
+
+# the handle types of parts of the device API (after everything they are built of)
+from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
+                           managed_barrier_parts, managed_barrier_ty, runtime2d_slice_ty)
