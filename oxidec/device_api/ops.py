@@ -150,8 +150,9 @@ def _effects() -> list[Op]:
            doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
-        Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
-           doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
+        Op("breakpoint", "unit", effect=True, volatile=True,
+           doc="`brkpt`: stop in a debugger (cuda-gdb); without one the kernel faults "
+               "(CUDA_ERROR_LAUNCH_FAILED on the H200), and the simulator traps"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every

@@ -23,7 +23,7 @@ import numpy as np
 from .. import types as T
 from ..device_api import ops
 from ..device_api.ops import OPS
-from .errors import SimError
+from .errors import LaneFault, SimError
 from .fma import fma
 from .nans import gpu_nans, signed_zero_order
 from .int_bits import INT_BITS
@@ -71,6 +71,14 @@ def _special(name: str) -> Impl:
 
 for _name in SPECIAL_REGISTERS:
     INTRINSICS[_name] = _special(_name)
+
+
+@intrinsic("breakpoint")
+def _breakpoint(x, args, arg_tys, result_ty):
+    """`brkpt` with no debugger attached: the GPU ends the kernel with a launch failure
+    (measured on the H200), so the simulator traps rather than run on."""
+    raise LaneFault("breakpoint (`brkpt`) reached with no debugger attached",
+                    lanes=x.lanes)
 
 
 @intrinsic("clock")
