@@ -383,7 +383,10 @@ class _ItemScanner:
             if t.text in allow:
                 prev = t.text
                 continue
-            if t.kind == LIFETIME or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
+            # `&'static T` in a device const/enum is device code (a reference to a static);
+            # other lifetimes are parameters of host items
+            if t.kind == LIFETIME and t.text != "'static" or (t.kind == IDENT and
+                                                             t.text in _HOST_ONLY_WORDS):
                 return True
             if t.kind == PUNCT and t.text in "?$":
                 return True
