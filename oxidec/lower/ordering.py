@@ -7,6 +7,7 @@ and selects, so no branch is added:
     o.is_le()          discriminant(o) <= 0          (Less = -1, Equal = 0, Greater = 1)
     o.reverse()        select(d < 0, Greater, select(d == 0, Equal, Less))
     o.then(p)          select(d == 0, p, o)
+    o.then_with(f)     if d == 0 { f() } else { o }        (f runs only then)
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def from_order(lw, lt, eq, span) -> M.Operand:
 
 def lower_ordering_method(lw, e, name: str) -> M.Operand:
     span = e.span
-    if name in _PREDICATE_OPS or name in ("reverse", "then"):
+    if name in _PREDICATE_OPS or name in ("reverse", "then", "then_with"):
         o = lw.read(lw.receiver_place(e.receiver), ORD)
         d = lw.to_temp(M.Discriminant(M.Place(lw.operand_local(o, ORD, span))), ORD.tag, span)
         zero = M.Constant(0, ORD.tag)
@@ -43,6 +44,20 @@ def lower_ordering_method(lw, e, name: str) -> M.Operand:
         is_eq = lw.to_temp(M.BinaryOp("eq", d, zero), T.BOOL, span)
         if name == "then":
             return select(lw, is_eq, lw.lower_expr(e.args[0]), o, ORD, span)
+        if name == "then_with":  # a branch: the closure runs only on `Equal`, as in Rust
+            out = lw.temp(ORD, span)
+            call, keep, join = lw.new_block(), lw.new_block(), lw.new_block()
+            lw.switch_bool(is_eq, call, keep, span)
+            lw.cur = call
+            value = lw.inline_closure(e.args[0], [])
+            if lw.cur is not None:
+                lw.assign(M.Place(out), M.Use(value), span)
+            lw.goto(join, span)
+            lw.cur = keep
+            lw.assign(M.Place(out), M.Use(o), span)
+            lw.goto(join, span)
+            lw.cur = join
+            return M.Copy(M.Place(out))
         return from_order(lw, lw.to_temp(M.BinaryOp("gt", d, zero), T.BOOL, span), is_eq, span)
     ty = lw.ty(e.receiver)
     while isinstance(ty, T.RefTy):

@@ -2,7 +2,7 @@
 or a derive orders (lower/ordering.py builds them from `<` and `==`).
 
     o.is_lt()  o.is_le()  o.is_gt()  o.is_ge()  o.is_eq()  o.is_ne()  -> bool
-    o.reverse()  o.then(p)                                          -> Ordering
+    o.reverse()  o.then(p)  o.then_with(|| p)                       -> Ordering
     a.cmp(&b)           integers, char, bool, `#[derive(Ord)]` types -> Ordering
     a.partial_cmp(&b)   those and floats (None when a NaN is involved) -> Option<Ordering>
     x.total_cmp(&y)     f32, f64: IEEE 754 totalOrder                  -> Ordering
@@ -30,6 +30,11 @@ def ordering_method(ck, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
         if m == "then" and n == 1:
             ck.coerce(ck.check_expr(e.args[0], T.CMP_ORDERING), T.CMP_ORDERING, e.args[0].span)
             ck.r.methods[e] = ("trait", "ord:then")
+            return T.CMP_ORDERING
+        if m == "then_with" and n == 1:  # the closure runs only when `o` is `Equal`
+            ck.coerce(ck.closure_arg(e.args[0], [], T.CMP_ORDERING), T.CMP_ORDERING,
+                      e.args[0].span)
+            ck.r.methods[e] = ("trait", "ord:then_with")
             return T.CMP_ORDERING
     if m not in ("cmp", "partial_cmp", "total_cmp") or n != 1:
         return None
