@@ -32,6 +32,9 @@ from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
 from .async_api import AsyncApiLowering
 from .coop_api import CoopApiLowering
+from .math_api import MathApiLowering
+from .runtime2d_api import Runtime2DLowering
+from .barrier_api import BarrierApiLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -56,7 +59,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
-                  HopperApiLowering, FnValueLowering):
+                  HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
+                  BarrierApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -196,9 +196,10 @@ class BuilderCore:
                 check_launch_bounds(bounds, lb.args, self.sink)
         contract = self.r.contracts.get(fn.name)
         cluster = self.r.cluster_shapes.get(fn.name)  # typeck/api.py checked it
-        if bounds is None and contract is None and cluster is None:
+        cooperative = fn.name in self.r.cooperative
+        if bounds is None and contract is None and cluster is None and not cooperative:
             return None
-        return M.LaunchInfo(bounds, contract, cluster)
+        return M.LaunchInfo(bounds, contract, cluster, cooperative)
 
     def get_return_block(self) -> int:
         if self.return_block is None:

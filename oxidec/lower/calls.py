@@ -140,7 +140,7 @@ class CallLowering:
         ty = self.ty(e.receiver)
         while isinstance(ty, T.RefTy):
             ty = ty.inner
-        if isinstance(ty, T.DisjointSliceTy):  # through references to it, as get_mut
+        if isinstance(ty, (T.DisjointSliceTy, T.Runtime2DSliceTy)):  # through references
             place = self.disjoint_receiver(e)
         return self.to_temp(M.Len(place), T.USIZE, e.span)
 
@@ -165,7 +165,7 @@ class CallLowering:
 
     def api_disjoint_as_mut_ptr(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         # the address of element 0, computed without a bounds check (no access happens)
-        place = self.lower_place(e.receiver)
+        place = self.disjoint_receiver(e)
         zero = self.operand_local(M.Constant(0, T.USIZE), T.USIZE, e.span)
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(zero)), True), self.ty(e),
                             e.span)
@@ -182,6 +182,8 @@ class CallLowering:
         ty = self.ty(e.receiver)
         while isinstance(ty, T.RefTy):
             place, ty = place.project(M.Deref()), ty.inner
+        if isinstance(ty, T.Runtime2DSliceTy):  # its 1-D slice (lower/runtime2d_api.py)
+            place = place.project(M.Field(0))
         return place
 
     def api_get_mut_indexed(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:

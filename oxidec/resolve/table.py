@@ -20,7 +20,8 @@ from ..span import Span
 # the kinds of Def, by namespace
 TYPE_KINDS = ("mod", "struct", "enum", "union", "trait")
 ADT_KINDS = ("struct", "enum", "union")  # algebraic data types: adts[key]
-EXTERN_CRATES = ("cuda_device", "cuda_host", "cuda_core", "core", "std", "alloc")
+EXTERN_CRATES = ("cuda_device", "cuda_host", "cuda_core", "cuda_intrinsics", "libm", "core",
+                 "std", "alloc")
 
 
 @dataclass(eq=False)

@@ -295,8 +295,8 @@ _HOST_FN_ATTRS = frozenset({
     "export_name", "link_section", "track_caller", "target_feature", "naked", "used",
     "instruction_set", "no_builtins", "automatically_derived", "proc_macro",
     "proc_macro_attribute", "proc_macro_derive", "launch_bounds", "launch_contract", "cluster_launch",
-    "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic", "coverage",
-    "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
+    "cooperative_launch", "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic",
+    "coverage", "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
 })
 # words that begin an item and occur in no item header (so a missing body ends there)
 _ITEM_STARTS = frozenset({"pub", "mod", "struct", "enum", "use", "static", "trait", "let",

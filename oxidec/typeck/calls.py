@@ -182,6 +182,12 @@ class CallMixin:
             return self.call_from_slice_elem(e, api)
         if api.check == "elem_from_ptr":
             return self.call_elem_from_ptr(e, api)
+        if api.check == "runtime2d_slice_arg":  # `thread::index_2d_runtime(&slice)`
+            return self.call_runtime2d_slice_arg(e, api)
+        if api.check == "swizzle":  # `Swizzle::<B, M, S>::apply(x)` (typeck/api.py)
+            return self.call_swizzle(e, api)
+        if api.check == "managed_from_static":  # typeck/barriers.py
+            return self.call_managed_from_static(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)
@@ -234,6 +240,23 @@ class CallMixin:
         self.coerce(first, params[0], e.args[0].span)
         for a, p in zip(e.args[1:], params[1:]):
             self.coerce(self.check_expr(a, p), p, a.span)
+        return ret
+
+    def call_runtime2d_slice_arg(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+        """One argument: a reference (of any depth) to a `DisjointSlice<T, Runtime2DIndex>`."""
+        ret = self.api_sig(api)[1]
+        if len(e.args) != 1:
+            self.sink.error("E0061", f"this function takes 1 argument but {len(e.args)} were "
+                            "supplied", e.func.span, "expected 1 argument")
+            return ret
+        ty = self.shallow(self.check_expr(e.args[0]))
+        base = ty
+        while isinstance(base, T.RefTy):
+            base = self.shallow(base.inner)
+        if not isinstance(ty, T.RefTy) or not isinstance(base, T.Runtime2DSliceTy):
+            if not isinstance(base, T.ErrorTy):
+                self.sink.error("E0308", "mismatched types", e.args[0].span,
+                                f"expected `&DisjointSlice<T, Runtime2DIndex>`, found `{ty}`")
         return ret
 
     def call_generic_api(self, e: ast.CallExpr, api: ApiFn, gargs) -> T.Ty:

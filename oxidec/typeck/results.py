@@ -76,6 +76,7 @@ class TypeckResults:
     contracts: dict[str, object] = field(default_factory=dict)  # kernel -> M.LaunchContract
     cluster_shapes: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # kernel ->
     #                                                     `#[cluster_launch(X, Y, Z)]`
+    cooperative: set[str] = field(default_factory=set)  # kernels with `#[cooperative_launch]`
     enum_tys: dict[str, T.EnumTy] = field(default_factory=dict)
     # enum values and patterns (typeck/enums.py, typeck/patterns.py)
     variants: dict[ast.Node, int] = field(default_factory=dict)  # `E::V(..)` expr / pattern

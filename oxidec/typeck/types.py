@@ -11,6 +11,7 @@ from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
 from .results import (nearest)
 from .uninit import maybe_uninit_ty
+from .barriers import MANAGED_ALIASES
 
 
 def range_struct(elem: T.Ty) -> T.StructTy:
@@ -101,6 +102,8 @@ class TypeLoweringMixin:
             index = "1d"
             if len(gargs) == 2:
                 index = self._index_kind(gargs[1])
+            if index == "runtime2d":
+                return T.runtime2d_slice_ty(elem)
             return T.DisjointSliceTy(elem, index)
         if name == "SharedArray" and len(gargs) in (2, 3):
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
@@ -117,6 +120,12 @@ class TypeLoweringMixin:
             return T.TMA_DESCRIPTOR
         if name == "ThreadBlock" and not gargs:
             return T.THREAD_BLOCK
+        if name == "Grid" and not gargs:
+            return T.GRID
+        if name == "BarrierToken" and not gargs:
+            return T.BARRIER_TOKEN
+        if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
+            return self.managed_barrier_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
@@ -137,6 +146,9 @@ class TypeLoweringMixin:
             return T.PHANTOM_DATA
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
+        if name == "ThreadIndex" and len(gargs) == 1:  # its index kind (lifetimes are dropped)
+            kind = self._index_kind(gargs[0])
+            return T.THREAD_INDEX_2D if kind == "runtime2d" else T.THREAD_INDEX
         atomic = T.atomic_type_name(name)
         if atomic is not None and not gargs:
             return atomic
