@@ -74,6 +74,8 @@ class Collector:
         elif isinstance(item, ast.SkippedItem) and item.kind in ("struct", "enum", "union",
                                                                   "type"):
             self.host_types.add(item.name)
+            if item.kind == "union":
+                self.table.unions.setdefault(item.name, item.span)
         # SkippedItem: host code nobody reaches (reach.py promotes the reached ones)
 
     def define(self, module: Module, ns: str, d: Def, quiet: bool = False) -> None:

@@ -93,6 +93,7 @@ class ItemTable:
     scopes: dict[int, Module] = field(default_factory=dict)  # id(ast.Block) -> its items
     source: ast.SourceUnit | None = None
     unparsed: dict = field(default_factory=dict)  # host item offset -> its syntax error
+    unions: dict = field(default_factory=dict)  # name -> span of a `union` (not compiled yet)
 
     @property
     def structs(self) -> dict[str, ast.StructItem]:

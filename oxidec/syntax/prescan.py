@@ -280,8 +280,7 @@ def match_delimiters(toks: list[Tok]) -> tuple[dict[int, int], list[LexError]]:
 # ---------------------------------------------------------------------------
 # Items
 
-# qualifiers that may come between the visibility and `fn`
-_FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "safe"})
+_FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "safe"})  # `.. fn`
 # tokens that only host code has: a const/static/struct holding one is host code
 _HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await"})
 _DEVICE_ATTRS = frozenset({"kernel", "device"})
@@ -383,7 +382,8 @@ class _ItemScanner:
             if t.text in allow:
                 prev = t.text
                 continue
-            if t.kind == LIFETIME or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
+            host_lifetime = t.kind == LIFETIME and t.text != "'static"  # `&'static T`: device
+            if host_lifetime or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
                 return True
             if t.kind == PUNCT and t.text in "?$":
                 return True

@@ -169,6 +169,11 @@ class ExprMixin:
         if ty is None:
             ty = self.self_ty if e.path.names == ("Self",) else \
                 self.user_type(ast.PathType(path=e.path, span=e.path.span))
+        if not isinstance(ty, T.StructTy) and name in self.items.unions:
+            self.lower_type(ast.PathType(path=e.path, span=e.path.span))  # OX0002 (types.py)
+            for _, x in e.fields:
+                self.check_expr(x)
+            return T.ERROR
         if not isinstance(ty, T.StructTy):
             hint = nearest(name, self.resolver.visible(self.module, "type"))
             self.sink.error("E0422", f"cannot find struct, variant or union type `{name}` in "

@@ -57,13 +57,16 @@ class ItemPathMixin:
     def inline_const(self, item: ast.ConstItem) -> InlineConst | None:
         """The const as an inlined expression, when it is one (see InlineConst): a scalar
         const the const evaluator folds (`const fn` calls included) stays a constant."""
-        if not _computed(item.value) or self.ctx is None:
+        if self.ctx is None:
             return None
         memo = self.__dict__.setdefault("_inline_consts", {})
         if id(item) in memo:
             return memo[id(item)]
         with self.in_scope_of(item):
             ty = self.lower_type(item.ty)
+            if not _computed(item.value) and not isinstance(ty, (T.EnumTy, T.StructTy)):
+                memo[id(item)] = None  # `None`, `E::Unit`: an enum value, not a scalar
+                return None
             if T.is_scalar(ty) and self.consts.try_eval_item(item) is not None:
                 memo[id(item)] = None
                 return None

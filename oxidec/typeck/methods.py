@@ -136,6 +136,14 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
+        if isinstance(base, T.CharTy) and m in num.UNICODE_CHAR_METHODS:
+            for a in e.args:
+                self.check_expr(a)
+            ascii_form = "is_ascii_digit" if m == "is_numeric" else \
+                m.replace("is_", "is_ascii_").replace("to_", "to_ascii_")
+            self.unsupported(e.method_span, f"`char::{m}` (Unicode's tables)",
+                             help=f"for ASCII text, `{ascii_form}` gives the same answer")
+            return T.ERROR
         if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
             params, ret = num.signature(num.CHAR_METHODS, m, base)
             return done("num_char", params, ret)

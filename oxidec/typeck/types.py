@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..diagnostics import Label
 from ..device_api import API_TYPES
 from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
@@ -168,6 +169,13 @@ class TypeLoweringMixin:
         known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option", "Result"] \
             + list(API_TYPES)
         hint = nearest(name, known)
+        if name in self.items.unions and len(names) == 1:
+            self.sink.error("OX0002", "`union` types are not supported by oxidec yet", te.span,
+                            "a union", labels=[Label(self.items.unions[name],
+                                                     f"`{name}` declared here")],
+                            help="use a struct and `core::mem::transmute` (or `to_bits`/"
+                                 "`from_bits`) between the views of the same bytes")
+            return T.ERROR
         if name in ("DisjointSlice", "SharedArray", "Option", "Result"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
                             "wrong number of generic arguments")
