@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass, field
 
 from .prescan_traits import skip_to_self_type
+from .prescan_attrs import DEVICE_ATTRS as _DEVICE_ATTRS, HOST_FN_ATTRS as _HOST_FN_ATTRS
+from .prescan_attrs import configured_out, strip_item
 from .prescan_generics import GENERIC_WORDS, after_generics
 
 HOST_MARK = "\x01"
@@ -440,6 +442,10 @@ class _ItemScanner:
                 if junk_start is None:
                     junk_start = self.toks[attr_i].start
                 i = self.skip_group(i)
+                continue
+            if configured_out(self, attr_i, i):  # `#[cfg(P)]` with P false: gone
+                strip_item(self, attr_i, item_end)
+                i = item_end + 1
                 continue
             if junk_start is not None:
                 self.regions.append(ItemRegion(junk_start, junk_start,
