@@ -580,4 +580,5 @@ FLOAT_CONSTS = {
 
 # the handle types of parts of the device API (after everything they are built of)
 from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
-                           managed_barrier_parts, managed_barrier_ty, runtime2d_slice_ty)
+                           cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
+                           runtime2d_slice_ty)

@@ -41,6 +41,7 @@ from .slices import SliceMixin
 from .panics import PanicMixin
 from .uninit import UninitMixin
 from .barriers import BarrierMixin
+from .cusimd import CuSimdMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -48,7 +49,8 @@ class Typeck(ClosureMixin, IteratorMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
-             PointerMixin, SliceMixin, PanicMixin, UninitMixin, BarrierMixin):
+             PointerMixin, SliceMixin, PanicMixin, UninitMixin, BarrierMixin,
+             CuSimdMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

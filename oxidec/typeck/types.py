@@ -12,6 +12,7 @@ from .reach import HOST_TYPES
 from .results import (nearest)
 from .uninit import maybe_uninit_ty
 from .barriers import MANAGED_ALIASES
+from .cusimd import CUSIMD_ALIASES
 
 
 class TypeLoweringMixin:
@@ -97,6 +98,8 @@ class TypeLoweringMixin:
             return T.BARRIER_TOKEN
         if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
             return self.managed_barrier_type(name, gargs, te.span)
+        if name == "CuSimd" or name in CUSIMD_ALIASES:  # typeck/cusimd.py
+            return self.cusimd_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
