@@ -415,6 +415,7 @@ THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 # cooperative groups: zero-sized handles; a tile's size is in its type
 THREAD_BLOCK = StructTy("ThreadBlock", (), True)
 GRID = StructTy("Grid", (), True)
+CLUSTER = StructTy("Cluster", (), True)
 
 
 def warp_tile_ty(n: int) -> StructTy:

@@ -94,6 +94,8 @@ class TypeLoweringMixin:
             return T.THREAD_BLOCK
         if name == "Grid" and not gargs:
             return T.GRID
+        if name == "Cluster" and not gargs and names[0] in ("cooperative_groups", "Cluster"):
+            return T.CLUSTER
         if name == "BarrierToken" and not gargs:
             return T.BARRIER_TOKEN
         if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
