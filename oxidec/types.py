@@ -416,6 +416,7 @@ THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 THREAD_BLOCK = StructTy("ThreadBlock", (), True)
 GRID = StructTy("Grid", (), True)
 CLUSTER = StructTy("Cluster", (), True)
+COALESCED = StructTy("CoalescedThreads", (("mask", U32),), True)
 
 
 def warp_tile_ty(n: int) -> StructTy:

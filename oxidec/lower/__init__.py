@@ -36,6 +36,7 @@ from .math_api import MathApiLowering
 from .runtime2d_api import Runtime2DLowering
 from .barrier_api import BarrierApiLowering
 from .coop_ops import CoopOpsLowering
+from .coalesced_api import CoalescedLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -60,7 +61,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, MathApiLowering, Runtime2DLowering,
-                  BarrierApiLowering, CoopOpsLowering):
+                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

@@ -14,7 +14,8 @@ from ..span import Span
 
 
 API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
-                                   T.THREAD_BLOCK, T.GRID, T.CLUSTER, T.TMA_DESCRIPTOR,
+                                   T.THREAD_BLOCK, T.GRID, T.CLUSTER, T.COALESCED,
+                                   T.TMA_DESCRIPTOR,
                                    T.BARRIER_TOKEN)}
 
 

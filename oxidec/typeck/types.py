@@ -96,6 +96,8 @@ class TypeLoweringMixin:
             return T.GRID
         if name == "Cluster" and not gargs and names[0] in ("cooperative_groups", "Cluster"):
             return T.CLUSTER
+        if name == "CoalescedThreads" and not gargs:
+            return T.COALESCED
         if name == "BarrierToken" and not gargs:
             return T.BARRIER_TOKEN
         if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
