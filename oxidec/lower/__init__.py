@@ -27,7 +27,7 @@ from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
 from .match_ import MatchLowering
 from .options import OptionLowering
-from .user_calls import UserCallLowering
+from .user_calls import UserCallLowering, holds_closure
 from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
 from .async_api import AsyncApiLowering
@@ -43,6 +43,7 @@ from .num_methods import NumLowering
 from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
 from .closures import ClosureLowering
+from .fn_values import FnValueLowering
 from .iterators import IteratorLowering
 from .pointers import PointerLowering
 from .slices import SliceLowering
@@ -60,7 +61,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
-                  HopperApiLowering, MathApiLowering, Runtime2DLowering,
+                  HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
                   BarrierApiLowering, CoopOpsLowering, CoalescedLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
@@ -72,7 +73,7 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     for name, sig in r.fn_sigs.items():
         if name in r.inline_fns:  # `Index::index`: inlined at each use (trait_calls.py)
             continue
-        if any(isinstance(t, T.FnBoundTy) for t in sig.params):
+        if any(holds_closure(t) for t in sig.params):
             continue  # inlined at each call, with the closure it gets (lower/closures.py)
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)

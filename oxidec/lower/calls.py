@@ -46,6 +46,10 @@ class CallLowering:
             return self.lower_api_call(e, target)
         if isinstance(target, tuple) and target[0] == "closure":
             return self.lower_closure_call(e, target[1])
+        if isinstance(target, tuple) and target[0] == "closure_value":
+            return self.lower_closure_value_call(e, target[1])  # lower/closures.py
+        if isinstance(target, tuple) and target[0] == "fn_ptr":
+            return self.lower_fn_ptr_call(e, target[1])  # lower/fn_values.py
         if isinstance(target, tuple) and target[0] == "from_fn":
             return self.lower_array_from_fn(e, target[1])  # lower/iter_consumers.py
         if isinstance(target, tuple) and target[0] == "core":

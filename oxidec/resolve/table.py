@@ -84,6 +84,9 @@ class ItemTable:
     adts: dict[str, ast.Item] = field(default_factory=dict)
     # inherent associated items: (type key, name) -> Def of the fn or const
     assoc: dict[tuple[str, str], Def] = field(default_factory=dict)
+    # every associated item of that name, inherent ones first: impls of single instances
+    # (`impl V<f32>`, `impl Tr for V<u32>`) may give one name several times (typeck picks)
+    assoc_all: dict[tuple[str, str], list[Def]] = field(default_factory=dict)
     traits: dict[int, object] = field(default_factory=dict)  # id(TraitItem) -> TraitInfo
     trait_impls: list = field(default_factory=list)  # ImplInfo, in source order
     defs: dict[int, Def] = field(default_factory=dict)  # id(item) -> its Def

@@ -22,12 +22,15 @@ class CallMixin:
     def check_call_expr(self, e: ast.CallExpr, expected):
         if not isinstance(e.func, ast.PathExpr):
             callee = self.deep(self.check_expr(e.func))
+            if isinstance(callee, T.FnPtrTy):  # `(s.f)(x)`: typeck/fn_values.py
+                return self.check_fn_ptr_call(e, callee)
+            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)):
+                # a closure kept in a value (`(s.f)(x)`): its type says which closure it is,
+                # and lowering finds that closure's captures (lower/closures.py)
+                return self.check_closure_value_call(e, callee)
             for a in e.args:
                 self.check_expr(a)
-            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)) or (
-                    isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr)):
-                # a closure kept in a value (`(s.f)(x)`): closures are inlined where they are
-                # called by name, so one held in a struct field has no code to call
+            if isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr):
                 self.sink.error("OX0002", "calling a closure stored in a field or other value "
                                 "is not supported by oxidec yet", e.func.span,
                                 "a closure held in a value",
@@ -49,6 +52,9 @@ class CallMixin:
             if isinstance(local, Var) and isinstance(self.shallow(local.ty),
                                                      (T.ClosureTy, T.FnBoundTy)):
                 return self.check_closure_call(e, local, self.shallow(local.ty))
+            if isinstance(local, Var) and isinstance(self.shallow(local.ty), T.FnPtrTy):
+                self.check_path_expr(e.func, None)
+                return self.check_fn_ptr_call(e, self.shallow(local.ty))
             if isinstance(local, Var):
                 self.sink.error("E0618", f"expected function, found `{local.ty}`", e.func.span,
                                 f"`{name}` is a local variable, not a function",

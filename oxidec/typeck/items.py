@@ -33,6 +33,8 @@ from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
 from .generic_bounds import GenericBoundsMixin
 from .traits import TraitMixin
+from .instance_impls import InstanceImplMixin
+from .fn_values import FnValueMixin
 from .trait_ops import TraitOpsMixin
 from .closures import ClosureMixin
 from .iterators import IteratorMixin
@@ -50,8 +52,8 @@ class Typeck(ClosureMixin, IteratorMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
-             PointerMixin, SliceMixin, PanicMixin, UninitMixin, BarrierMixin,
-             CuSimdMixin, CoopOpsMixin):
+             PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
+             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

@@ -203,6 +203,8 @@ class MethodMixin:
         notes = None
         if m in ATOMIC_METHODS and (is_int or is_float):
             help, notes = self.not_atomic_help(e, self.deep(base))
+        if isinstance(base, T.StructTy):  # `impl V<f32>`'s method on a `V<u32>`
+            notes = self.other_instances_note(base, m) or notes
         found_for = f"struct `{base}`" if isinstance(base, T.StructTy) else \
             describe(self.deep(base))
         self.sink.error("E0599", f"no method named `{m}` found for {found_for} "

@@ -92,6 +92,7 @@ class TypeckResults:
     closures: dict[ast.ClosureExpr, object] = field(default_factory=dict)  # -> ClosureInfo
     iter_methods: dict[ast.MethodCallExpr, str] = field(default_factory=dict)  # -> the method
     deref_operands: set = field(default_factory=set)  # `&x` operands of `+`, `==`...: read `*x`
+    fn_ids: dict[str, int] = field(default_factory=dict)  # fns used as values (fn_values.py)
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]

@@ -15,12 +15,41 @@ from .barriers import MANAGED_ALIASES
 from .cusimd import CUSIMD_ALIASES
 
 
+def range_struct(elem: T.Ty) -> T.StructTy:
+    """`core::ops::Range<T>` as a value: a struct of its two bounds (Clone, not Copy)."""
+    return T.StructTy(f"core::ops::Range<{elem}>", (("start", elem), ("end", elem)))
+
+
+def is_range_struct(ty) -> bool:
+    return isinstance(ty, T.StructTy) and ty.name.startswith("core::ops::Range<")
+
+
 class TypeLoweringMixin:
+
+    def core_value_type(self, names: tuple, gargs) -> T.Ty | None:
+        """`core::ops::Range<T>` and `core::ptr::NonNull<T>` (also through `ops::`/`ptr::`
+        or a `use` of them); None for any other path. `NonNull<T>` is `*mut T` here (the
+        same bits; oxidec does not track that it is never null, and `Option<NonNull<T>>`
+        is a tagged enum, not a nullable pointer)."""
+        full = tuple(names)
+        if len(full) == 1:
+            imported = self.resolver.imported_path(self.module, full[0])
+            if not imported:
+                return None
+            full = tuple(imported)
+        while full and full[0] in ("core", "std"):
+            full = full[1:]
+        if full not in (("ops", "Range"), ("ptr", "NonNull")) or len(gargs) != 1:
+            return None
+        arg = self._type_arg(gargs[0])
+        return range_struct(arg) if full[0] == "ops" else T.PtrTy(arg, True)
 
     # -- types written by the user -----------------------------------------
     def lower_type(self, te: ast.TypeExpr) -> T.Ty:
         if isinstance(te, ast.FnTraitType):  # typeck/closures.py
             return self.fn_bound_type(te)
+        if isinstance(te, ast.FnPtrType):  # typeck/fn_values.py
+            return self.fn_ptr_type(te)
         if isinstance(te, ast.RefType):
             return T.RefTy(self.lower_type(te.inner), te.mutable)
         if isinstance(te, ast.PtrType):
@@ -134,8 +163,11 @@ class TypeLoweringMixin:
             return maybe_uninit_ty(self._type_arg(gargs[0]))  # typeck/uninit.py
         if name in HOST_TYPES:
             return self.host_type_error(name, te.span)
+        core_ty = self.core_value_type(names, gargs)
+        if core_ty is not None:
+            return core_ty
         if len(names) > 1 and names[0] not in ("cuda_device", "core", "std", "thread"):
-            if te.path.names[0] in ("core", "std"):  # `core::ptr::NonNull<u8>`: a real type
+            if te.path.names[0] in ("core", "std"):  # a type of `core` oxidec does not have
                 self.unsupported(te.span, f"the type `{'::'.join(te.path.names)}`")
                 return T.ERROR
             self.resolver.resolve(self.module, te.path, "type")  # E0433 / E0412
