@@ -26,6 +26,26 @@ class MathApiLowering:
         t = self.to_temp(M.BinaryOp("shl", t, M.Constant(m, T.USIZE)), T.USIZE, span)
         return self.to_temp(M.BinaryOp("bitxor", x, t), T.USIZE, span)
 
+    def api_shared_ptr(self, e, api: ApiFn) -> M.Operand:
+        """`S.as_ptr()` / `S.as_mut_ptr()`: the address of element 0 (nothing is accessed);
+        `SharedArray::as_raw_mut_ptr(p)`: p as a pointer to the element type."""
+        ty = self.ty(e)
+        if api.name == "as_raw_mut_ptr":
+            (p,) = self.lower_in_order(e.args)
+            return self.to_temp(M.Cast(p, ty), ty, e.span)
+        place = self.lower_place(e.receiver)
+        recv = self.ty(e.receiver)
+        while isinstance(recv, T.RefTy):
+            place, recv = place.project(M.Deref()), recv.inner
+        zero = self.operand_local(M.Constant(0, T.USIZE), T.USIZE, e.span)
+        return self.to_temp(M.Ref(place.project(M.Index(zero)), api.name == "as_mut_ptr"), ty,
+                            e.span)
+
+    def api_shared_array_const(self, e, api: ApiFn) -> M.Operand:
+        (value,) = self.r.generic_values.get(e, (0,))
+        ty = self.ty(e)
+        return M.Constant(bool(value) if ty == T.BOOL else value, ty)
+
     def api_libm_sincos(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
         """`libm::sincosf(x)` -> (x.sin(), x.cos())."""
         (x,) = self.lower_in_order(e.args)

@@ -44,6 +44,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "BarrierToken"
     if T.cusimd_parts(ty) is not None:
         return "CuSimd"
+    if isinstance(ty, T.SharedArrayTy) and not ty.name:  # (not a `Barrier`)
+        return "SharedArray"
     if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID, T.CLUSTER,
               T.COALESCED):
         return ty.name
