@@ -46,6 +46,13 @@ for _a in ("s8", "u8"):
             _suffix = (_a if _a == _b else f"{_a}_{_b}") + ("_satfinite" if _sat else "")
             _mma(f"mma_m16n8k32_s32_{_suffix}", "m16n8k32", "s32", _a, _b, _S32_4, _sat)
             _mma(f"mma_m16n8k16_s32_{_suffix}", "m16n8k16", "s32", _a, _b, _S32_2, _sat)
+# 4-bit integers: 8 to a register, twice the k of the 8-bit shapes with the same registers
+for _a in ("s4", "u4"):
+    for _b in ("s4", "u4"):
+        for _sat in (False, True):
+            _suffix = (_a if _a == _b else f"{_a}_{_b}") + ("_satfinite" if _sat else "")
+            _mma(f"mma_m16n8k64_s32_{_suffix}", "m16n8k64", "s32", _a, _b, _S32_4, _sat)
+            _mma(f"mma_m16n8k32_s32_{_suffix}", "m16n8k32", "s32", _a, _b, _S32_2, _sat)
 
 # ldmatrix: cuda-oxide name -> (matrices, transposed)
 LDMATRIX = {f"ldmatrix_x{n}{'_trans' if t else ''}": (n, t) for n in (1, 2, 4)

@@ -63,11 +63,17 @@ LAYOUTS = {
     ("m16n8k16", "8"): ((16, 16, 2, 4, lambda r, e: (G + 8 * r, 4 * TQ + e)),
                         (16, 8, 1, 4, lambda r, e: (4 * TQ + e, G))),
     ("m8n8k4", "f64"): ((8, 4, 1, 1, lambda r, e: (G, TQ)), (4, 8, 1, 1, lambda r, e: (TQ, G))),
+    # 4-bit: the 8-bit layouts with 8 elements to a register (k doubled)
+    ("m16n8k64", "4"): ((16, 64, 4, 8, lambda r, e: (G + 8 * (r & 1), 8 * TQ + e + 32 * (r >> 1))),
+                        (64, 8, 2, 8, lambda r, e: (8 * TQ + e + 32 * r, G))),
+    ("m16n8k32", "4"): ((16, 32, 2, 8, lambda r, e: (G + 8 * r, 8 * TQ + e)),
+                        (32, 8, 1, 8, lambda r, e: (8 * TQ + e, G))),
 }
 ACC = {"f32": (16, 8, 4, 1, _acc), "s32": (16, 8, 4, 1, _acc),
        "f16": (16, 8, 2, 2, lambda r, e: (G + 8 * r, 2 * TQ + e)),
        "f64": (8, 8, 2, 1, lambda r, e: (G, 2 * TQ + r))}
-FORMAT = {"bf16": "16", "f16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64"}
+FORMAT = {"bf16": "16", "f16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64",
+          "s4": "4", "u4": "4"}
 
 
 def _warps(x, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -100,9 +106,13 @@ def _elements(regs: np.ndarray, fmt: str, nelem: int) -> np.ndarray:
         if fmt == "bf16":
             return (halves << np.uint32(16)).view(np.float32).astype(np.float64)
         return halves.astype(np.uint16).view(np.float16).astype(np.float64)
-    parts = np.stack([(u >> np.uint32(8 * j)) & np.uint32(0xFF) for j in range(nelem)], -1)
+    width = 4 if fmt in ("s4", "u4") else 8
+    top = np.uint32((1 << width) - 1)
+    parts = np.stack([(u >> np.uint32(width * j)) & top for j in range(nelem)], -1)
     parts = parts.astype(np.int64)
-    return np.where(parts >= 128, parts - 256, parts) if fmt == "s8" else parts
+    if fmt in ("s8", "s4"):
+        return np.where(parts >= 1 << (width - 1), parts - (1 << width), parts)
+    return parts
 
 
 def _gather(vals: np.ndarray, wid, lane, nw: int, spec) -> np.ndarray:
