@@ -1,7 +1,9 @@
-"""4-bit and 1-bit integer `mma.sync` (issue 11): `wmma::mma_m16n8k64_s32_{s4,u4}[_{s4,u4}][_satfinite]`
-(A 4 registers, B 2) and `mma_m16n8k32_s32_..` (A 2, B 1), eight 4-bit values to a register
-in PTX's fragment layout (that of the 8-bit shapes with k doubled). On the simulator against
-NumPy's integer matrix product, through ptxas, and on the GPU."""
+"""4-bit and 1-bit integer `mma.sync` (issue 11):
+`wmma::mma_m16n8k64_s32_{s4,u4}[_{s4,u4}][_satfinite]` (A 4 registers, B 2) and
+`mma_m16n8k32_s32_..` (A 2, B 1), eight 4-bit values to a register in PTX's fragment layout
+(that of the 8-bit shapes with k doubled); `mma_m16n8k{256,128}_s32_b1_{and,xor}_popc`, 32
+bits to a register. On the simulator against NumPy's integer matrix product, through
+ptxas, and on the GPU."""
 from __future__ import annotations
 
 import subprocess
