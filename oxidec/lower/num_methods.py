@@ -393,7 +393,8 @@ class NumLowering:
         (x,) = self.lower_in_order(e.args)
         return x
 
-    def _from_bytes(self, e: ast.CallExpr, big_endian: bool, ty=None) -> M.Operand:
+    def _from_bytes(self, e: ast.CallExpr, big_endian: bool, ty: T.Ty | None = None
+                    ) -> M.Operand:
         ty = ty or self.ty(e)
         o = _Ops(self, e.span)
         (arr,) = self.lower_in_order(e.args)
@@ -443,6 +444,24 @@ class NumLowering:
 
     def float_fract(self, o, a, ty, ret):
         return o.bin("sub", a, o.intr("trunc", (a,), ty), ty)
+
+    def _float_bits(self, o, a, ty):
+        bits = T.IntTy(ty.bits, False)
+        return o.intr("bitcast", (a,), bits), bits
+
+    def float_to_le_bytes(self, o, a, ty, ret):
+        return self.int_to_le_bytes(o, *self._float_bits(o, a, ty), ret)
+
+    float_to_ne_bytes = float_to_le_bytes
+
+    def float_to_be_bytes(self, o, a, ty, ret):
+        return self.int_to_be_bytes(o, *self._float_bits(o, a, ty), ret)
+
+    def api_float_from_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        """`f32::from_le_bytes(b)` (be, ne): the unsigned integer of the bytes, as a float."""
+        ty = self.ty(e)
+        n = self._from_bytes(e, api.name == "from_be_bytes", T.IntTy(ty.bits, False))
+        return self.to_temp(M.Intrinsic("bitcast", (n,)), ty, e.span)
 
     def float_round_ties_even(self, o, a, ty, ret):
         return o.intr("rint", (a,), ty)

@@ -96,6 +96,7 @@ VOTES = {
     "ballot": "vote.sync.ballot.b32",
     "any": "vote.sync.any.pred",
     "all": "vote.sync.all.pred",
+    "uni": "vote.sync.uni.pred",  # (masked only: `uni_sync`)
 }
 
 # Effects without operands: name -> the instruction (their rows: oxidec/device_api/ops.py).

@@ -73,6 +73,8 @@ FLOAT_METHODS: dict[str, tuple[str, str, str]] = {
     "sin_cos": ("", "ss", ""),
     **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
     "log": ("s", "s", ""),
+    # the bytes of the float's bits (lower/num_methods.py: through the unsigned integer)
+    **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
 }
 
 
