@@ -82,7 +82,7 @@ pub fn k(x: &[f32], y: &[f32], mut out: DisjointSlice<f32>, n: usize) {
     let t = thread::index_1d();
     let i = t.get();
     let a = if i < x.len() { x[i] } else { 1.0 };
-    let b = if i < n && i < y.len() { y[i] * 2.0 } else { a };
+    let b = if i < y.len() { y[i] * 2.0 } else { a * n as f32 };
     if let Some(o) = out.get_mut(t) {
         *o = a + b;
     }
@@ -121,6 +121,22 @@ def test_speculation_keeps_guards_on_effects_and_reassigned_registers() -> None:
     assert lines[2].startswith("\t@%p1 ld.global")
     assert lines[3].startswith("\t@%p1 st.shared")
     assert lines[4].startswith("\t@%p2 mov.f32")
+
+
+def test_transpose_reads_its_tile_in_one_go() -> None:
+    # the four guarded (tile -> out) copies after the barrier: their shared loads guarded,
+    # not each behind a branch, so the four LDS latencies overlap
+    body = instructions(ptx_of(ROOT / "samples" / "transpose.rs"))
+    after = body[next(i for i, x in enumerate(body) if x.startswith("bar.sync")):]
+    assert len([x for x in after if re.match(r"@%p\d+ ld\.shared\.f32", x)]) == 4, after
+    assert len([x for x in after if re.match(r"@%p\d+ st\.global\.f32", x)]) == 4, after
+
+
+def test_tree_steps_a_barrier_apart_keep_their_branches() -> None:
+    # reduce's `if tid < s { sdata[tid] += sdata[tid + s] }` steps: one region between two
+    # barriers, nothing to overlap with
+    body = instructions(ptx_of(ROOT / "samples" / "reduce.rs"))
+    assert not [x for x in body if re.match(r"@%p\d+ ld\.shared", x)], body
 
 
 def test_regions_in_loops_are_left_to_ptxas() -> None:
