@@ -144,3 +144,41 @@ def test_regions_in_loops_are_left_to_ptxas() -> None:
     # guards cost two instructions per trip there
     ptx = ptx_of(ROOT / "samples" / "matmul_tiled.rs")
     assert not [x for x in instructions(ptx) if re.match(r"@%p\d+ ld\.global", x)]
+
+
+REASSIGNED = """
+#[kernel]
+pub fn k(x: &[f32], y: &[f32], mut out: DisjointSlice<f32>) {
+    let t = thread::index_1d();
+    let i = t.get();
+    let mut a = 0.0f32;
+    if i < x.len() {
+        if i < y.len() { a = x[i] + y[i]; } else { a = x[i] * 3.0; }
+        a += 1.0;
+    }
+    let mut c = i < y.len();
+    if c {
+        a += y[i];
+        c = a > 2.0;
+    }
+    if c { a = a * a; }
+    if let Some(o) = out.get_mut(t) { *o = a; }
+}
+"""
+
+
+def test_merges_and_a_condition_reassigned_inside_its_region(ptxas, tmp_path) -> None:
+    ptx = ptx_of(REASSIGNED)
+    assemble(ptxas, tmp_path, ptx)
+    body = instructions(ptx)
+    # the two sides of the inner `if` meet: `a += 1.0` runs under their disjunction
+    merge = next(x for x in body if x.startswith("or.pred"))
+    merged = merge.split()[1].rstrip(",")
+    assert any(x.startswith(f"@{merged} add.rn.f32") for x in body), body
+    # `c = a > 2.0` inside `if c`: the region's guard is a copy of c taken at its entry,
+    # so the reassignment does not change which of the region's instructions run
+    setp = next(x for x in body if re.match(r"@%p\d+ setp\.gt\.f32", x))
+    guard, dest = setp.split()[0][1:], setp.split()[2].rstrip(",")
+    assert guard != dest
+    copy = next(x for x in body if x.startswith(f"mov.pred \t{guard},"))
+    assert copy.split()[-1].rstrip(";") == dest
