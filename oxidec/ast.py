@@ -595,6 +595,6 @@ def dump(n: object, indent: int = 0) -> str:
 
 
 # generic parameters, bounds and `where` clauses (their own module, for the line limit)
-from .ast_generics import (AssocTypeArg, FnTraitType, GenericParam, Generics,  # noqa: E402
+from .ast_generics import (AssocTypeArg, FnPtrType, FnTraitType, GenericParam, Generics,  # noqa: E402
                            TraitBound, WherePredicate)
 from .ast_traits import *  # noqa: E402,F401,F403  (TraitItem, TraitImplItem, QSelf, DynType, ..)

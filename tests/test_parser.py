@@ -78,6 +78,8 @@ def sx(n) -> str:  # noqa: C901 - one line per node kind
         return "(" + ", ".join(sx(e) for e in n.elems) + ")"
     if isinstance(n, A.NeverType):
         return "!"
+    if isinstance(n, A.FnPtrType):
+        return f"fn({', '.join(sx(p) for p in n.params)})" + (f" -> {sx(n.ret)}" if n.ret else "")
     if isinstance(n, A.InferType):
         return "_"
     if isinstance(n, A.BinaryExpr):
@@ -875,7 +877,7 @@ def test_host_item_spans_are_exact():
     ("struct G<T> { x: T }", "(struct G x: T)"),  # a generic struct is kernel syntax too
     ("struct G2<'a> { x: &'a u32 }", "(skipped struct G2)"),
     ("struct H { cb: Box<dyn Fn(u32)> }", "(skipped struct H)"),
-    ("const F: fn(u32) -> u32 = id;", "(skipped const F)"),
+    ("const F: fn(u32) -> u32 = id;", "(const F: fn(u32) -> u32 = id)"),  # a fn pointer
     ("static S: Lazy<u32> = Lazy::new(|| 1);", "(skipped static S)"),
     ("const B: bool = A || C;", "(const B: bool = (|| A C))"),
     ("const M: u32 = A | B;", "(const M: u32 = (| A B))"),

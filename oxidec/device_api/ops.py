@@ -144,6 +144,8 @@ def _effects() -> list[Op]:
     return [
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
+        Op("grid_sync", "unit", effect=True, sync="block", convergent=True,
+           doc="`grid::sync()`: every thread of the grid (a cooperative launch; ptx/grid.py)"),
         Op("printf", "unit", effect=True,
            doc="(format string index, values) -> vprintf (panic messages)"),
         Op("volatile_store", "unit", effect=True,
@@ -183,8 +185,13 @@ def _hopper() -> list[Op]:
     return cluster.ops() + tma.ops() + wgmma.ops()
 
 
+def _rounding() -> list[Op]:
+    from . import fp8, rounding
+    return rounding.ops() + fp8.ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed() + _asynchrony() + _tensor() + _hopper()}
+                      + _packed() + _asynchrony() + _tensor() + _hopper() + _rounding()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)

@@ -8,6 +8,7 @@ from ..diagnostics import DiagnosticSink
 
 # Attributes oxidec understands, by the item kind they may appear on.
 FN_ATTRS = {"kernel", "device", "launch_bounds", "launch_contract", "cluster_launch", "inline",
+            "cooperative_launch",
             "allow",
             "warn", "deny", "doc", "must_use", "cold"}
 MOD_ATTRS = {"cuda_module", "allow", "doc", "cfg"}
