@@ -84,7 +84,7 @@ def internal_error(err: BaseException):
 
 def emit_text(comp: driver.Compilation, emit: str) -> str:
     if emit == "ast":
-        from .ast import dump
+        from .ast_dump import dump
         return dump(comp.unit) + "\n"
     if emit in ("mir", "mir-opt"):
         from .mir.pretty import pretty_program
