@@ -3,7 +3,8 @@ changed anything. `optimize(body, level)` runs the pipeline of a `-O` level to a
 
     -O0  remove_unreachable
     -O1  const_fold, dead_code, remove_unreachable
-    -O2  inlining of helpers (inline.py), then const_fold, copy_prop, dead_code, simplify_cfg,
+    -O2  inlining of helpers (inline.py), then launch_dims (block dimensions a launch
+         contract fixes), const_fold, copy_prop, dead_code, simplify_cfg,
          simplify_locals, then the loop passes (loops.py has the analysis they share):
          full_unroll, pow2_div (unsigned / and % by 2^k), bool_select, check_elim, licm,
          bounds_hoist, guard_hoist, address_reduce, strength_reduce, loop_rotate, loop_unroll
@@ -33,6 +34,7 @@ from .loop_rotate import loop_rotate
 from .loop_unroll import loop_unroll
 from .full_unroll import full_unroll
 from .pow2_div import pow2_div
+from .launch_dims import launch_dims
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
 Pass = Callable[[Body], bool]
@@ -55,13 +57,14 @@ REGISTRY: dict[str, Pass] = {
     "loop_unroll": loop_unroll,
     "full_unroll": full_unroll,
     "pow2_div": pow2_div,
+    "launch_dims": launch_dims,
 }
 
 # The pass names each -O level runs, in order, repeated until none changes anything.
 PASSES: dict[int, tuple[str, ...]] = {
     0: ("remove_unreachable",),
     1: ("const_fold", "dead_code", "remove_unreachable"),
-    2: ("const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals",
+    2: ("launch_dims", "const_fold", "copy_prop", "dead_code", "simplify_cfg", "simplify_locals",
         "full_unroll", "pow2_div", "bool_select", "check_elim", "licm", "bounds_hoist",
         "guard_hoist", "address_reduce", "strength_reduce", "loop_rotate", "loop_unroll"),
 }

@@ -132,6 +132,11 @@ class _Checker:
                 return None  # keys stay small: chains like `x = x * x` would grow them
             if rv.op in COMMUTATIVE and repr(b) < repr(a):
                 a, b = b, a
+            ty = operand_ty(self.body, rv.lhs)
+            if isinstance(ty, IntTy) and ty.bits < 64:
+                # arithmetic that wraps at a narrower width: a key of its own, whose range
+                # must fit that width (`(!7u8).wrapping_mul(64)` is 0, not 15872)
+                return ("binw", rv.op, a, b, ty.bits)
             return ("bin", rv.op, a, b)
         return None
 
@@ -205,7 +210,7 @@ class _Checker:
             lo = -(1 << (bits - 1)) if signed else 0
             hi = (1 << (bits - 1 if signed else bits)) - 1
             return r if r is not None and lo <= r[0] and r[1] <= hi else None
-        if kind == "bin":
+        if kind in ("bin", "binw"):
             a, b = self.range(key[2], depth + 1, facts), self.range(key[3], depth + 1, facts)
             if a is None or b is None or a[0] < 0 or b[0] < 0:
                 return None
@@ -228,7 +233,9 @@ class _Checker:
                 r = (0, min(a[1], b[1]))
             else:
                 return None
-            return r if r[1] < (1 << 32) * (1 << 31) else None  # well inside any type it is in
+            # well inside the type it is computed in (signed or not: no wrap either way)
+            bits = key[4] if kind == "binw" else 64
+            return r if r[1] < (1 << (bits - 1)) else None
         return None
 
     def _contract_lengths(self) -> dict[tuple, tuple]:
@@ -488,7 +495,7 @@ def _size(key) -> int:
     """Nodes in a key (bounded by MAX_KEY, so this is cheap)."""
     if key[0] == "cast":
         return 1 + _size(key[1])
-    if key[0] == "bin":
+    if key[0] in ("bin", "binw"):
         return 1 + _size(key[2]) + _size(key[3])
     return 1
 

@@ -15,10 +15,10 @@ from . import abi, bulk
 from .atomics import emit_atomic
 from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
-from .instrs import EFFECTS, INT_COMPARE, instr
+from .instrs import EFFECTS, INT_COMPARE, instr, nan_test
 from .intrinsics import EFFECTS_WITH_OPERANDS
 from .places import PlaceAccess, RegPlace, Val
-from .predicate import MAX_INSTRUCTIONS, is_memory_load, plan_regions, speculate, unguardable
+from .predicate import EXIT, MAX_INSTRUCTIONS, is_memory_load, plan_regions, speculate, unguardable
 from ..mir.typeof import place_ty
 from .regalloc import RegisterFile, memory_locals
 from .rvalues import emit_rvalue
@@ -56,6 +56,7 @@ class FunctionEmitter(PlaceAccess):
     # -- services for places/rvalues ------------------------------------------
 
     def emit(self, line: str) -> None:
+        line = nan_test(line)  # a float compared with itself: `testp` (instrs.py says why)
         guarded = False
         if self.guard is not None:
             line, guarded = self.guarded_line(line)
@@ -103,7 +104,10 @@ class FunctionEmitter(PlaceAccess):
             following = self.next_block(order, pos)
             self.block(b, following)
             if b in self.regions and self.predicate_region(self.regions[b], following):
-                self.goto(self.regions[b].join, self.next_block(order, pos))
+                if self.regions[b].join == EXIT:
+                    self.ret()
+                else:
+                    self.goto(self.regions[b].join, self.next_block(order, pos))
         if self.trap_used:
             self.lines += ["", f"{self.trap_label()}:"]
             self.emit("trap;")
@@ -260,7 +264,7 @@ class FunctionEmitter(PlaceAccess):
         if cond.imm:
             return False
         incoming: dict[int, list[str]] = {b: [] for b in region.blocks}
-        incoming[region.join] = []
+        incoming[region.join] = []  # (EXIT too: nothing is guarded by it)
         on_true, on_false = self.tmp(BOOL), self.tmp(BOOL)
         self.emit(instr("mov.pred", on_true, cond.text))  # fresh: the region may reassign it
         self.emit(instr("not.pred", on_false, cond.text))
@@ -292,6 +296,8 @@ class FunctionEmitter(PlaceAccess):
         or a switch on a bool: predicate.py)."""
         if isinstance(term, mir.Goto):
             return [(term.target, guard)]
+        if isinstance(term, mir.Return):
+            return [(EXIT, guard)]
         cond = self.scalar(self.operand(term.discr))
         on_true, on_false = term.otherwise, term.targets[0]
         if cond.imm:

@@ -1,5 +1,5 @@
-"""If-conversion at emission: a short forward branch around a memory load becomes predicated
-instructions, so that ptxas can issue the load early, beside the loads before and after it.
+"""If-conversion at emission: short forward branches around memory loads become predicated
+instructions, so that ptxas can issue the loads together instead of one after the other.
 
 ptxas keeps a branch around a global load as a branch (BSSY/BSYNC): a load inside an `if`
 is issued only once everything before the `if` has executed, including the use of an
@@ -14,12 +14,14 @@ ordinary instructions with a guard and ptxas schedules them next to the first:
     bb2': { _9 = const 0.0_f32; goto -> bb4; }                      and.pred %p10, %p9, %p8;
     bb4: { (*_2)[_6] = copy _9; goto -> bb3; }                      @%p10 ld.global.nc.f32 ...
 
+(transpose's copy back from its tile is the same with four shared-memory loads.)
+
 A region is what lies between a two-way branch on a bool and the block where its sides
-meet again: acyclic, entered only through the branch, at most MAX_BLOCKS blocks, ending in
-gotos and bool switches (no asserts), with a load, and with another load outside it for
-its latency to overlap with (a kernel that is one `if i < n { ... }` gains nothing). The emitter writes each of its blocks with the conjunction of the conditions
-that lead to it as the guard of every instruction; a block where paths meet gets their
-disjunction. Whether the region is worth it (it loads from memory, it is short) and
+meet again (or where all of them return, in a kernel): acyclic, entered only through the
+branch, at most MAX_BLOCKS blocks, ending in gotos and bool switches (no asserts), with a
+load, outside loops, and one of a run of such regions (`plan_regions`). The emitter writes
+each of its blocks with the conjunction of the conditions that lead to it as the guard of
+every instruction; a block where paths meet gets their disjunction. Whether the region is worth it (it loads from memory, it is short) and
 possible (nothing in it is a barrier, a warp-synchronous op, a call or a branch of its
 own) is decided on the emitted instructions (`unguardable`); otherwise it is emitted as
 branches, as before. The semantics is the branch's: an instruction whose guard is false
@@ -61,21 +63,33 @@ def bool_switch_targets(term) -> tuple[int, int] | None:
 
 def plan_regions(body: mir.Body, order: list[int]) -> dict[int, Region]:
     """Candidate regions by head block (the emitter still checks their instructions): those
-    with a load whose latency can overlap another load's, one outside the region."""
+    with a load, outside loops, in a run of two or more such regions one after the other
+    (one's join is the next one's head) with no barrier between them: their loads' latencies
+    can then overlap. A lone region gains nothing (a kernel that is one `if i < n {...}`);
+    nor do the steps of a tree reduction, a barrier apart."""
     rank = {b: i for i, b in enumerate(order)}
     preds = predecessors(body)
     loading = {b for b in order if any(_loads(s) for s in body.blocks[b].statements)}
     in_loops = blocks_on_cycles(body)
-    regions = {}
+    found = {}
     for head in order:
         if head in in_loops:
             continue  # ptxas if-converts short regions in loops itself (matmul_tiled's tile
             # loads): there, ours measured two instructions more per trip
         region = _region_at(body, head, rank, preds)
-        if region is not None and loading - set(region.blocks) \
-                and loading & set(region.blocks):
-            regions[head] = region
-    return regions
+        if region is not None and loading & set(region.blocks):
+            found[head] = region
+    chained = set()
+    for head, region in found.items():
+        nxt = region.join  # (EXIT is no head)
+        if nxt in found and not _has_barrier(body.blocks[nxt]):
+            chained.update((head, nxt))
+    return {head: r for head, r in found.items() if head in chained}
+
+
+def _has_barrier(block) -> bool:
+    """Any effect (barriers, fences, printf...): conservatively, the run ends there."""
+    return any(isinstance(s, mir.Effect) for s in block.statements)
 
 
 def _loads(node) -> bool:
@@ -93,6 +107,9 @@ def _loads(node) -> bool:
     return any(_loads(getattr(node, f)) for f in fields if f not in skip)
 
 
+EXIT = -1  # the join of a kernel's region whose paths all return
+
+
 def _region_at(body, head, rank, preds) -> Region | None:
     term = body.blocks[head].terminator
     targets = bool_switch_targets(term)
@@ -100,22 +117,30 @@ def _region_at(body, head, rank, preds) -> Region | None:
         return None
     if _operand_ty(body, term.discr) != BOOL:
         return None
+    order_of = {**rank, EXIT: len(rank)}
     inside: list[int] = []
     pending = set(targets)
     while len(pending) > 1:
-        b = min(pending, key=lambda x: rank.get(x, -1))
-        if b not in rank or rank[b] <= rank[head] or len(inside) == MAX_BLOCKS:
+        if any(x not in order_of or order_of[x] <= rank[head] for x in pending) \
+                or len(inside) == MAX_BLOCKS:
             return None  # unreachable, a back edge, or too long
-        if any(p != head and p not in inside for p in preds[b]):
+        # the first block (in layout order) entered only from the head and the region;
+        # one entered from a block still pending is where they meet (or another exit)
+        ready = [x for x in sorted(pending, key=order_of.__getitem__)
+                 if x != EXIT and all(p == head or p in inside for p in preds[x])]
+        if not ready:
             return None  # entered from elsewhere
+        b = ready[0]
         t = body.blocks[b].terminator
-        if not isinstance(t, mir.Goto) and bool_switch_targets(t) is None:
+        if isinstance(t, mir.Return) and body.kind == "kernel":
+            nexts = (EXIT,)  # a kernel's return has nothing to write
+        elif isinstance(t, mir.Goto) or bool_switch_targets(t) is not None:
+            if isinstance(t, mir.SwitchInt) and _operand_ty(body, t.discr) != BOOL:
+                return None
+            nexts = successors(t)
+        else:
             return None  # (an assert's trap would be one more guarded branch)
-            return None
-        if isinstance(t, mir.SwitchInt) and _operand_ty(body, t.discr) != BOOL:
-            return None
-        nexts = successors(t)
-        if any(rank.get(s, -1) <= rank[b] for s in nexts):
+        if any(order_of.get(s, -1) <= rank[b] for s in nexts):
             return None  # a loop
         inside.append(b)
         pending.discard(b)
@@ -152,7 +177,7 @@ def is_memory_load(line: str) -> bool:
     if text.startswith("@"):
         text = text.split(None, 1)[1]
     op = text.split(None, 1)[0] if text else ""
-    return op.startswith("ld.global")  # a long latency worth overlapping
+    return op.startswith(("ld.global", "ld.shared"))  # latencies worth overlapping
 
 
 # ---------------------------------------------------------------------------

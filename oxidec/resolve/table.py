@@ -51,6 +51,7 @@ class Module:
     imports: list[ast.UseImport] = field(default_factory=list)  # non-glob leaves
     globs: list[ast.UseImport] = field(default_factory=list)
     children: list["Module"] = field(default_factory=list)
+    macro_calls: list[ast.Item] = field(default_factory=list)  # `name! { .. }` at item level
 
     @property
     def path(self) -> tuple[str, ...]:

@@ -481,6 +481,8 @@ class ExprMixin:
             base = self.shallow(base.inner)
         if isinstance(base, (T.SliceTy, T.ArrayTy, T.SharedArrayTy)):
             return base.elem
+        if T.cusimd_parts(base) is not None:  # `v[i]`: its array's element
+            return T.cusimd_parts(base)[0]
         if isinstance(base, T.ErrorTy):
             return T.ERROR
         help = None

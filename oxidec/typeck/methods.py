@@ -42,7 +42,12 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ManagedBarrier"
     if ty == T.BARRIER_TOKEN:
         return "BarrierToken"
-    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID):
+    if T.cusimd_parts(ty) is not None:
+        return "CuSimd"
+    if isinstance(ty, T.SharedArrayTy) and not ty.name:  # (not a `Barrier`)
+        return "SharedArray"
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID, T.CLUSTER,
+              T.COALESCED):
         return ty.name
     if T.warp_tile_size(ty) is not None:
         return "WarpTile"
@@ -116,6 +121,8 @@ class MethodMixin:
                 ret = self.tiled_partition(e)
             elif api.check == "managed_barrier":  # typeck/barriers.py: per state
                 ret = self.managed_barrier_method(e, api, base)
+            elif api.check == "cusimd":  # typeck/cusimd.py: from T and N
+                ret = self.cusimd_method(e, api, base)
             done("", params, ret)
             self.r.methods[e] = api
             return ret

@@ -13,6 +13,7 @@ from .reach import HOST_TYPES
 from .results import (nearest)
 from .uninit import maybe_uninit_ty
 from .barriers import MANAGED_ALIASES
+from .cusimd import CUSIMD_ALIASES
 
 
 def range_struct(elem: T.Ty) -> T.StructTy:
@@ -123,10 +124,16 @@ class TypeLoweringMixin:
             return T.THREAD_BLOCK
         if name == "Grid" and not gargs:
             return T.GRID
+        if name == "Cluster" and not gargs and names[0] in ("cooperative_groups", "Cluster"):
+            return T.CLUSTER
+        if name == "CoalescedThreads" and not gargs:
+            return T.COALESCED
         if name == "BarrierToken" and not gargs:
             return T.BARRIER_TOKEN
         if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
             return self.managed_barrier_type(name, gargs, te.span)
+        if name == "CuSimd" or name in CUSIMD_ALIASES:  # typeck/cusimd.py
+            return self.cusimd_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:

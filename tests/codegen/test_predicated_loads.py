@@ -82,7 +82,7 @@ pub fn k(x: &[f32], y: &[f32], mut out: DisjointSlice<f32>, n: usize) {
     let t = thread::index_1d();
     let i = t.get();
     let a = if i < x.len() { x[i] } else { 1.0 };
-    let b = if i < n && i < y.len() { y[i] * 2.0 } else { a };
+    let b = if i < y.len() { y[i] * 2.0 } else { a * n as f32 };
     if let Some(o) = out.get_mut(t) {
         *o = a + b;
     }
@@ -123,8 +123,62 @@ def test_speculation_keeps_guards_on_effects_and_reassigned_registers() -> None:
     assert lines[4].startswith("\t@%p2 mov.f32")
 
 
+def test_transpose_reads_its_tile_in_one_go() -> None:
+    # the four guarded (tile -> out) copies after the barrier: their shared loads guarded,
+    # not each behind a branch, so the four LDS latencies overlap
+    body = instructions(ptx_of(ROOT / "samples" / "transpose.rs"))
+    after = body[next(i for i, x in enumerate(body) if x.startswith("bar.sync")):]
+    assert len([x for x in after if re.match(r"@%p\d+ ld\.shared\.f32", x)]) == 4, after
+    assert len([x for x in after if re.match(r"@%p\d+ st\.global\.f32", x)]) == 4, after
+
+
+def test_tree_steps_a_barrier_apart_keep_their_branches() -> None:
+    # reduce's `if tid < s { sdata[tid] += sdata[tid + s] }` steps: one region between two
+    # barriers, nothing to overlap with
+    body = instructions(ptx_of(ROOT / "samples" / "reduce.rs"))
+    assert not [x for x in body if re.match(r"@%p\d+ ld\.shared", x)], body
+
+
 def test_regions_in_loops_are_left_to_ptxas() -> None:
     # matmul_tiled's tile loads sit in the k loop: ptxas if-converts them itself, and our
     # guards cost two instructions per trip there
     ptx = ptx_of(ROOT / "samples" / "matmul_tiled.rs")
     assert not [x for x in instructions(ptx) if re.match(r"@%p\d+ ld\.global", x)]
+
+
+REASSIGNED = """
+#[kernel]
+pub fn k(x: &[f32], y: &[f32], mut out: DisjointSlice<f32>) {
+    let t = thread::index_1d();
+    let i = t.get();
+    let mut a = 0.0f32;
+    if i < x.len() {
+        if i < y.len() { a = x[i] + y[i]; } else { a = x[i] * 3.0; }
+        a += 1.0;
+    }
+    let mut c = i < y.len();
+    if c {
+        a += y[i];
+        c = a > 2.0;
+    }
+    if c { a = a * a; }
+    if let Some(o) = out.get_mut(t) { *o = a; }
+}
+"""
+
+
+def test_merges_and_a_condition_reassigned_inside_its_region(ptxas, tmp_path) -> None:
+    ptx = ptx_of(REASSIGNED)
+    assemble(ptxas, tmp_path, ptx)
+    body = instructions(ptx)
+    # the two sides of the inner `if` meet: `a += 1.0` runs under their disjunction
+    merge = next(x for x in body if x.startswith("or.pred"))
+    merged = merge.split()[1].rstrip(",")
+    assert any(x.startswith(f"@{merged} add.rn.f32") for x in body), body
+    # `c = a > 2.0` inside `if c`: the region's guard is a copy of c taken at its entry,
+    # so the reassignment does not change which of the region's instructions run
+    setp = next(x for x in body if re.match(r"@%p\d+ setp\.gt\.f32", x))
+    guard, dest = setp.split()[0][1:], setp.split()[2].rstrip(",")
+    assert guard != dest
+    copy = next(x for x in body if x.startswith(f"mov.pred \t{guard},"))
+    assert copy.split()[-1].rstrip(";") == dest
