@@ -53,11 +53,6 @@ for _t in ("f16", "bf16"):
         ApiFn(f"{_t}::from_bits", ("u16",), _t, hook("half_from")),
     ]
 
-# `f32::from_le_bytes(b)` and the other byte orders (the device is little-endian)
-for _t, _n in (("f32", 4), ("f64", 8)):
-    FNS += [ApiFn(f"{_t}::from_{o}_bytes", (f"[u8; {_n}]",), _t, hook("float_from_bytes"))
-            for o in ("be", "le", "ne")]
-
 FNS += [
     ApiFn("char::from_u32", ("u32",), "Option<char>", hook("char_from_u32")),
     ApiFn("char::from_digit", ("u32", "u32"), "Option<char>", hook("char_from_digit")),

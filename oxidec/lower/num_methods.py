@@ -427,19 +427,13 @@ class NumLowering:
         bits = T.IntTy(ty.bits, False)
         return o.intr("bitcast", (a,), bits), bits
 
-    def float_to_le_bytes(self, o, a, ty, ret):
+    def float_to_le_bytes(self, o, a, ty, ret):  # the bits' bytes (the device is little-endian)
         return self.int_to_le_bytes(o, *self._float_bits(o, a, ty), ret)
 
     float_to_ne_bytes = float_to_le_bytes
 
     def float_to_be_bytes(self, o, a, ty, ret):
         return self.int_to_be_bytes(o, *self._float_bits(o, a, ty), ret)
-
-    def api_float_from_bytes(self, e: ast.CallExpr, api) -> M.Operand:
-        """`f32::from_le_bytes(b)` (be, ne): the unsigned integer of the bytes, as a float."""
-        ty = self.ty(e)
-        n = self._from_bytes(e, api.name == "from_be_bytes", T.IntTy(ty.bits, False))
-        return self.to_temp(M.Intrinsic("bitcast", (n,)), ty, e.span)
 
     def float_round_ties_even(self, o, a, ty, ret):
         return o.intr("rint", (a,), ty)
