@@ -414,6 +414,18 @@ class NumLowering:
     def api_int_from_le_bytes(self, e: ast.CallExpr, api) -> M.Operand:
         return self._from_bytes(e, False)
 
+    def _float_from_bytes(self, e: ast.CallExpr, big_endian: bool) -> M.Operand:
+        """`f32::from_le_bytes(b)`: the integer of those bytes, its bits reinterpreted."""
+        ty = self.ty(e)
+        bits = self._from_bytes(e, big_endian, T.IntTy(ty.bits, False))
+        return _Ops(self, e.span).intr("bitcast", (bits,), ty)
+
+    def api_float_from_be_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        return self._float_from_bytes(e, True)
+
+    def api_float_from_le_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        return self._float_from_bytes(e, False)
+
     # -- floats -------------------------------------------------------------------------
     def float_method(self, o: _Ops, name: str, a, args, ty: T.FloatTy, ret: T.Ty):
         if name in FLOAT_ROUTINES:

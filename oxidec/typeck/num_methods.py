@@ -71,6 +71,7 @@ FLOAT_METHODS: dict[str, tuple[str, str, str]] = {
     # device math (oxidec/mathlib/hyperbolic.py: same bound and sweep as the other routines)
     **_family("", "exp_m1 ln_1p sinh cosh asinh acosh atanh asin acos", "", "s"),
     "sin_cos": ("", "ss", ""),
+    **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
     "log": ("s", "s", ""),
     # the bytes of the float's bits (lower/num_methods.py: through the unsigned integer)
     **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
