@@ -502,7 +502,7 @@ class FieldDef(Node):
 @node
 class StructItem(Item):
     fields: tuple[FieldDef, ...]  # a tuple struct's fields are named "0", "1", ...
-    shape: str = "named"  # "named" `S { a: T }` | "tuple" `S(T, U);` | "unit" `S;`
+    shape: str = "named"  # "named" `S { a: T }` | "tuple" `S(T, U);` | "unit" `S;` | "union"
 
 
 @node

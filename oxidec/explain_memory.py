@@ -4,6 +4,7 @@ explain.PAGES; codes.py lists their summaries)."""
 SUMMARIES: dict[str, str] = {
     "E0512": "`transmute` between types of different sizes",
     "E0745": "`&raw const` / `&raw mut` of a temporary value",
+    "E0784": "a union expression writes more or fewer than one field",
 }
 
 PAGES: dict[str, str] = {
@@ -24,5 +25,12 @@ place to point to.
     let p = &raw const (a + b);       // error[E0745]
     let s = a + b;
     let p = &raw const s;             // ok
+""",
+    "E0784": """A union's fields are views of the same bytes, so a union expression gives exactly one of
+them its value; the other views read those bytes.
+
+    union Bits { word: u32, real: f32 }
+    let b = Bits { word: 1, real: 2.0 };   // error[E0784]
+    let b = Bits { real: 2.0 };            // ok: `unsafe { b.word }` is 0x4000_0000
 """,
 }

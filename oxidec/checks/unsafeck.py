@@ -72,6 +72,10 @@ def report(use: M.UnsafeUse, sink: DiagnosticSink) -> None:
 
     if use.kind == "deref_raw_pointer":
         error("dereference of raw pointer", "dereference of raw pointer", DEREF_NOTE)
+    elif use.kind == "access_to_union_field":
+        error("access to union field", "access to union field",
+              "the field may not be properly initialized: using uninitialized data will cause "
+              "undefined behavior")
     elif use.kind == "use_of_mutable_static":
         error("use of mutable static", "use of mutable static",
               GLOBAL_NOTE if use.callee == "global" else STATIC_NOTE)

@@ -44,6 +44,8 @@ from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
 from .closures import ClosureLowering
 from .fn_values import FnValueLowering
+from .unions import UnionLowering
+from .unions import UnionLowering
 from .iterators import IteratorLowering
 from .pointers import PointerLowering
 from .slices import SliceLowering
@@ -62,7 +64,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
-                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering):
+                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

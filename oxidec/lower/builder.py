@@ -52,6 +52,7 @@ class BuilderCore:
         self.var_places: dict[int, M.Place] = {}  # id(Var) -> its capture (lower/closures.py)
         self.closure_vars: dict[int, object] = {}  # id(Var) of a `let`-bound closure -> env
         self.closure_keys: dict[int, object] = {}  # ClosureTy.key of one held in a value -> env
+        self.union_view_temps: dict = {}  # a union view being written in part -> its copy
         self.inline_frames: list[tuple[int, int]] = []  # (result local, join block)
         self.ref_aliases: dict[int, tuple] = {}  # id(Var) `x` bound to `&place` -> (place, ty)
         self.loops: list[LoopScope] = []

@@ -156,6 +156,10 @@ class ExprLowering:
         return self.to_temp(M.Cast(value, dst), dst, e.span)
 
     def lower_assign_expr(self, e: ast.AssignExpr) -> M.Operand:
+        if e.lhs in self.r.union_views:
+            return self.lower_union_write(e)  # lower/unions.py
+        if self.through_union_view(e.lhs):
+            return self.lower_union_part_write(e)  # lower/unions.py
         value = self.lower_expr(e.rhs)
         place = self.lower_place(e.lhs)
         self.assign(place, M.Use(value), e.span)
@@ -164,6 +168,8 @@ class ExprLowering:
     def lower_compound_assign_expr(self, e: ast.CompoundAssignExpr) -> M.Operand:
         if e in self.r.overloads:  # `a += b` of a user type (trait_calls.py)
             return self.lower_overload(e)
+        if self.through_union_view(e.lhs, itself=True):
+            return self.unsupported(e.lhs.span, "a compound assignment to a union field is")
         # Rust evaluates the right operand first for primitive compound assignment.
         value = self.lower_expr(e.rhs)
         place = self.lower_place(e.lhs)
@@ -190,6 +196,8 @@ class ExprLowering:
     def lower_struct_expr(self, e: ast.StructExpr) -> M.Operand:
         if e in self.r.variants:
             return self.lower_variant_struct(e)
+        if e in self.r.union_views:
+            return self.lower_union_expr(e)  # lower/unions.py
         ty = self.ty(e)
         lowered = self.lower_in_order(x for _, x in e.fields)  # source order
         values = {name: op for (name, _), op in zip(e.fields, lowered)}
@@ -205,12 +213,16 @@ class ExprLowering:
         # direct uses of the place by passes/ref_elim (which rejects escaping ones).
         if isinstance(e.operand, ast.IndexExpr) and isinstance(e.operand.index, ast.RangeExpr):
             return self.read(M.Place(self.lower_subslice(e.operand, e.mutable)), self.ty(e))
+        if self.through_union_view(e.operand, itself=True):  # lower/unions.py
+            return self.unsupported(e.span, "a reference to a union field is")
         if isinstance(self.ty(e.operand), T.ClosureTy):  # `&f`: a closure is zero-sized and
             return M.Constant(0, self.ty(e))  # its calls are found by its type (closures.py)
         place = self.lower_place(e.operand)
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:
+        if e in self.r.union_views:
+            return self.lower_union_read(e)  # lower/unions.py
         return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_index_expr(self, e: ast.IndexExpr) -> M.Operand:

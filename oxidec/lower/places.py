@@ -32,6 +32,12 @@ class PlaceLowering:
             if isinstance(inner, (T.RefTy, T.PtrTy)):
                 op = self.lower_expr(e.operand)
                 return M.Place(self.operand_local(op, inner, e.span), (M.Deref(),))
+        if isinstance(e, ast.FieldExpr) and e in self.union_view_temps:
+            return M.Place(self.union_view_temps[e])  # a part of it written (unions.py)
+        if isinstance(e, ast.FieldExpr) and e in self.r.union_views:
+            # read through (`u.parts[1]`): the view's value in a temporary (writes through a
+            # view are refused before they get here: lower/unions.py)
+            return M.Place(self.operand_local(self.lower_expr(e), self.ty(e), e.span))
         if isinstance(e, ast.FieldExpr):
             base = self.lower_place(e.base)
             bty = self.ty(e.base)

@@ -19,6 +19,8 @@ U64 = T.IntTy(64, False)
 
 def leaves(ty: T.Ty, offset: int = 0, projs: tuple = ()):
     """(projections, scalar type, byte offset) of every scalar in a value of `ty`."""
+    if isinstance(ty, T.UnitTy):
+        return  # zero-sized: no bytes
     if isinstance(ty, (T.IntTy, T.FloatTy, T.PtrTy)):
         yield projs, ty, offset
     elif isinstance(ty, T.ArrayTy):
@@ -54,6 +56,8 @@ class TransmuteLowering:
         return v if unsigned == U64 else self.to_temp(M.Cast(v, U64), U64, span)
 
     def assemble(self, ty: T.Ty, offset: int, words, span: Span) -> M.Operand:
+        if type(ty) is T.UnitTy:
+            return M.Constant(None, T.UNIT)
         if isinstance(ty, T.PtrTy):  # an address: the u64 at `offset`, cast
             return self.to_temp(M.Cast(self.scalar_from(U64, offset, words, span), ty), ty,
                                 span)

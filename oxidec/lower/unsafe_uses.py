@@ -7,6 +7,7 @@ statement in the current source scope, which `checks/unsafeck.py` checks on the 
     p.add(n)                    call to an unsafe method (`<*mut T>::add`)
     f(..) with `unsafe fn f`    call to an unsafe function
     DeviceAtomicU32::from_ptr(p)    an API function or method marked unsafe in the registry
+    u.f                         read of a union field
 
 They are recorded here because most of them leave no trace of their own in MIR: API
 calls are lowered inline, and a raw pointer dereference is a projection like any other.
@@ -40,6 +41,8 @@ class UnsafeLowering:
                 return None  # `&raw mut STATIC[..]` reads nothing: safe since Rust 1.82
             if res.mutable:  # a plain `static` device global is read-only: no unsafe
                 return "use_of_mutable_static", "global" if res.space == "global" else None
+        elif isinstance(e, ast.FieldExpr) and e in r.union_views:
+            return "access_to_union_field", None  # a read (a write is safe: unions.py)
         elif isinstance(e, ast.MethodCallExpr):
             target = r.methods.get(e, ("", ""))
             if isinstance(target, ApiFn):  # a method of the device API: its row says

@@ -477,14 +477,14 @@ class _ItemScanner:
                 return last
             return self.skip(kw, name_i if kw == "const" else self._static_name(i), start_i, last,
                              ends=";")
-        if kw == "struct":
+        if kw in ("struct", "union"):  # a plain union is device code too
             last = self.end_at_body(i + 1, end)
             j = after_generics(self.toks, self.pairs, i + 2, end)
             plain = name_i is not None and (self.is_punct(j, "{") or self.is_punct(j, ";")
                                             or self.is_punct(j, "(") or self.is_word(j, "where"))
             if plain and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS):
                 return last
-            return self.skip("struct", name_i, start_i, last)
+            return self.skip(kw, name_i, start_i, last)
         if kw == "enum":  # a plain enum is device code, as a struct is
             last = self.end_at_body(i + 1, end)
             j = after_generics(self.toks, self.pairs, i + 2, end)

@@ -135,6 +135,16 @@ class ItemRules:
                               name_span=self.tspan(name_tok), fields=fields, shape="tuple",
                               generics=generics, span=self.span(meta))
 
+    def union_item(self, meta, children):
+        # union_item: vis? "union" IDENT generic_params? where_clause? "{" _field_defs? "}"
+        from .transform_generics import split_generics
+        children, generics = split_generics(children)
+        name_tok = _toks(children, "IDENT")[0]
+        fields = tuple(c for c in children if isinstance(c, ast.FieldDef))
+        return ast.StructItem(attrs=(), name=self.name(name_tok),
+                              name_span=self.tspan(name_tok), fields=fields, shape="union",
+                              generics=generics, span=self.span(meta))
+
     def tuple_field_def(self, meta, children):
         # tuple_field_def: attribute* vis? type
         return ast.FieldDef(name="", ty=children[-1], span=self.span(meta))

@@ -185,6 +185,8 @@ class ExprMixin:
             if e.base is not None:
                 self.check_expr(e.base)
             return T.ERROR
+        if ty.name in self.r.union_fields:
+            return self.check_union_expr(e, ty)  # typeck/unions.py
         name = str(ty)
         seen = set()
         for fname, x in e.fields:
@@ -495,6 +497,8 @@ class ExprMixin:
         base = self.shallow(self.check_expr(e.base))
         while isinstance(base, T.RefTy):
             base = self.shallow(base.inner)
+        if isinstance(base, T.StructTy) and base.name in self.r.union_fields:
+            return self.union_field(e, base)  # typeck/unions.py
         if isinstance(base, T.StructTy):
             idx = base.field_index(e.name)
             if idx is not None:

@@ -35,6 +35,7 @@ from .generic_bounds import GenericBoundsMixin
 from .traits import TraitMixin
 from .instance_impls import InstanceImplMixin
 from .fn_values import FnValueMixin
+from .unions import UnionMixin
 from .trait_ops import TraitOpsMixin
 from .closures import ClosureMixin
 from .iterators import IteratorMixin
@@ -53,7 +54,7 @@ class Typeck(ClosureMixin, IteratorMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
-             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin):
+             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

@@ -173,6 +173,8 @@ class PatternMixin:
     def pat_TuplePat(self, pat: ast.TuplePat, ty, mode, names, let_span):
         elems = self._with_rest(pat.elems)
         t = self.shallow(ty)
+        if not pat.elems and type(t) is T.UnitTy:  # `let () = f();`
+            return
         if isinstance(t, T.InferTy) and elems is not None:
             t = T.TupleTy(tuple(self.fresh("any") for _ in pat.elems))
             self.unify(ty, t)

@@ -93,6 +93,8 @@ class TypeckResults:
     iter_methods: dict[ast.MethodCallExpr, str] = field(default_factory=dict)  # -> the method
     deref_operands: set = field(default_factory=set)  # `&x` operands of `+`, `==`...: read `*x`
     fn_ids: dict[str, int] = field(default_factory=dict)  # fns used as values (fn_values.py)
+    union_fields: dict[str, tuple] = field(default_factory=dict)  # union -> views (unions.py)
+    union_views: dict[ast.Expr, tuple] = field(default_factory=dict)  # -> (union, view, type)
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]

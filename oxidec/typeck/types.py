@@ -263,7 +263,8 @@ class TypeLoweringMixin:
             fields = tuple((f.name, self.lower_type(f.ty)) for f in item.fields)
         finally:
             self.module, self.consts.module, self.generic_env = saved
-        ty = T.StructTy(key, fields, is_copy="Copy" in derived)
+        ty = self.union_ty(key, fields, "Copy" in derived) if item.shape == "union" else \
+            T.StructTy(key, fields, is_copy="Copy" in derived)  # typeck/unions.py
         self.r.struct_tys[key] = ty
         return ty
 
