@@ -197,6 +197,12 @@ class Kernel:
     def __repr__(self) -> str:
         return f"<kernel {self.name}({describe_signature(self.signature)})>"
 
+    @property
+    def cooperative(self) -> bool:
+        """`#[cooperative_launch]`: launched cooperatively on the GPU (`grid::sync()`)."""
+        launch = self.signature.launch
+        return bool(launch is not None and launch.cooperative)
+
     def __getitem__(self, config: Any) -> "ConfiguredKernel":
         if not isinstance(config, tuple) or len(config) not in (2, 3):
             raise LaunchError(f"launch configuration: use {self.name}[grid, block] or "
@@ -307,9 +313,12 @@ class Kernel:
                     continue
                 buf = DeviceBuffer.from_array(arg.flat, ctx)
                 buffers.append((arg, buf))
-                values.append((buf.ptr, arg.length) if arg.param.kind != "ptr" else buf.ptr)
+                values.append(buf.ptr if arg.param.kind == "ptr" else
+                              (buf.ptr, arg.length, arg.row_width)
+                              if arg.param.kind == "disjoint2d" else (buf.ptr, arg.length))
             params = pack_params(self.signature, values)
-            launch(fn, grid, block, params, shared_bytes, cluster=cluster)
+            launch(fn, grid, block, params, shared_bytes, cluster=cluster,
+                   cooperative=self.cooperative)
             for arg, buf in buffers:
                 if arg is not None and arg.param.writable:
                     buf.copy_to(arg.flat)
@@ -320,7 +329,7 @@ class Kernel:
             timing = None
             if time:
                 timing = time_gpu(lambda: launch(fn, grid, block, params, shared_bytes, sync=False,
-                                                 cluster=cluster),
+                                                 cluster=cluster, cooperative=self.cooperative),
                                   ctx, warmup=warmup, repeat=repeat,
                                   what=f"timing kernel `{self.name}`")
             failed = False
@@ -343,6 +352,8 @@ class Kernel:
             for arg in prepared:
                 if not arg.is_array or isinstance(arg.value, TensorMap):  # (TMA: OX0030)
                     out.append(arg.value)
+                elif arg.param.kind == "disjoint2d":  # 2-D: the simulator takes its width
+                    out.append(arg.value.copy() if copy_writable else arg.value)
                 elif arg.param.writable:
                     out.append(arg.flat.copy() if copy_writable else arg.flat)
                 else:

@@ -58,6 +58,14 @@ class Generics(Node):
 
 
 @node
+class FnPtrType(TypeExpr):
+    """`fn(A, B) -> R`: a function pointer type."""
+
+    params: tuple[TypeExpr, ...]
+    ret: TypeExpr | None
+
+
+@node
 class FnTraitType(TypeExpr):
     """`impl Fn(A, B) -> R` (or FnMut, FnOnce): the type of a closure parameter."""
 

@@ -242,7 +242,8 @@ def _example(p: KernelParam) -> str:
     if p.kind == "scalar":
         return "true" if isinstance(p.ty, T.BoolTy) else "1024" if isinstance(p.ty, T.IntTy) \
             else "1.0"
-    return f"{'zeros' if p.writable else 'rand'}:{p.elem}:1024"
+    shape = "64x64" if p.kind == "disjoint2d" else "1024"  # a 2-D array: rows of its width
+    return f"{'zeros' if p.writable else 'rand'}:{p.elem}:{shape}"
 
 
 def _params(sig: KernelSignature) -> str:

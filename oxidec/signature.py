@@ -4,6 +4,7 @@ the GPU runtime, the simulator and the Python API.
 PTX parameter order follows the Rust parameters; each expands as:
 - scalar `T`                 -> one `.param` of T (bool as a byte)
 - `&[T]`, `DisjointSlice<T>` -> two `.param .u64`: element pointer, element count
+- `DisjointSlice<T, Runtime2DIndex>` -> one 24-byte `.param` {pointer, count, u32 row width}
 - `*const T`, `*mut T`, `&T` -> one `.param .u64`
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .mir.syntax import Body, LaunchInfo, Program
 class KernelParam:
     name: str
     kind: str  # "scalar" | "slice" (&[T], read-only) | "disjoint" (DisjointSlice<T>) | "ptr"
+    #            | "disjoint2d" (DisjointSlice<T, Runtime2DIndex>: a 2-D array)
     #            ("scalar" also for an enum or struct by value: runtime/values.py encodes it)
     ty: T.Ty  # the parameter's full type
     elem: T.Ty  # the scalar type itself for "scalar"; the element type otherwise
@@ -34,6 +36,8 @@ class KernelSignature:
 def classify_param(name: str, ty: T.Ty) -> KernelParam:
     if isinstance(ty, T.DisjointSliceTy):
         return KernelParam(name, "disjoint", ty, ty.elem, True)
+    if isinstance(ty, T.Runtime2DSliceTy):  # the host passes a 2-D array: its rows' width
+        return KernelParam(name, "disjoint2d", ty, ty.elem, True)
     if isinstance(ty, T.RefTy) and isinstance(ty.inner, T.SliceTy):
         elem = ty.inner.elem
         if isinstance(elem, T.AtomicCellTy):  # `&[DeviceAtomicU32]`: written atomically

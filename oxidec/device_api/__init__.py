@@ -25,8 +25,9 @@ compiler but itself.
 """
 from __future__ import annotations
 
-from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, memory, numbers,
-               packed, tensor, thread, tma, warp, wgmma)
+from . import (asynchrony, atomic, cluster, coop, debug, dotprod, fence, fp8, libm,
+               managed_barrier, memory, numbers, packed, rounding, runtime2d, swizzle, tensor,
+               thread, tma, warp, wgmma)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -41,15 +42,21 @@ __all__ = ["ApiFn", "ApiType", "Lowering", "Op", "OPS", "API_FNS", "API_TYPES", 
 REEXPORTED = ("thread", "fence")
 # Crate prefixes a user may write before an API path, and modules of the device crate
 # whose items are also reachable by their own name (`atomic::DeviceAtomicU32`).
-CRATES = ("cuda_device", "cuda_core")
+# `cuda_intrinsics` is cuda-oxide's generated crate of the same intrinsics: its groups
+# `warp`, `prmt`, `float`, .. have cuda_device's names; `sreg::*` and `matrix::*` are
+# aliases on the rows (`sreg::thread_idx_x`, `matrix::ldmatrix_m8n8_x4_b16`).
+CRATES = ("cuda_device", "cuda_core", "cuda_intrinsics")
 MODULES = ("atomic",)
 
 _ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *fence.FNS, *memory.FNS, *atomic.FNS, *numbers.FNS, *dotprod.FNS,
                          *packed.FNS, *asynchrony.FNS, *tensor.FNS,
-                         *coop.FNS, *wgmma.FNS, *tma.FNS]
+                         *coop.FNS, *wgmma.FNS, *tma.FNS, *libm.FNS,
+                         *rounding.FNS, *runtime2d.FNS, *swizzle.FNS, *fp8.FNS,
+                         *managed_barrier.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
-                              *coop.TYPES, *tma.TYPES]
+                              *coop.TYPES, *tma.TYPES, *runtime2d.TYPES, *swizzle.TYPES,
+                              *managed_barrier.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.
 API_FNS: dict[str, ApiFn] = {}

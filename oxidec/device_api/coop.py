@@ -6,6 +6,8 @@
     tile.thread_rank(); tile.size(); tile.sync();
     tile.ballot(p) tile.all(p) tile.any(p)    // vote.sync under the tile's mask; ballot's
                                               // bits are tile ranks
+    tile.match_any(v) tile.match_all(v)       // match.sync under the tile's mask (and
+                                              // `_i64` for u64 values); bits are tile ranks
     tile.shfl(v, rank) tile.shfl_xor(v, m) tile.shfl_down(v, d) tile.shfl_up(v, d)
                                               // (and `_f32`): a source outside the tile
                                               // gives the lane its own value
@@ -17,9 +19,11 @@ collectives, so the simulator and the emitter need nothing of their own).
 """
 from __future__ import annotations
 
-from .model import ApiFn, ApiType, hook
+from .model import ApiFn, ApiType, hook, op
 
 TYPES = [
+    ApiType("Grid", "cooperative_groups",
+            doc="every thread of the launch; `sync()` needs `#[cooperative_launch]`"),
     ApiType("ThreadBlock", "cooperative_groups", doc="the threads of this block"),
     ApiType("WarpTile", "cooperative_groups", "<const N: u32>",
             doc="N consecutive lanes of one warp (N a power of two <= 32)"),
@@ -36,6 +40,15 @@ TILE_VOTES = ("ballot", "all", "any")
 TILE_SHUFFLES = ("shfl", "shfl_xor", "shfl_down", "shfl_up")
 
 FNS = [
+    # the grid barrier of a `#[cooperative_launch]` kernel (ptx/grid.py; the simulator runs
+    # every block of such a launch in one batch)
+    ApiFn("grid::sync", (), "()", op("grid_sync")),
+    ApiFn(CG + "this_grid", (), "Grid", hook("coop_handle")),
+    _m("Grid", "sync", (), "()", "coop_grid"),
+    _m("Grid", "thread_rank", (), "u32", "coop_grid"),
+    _m("Grid", "size", (), "u32", "coop_grid"),
+    _m("Grid", "num_blocks", (), "u32", "coop_grid"),
+    _m("Grid", "block_rank", (), "u32", "coop_grid"),
     ApiFn(CG + "this_thread_block", (), "ThreadBlock", hook("coop_handle")),
     _m("ThreadBlock", "sync", (), "()", "coop_block"),
     _m("ThreadBlock", "thread_rank", (), "u32", "coop_block"),
@@ -52,4 +65,7 @@ FNS = [
     *(_m("WarpTile", name, ("u32", "u32"), "u32", "coop_tile") for name in TILE_SHUFFLES),
     *(_m("WarpTile", f"{name}_f32", ("f32", "u32"), "f32", "coop_tile")
       for name in TILE_SHUFFLES),
+    # match.sync under the tile's mask; like ballot, the result's bits are tile ranks
+    *(_m("WarpTile", f"match_{kind}{wide}", ("u64" if wide else "u32",), "u32", "coop_tile",
+         min_sm=70) for kind in ("any", "all") for wide in ("", "_i64")),
 ]

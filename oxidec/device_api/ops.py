@@ -144,14 +144,17 @@ def _effects() -> list[Op]:
     return [
         Op("sync_threads", "unit", effect=True, sync="block", convergent=True,
            doc="`bar.sync 0`: every thread of the block"),
+        Op("grid_sync", "unit", effect=True, sync="block", convergent=True,
+           doc="`grid::sync()`: every thread of the grid (a cooperative launch; ptx/grid.py)"),
         Op("printf", "unit", effect=True,
            doc="(format string index, values) -> vprintf (panic messages)"),
         Op("volatile_store", "unit", effect=True,
            doc="(p: *mut T, value): `write_volatile`, written now to memory (`st.volatile`)"),
         Op("nanosleep", "unit", effect=True, min_sm=70, sim="noop",
            doc="(ns: u32) suspend the thread for about ns nanoseconds (at most 1 ms)"),
-        Op("breakpoint", "unit", effect=True, sim="noop", volatile=True,
-           doc="`brkpt`: stop in a debugger (cuda-gdb); without one it does nothing"),
+        Op("breakpoint", "unit", effect=True, volatile=True,
+           doc="`brkpt`: stop in a debugger (cuda-gdb); without one the kernel faults "
+               "(CUDA_ERROR_LAUNCH_FAILED on the H200), and the simulator traps"),
         Op("pmevent", "unit", effect=True, sim="noop",
            doc="(const N: 0..=15) signal performance-monitor event N (profilers count it)"),
         # memory fences: the simulator runs one statement for all lanes at a time, so every
@@ -182,8 +185,13 @@ def _hopper() -> list[Op]:
     return cluster.ops() + tma.ops() + wgmma.ops()
 
 
+def _rounding() -> list[Op]:
+    from . import fp8, rounding
+    return rounding.ops() + fp8.ops()
+
+
 OPS: dict[str, Op] = {o.name: o for o in _sregs() + _compute() + _warp() + _effects()
-                      + _packed() + _asynchrony() + _tensor() + _hopper()}
+                      + _packed() + _asynchrony() + _tensor() + _hopper() + _rounding()}
 
 # The sets passes ask for (Effects stay where they are anyway).
 CONVERGENT = frozenset(o.name for o in OPS.values() if o.convergent and not o.effect)

@@ -75,16 +75,19 @@ def ops() -> list[Op]:
 
 
 def _fns() -> list[ApiFn]:
-    fns = [ApiFn(f"wmma::{name}", (c, a, b), c, op(ptx), unsafe=True, min_sm=80)
+    # `aliases`: the names of crate `cuda_intrinsics` (group `matrix`) for the same items
+    fns = [ApiFn(f"wmma::{name}", (c, a, b), c, op(ptx), unsafe=True, min_sm=80,
+                 aliases=(f"matrix::{name}",))
            for name, (ptx, c, a, b) in MMA.items()]
     fns += [ApiFn(f"wmma::{name}", ("*const u32",), _regs(n),
-                  op(f"ldmatrix.x{n}{'.trans' if t else ''}"), unsafe=True, min_sm=80)
+                  op(f"ldmatrix.x{n}{'.trans' if t else ''}"), unsafe=True, min_sm=80,
+                  aliases=(f"matrix::ldmatrix_m8n8_x{n}{'_trans' if t else ''}_b16",))
             for name, (n, t) in LDMATRIX.items()]
     fns += [ApiFn(f"tcgen05::{name}", ("*mut u8",) + ("u32",) * n, "()",
                   op(f"stmatrix.x{n}{'.trans' if t else ''}"), unsafe=True, min_sm=90)
             for name, (n, t) in STMATRIX.items()]
     fns.append(ApiFn("wmma::movmatrix_trans_b16", ("u32",), "u32", op("movmatrix.trans"),
-                     unsafe=True, min_sm=80))
+                     unsafe=True, min_sm=80, aliases=("matrix::movmatrix_trans_b16",)))
     return fns
 
 

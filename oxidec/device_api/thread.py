@@ -15,14 +15,19 @@ TYPES = [
 
 
 def _sreg_fns(prefix: str, reg: str, module: str = "thread", min_sm: int = 0,
-              upper: bool = False) -> list[ApiFn]:
+              upper: bool = False, generated: str = "") -> list[ApiFn]:
+    """`generated`: the name in crate `cuda_intrinsics` (`sreg::thread_idx_x`)."""
     return [ApiFn(f"{module}::{prefix}{a.upper() if upper else '_' + a}", (), "u32",
-                  op(f"{reg}.{a}"), min_sm=min_sm) for a in "xyz"]
+                  op(f"{reg}.{a}"), min_sm=min_sm,
+                  aliases=(f"sreg::{generated}_{a}",) if generated else ())
+            for a in "xyz"]
 
 
 FNS = [
-    *_sreg_fns("threadIdx", "tid"), *_sreg_fns("blockIdx", "ctaid"),
-    *_sreg_fns("blockDim", "ntid"), *_sreg_fns("gridDim", "nctaid"),
+    *_sreg_fns("threadIdx", "tid", generated="thread_idx"),
+    *_sreg_fns("blockIdx", "ctaid", generated="block_idx"),
+    *_sreg_fns("blockDim", "ntid", generated="block_dim"),
+    *_sreg_fns("gridDim", "nctaid", generated="grid_dim"),
     ApiFn("thread::smid", (), "u32", op("smid")),
     ApiFn("thread::nsmid", (), "u32", op("nsmid")),
     ApiFn("thread::index_1d", (), "ThreadIndex", hook("index_1d")),

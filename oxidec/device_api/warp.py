@@ -47,9 +47,10 @@ def _reductions() -> list[ApiFn]:
 
 
 FNS = [
-    ApiFn("warp::lane_id", (), "u32", op("laneid")),
+    ApiFn("warp::lane_id", (), "u32", op("laneid"), aliases=("sreg::lane_id",)),
     ApiFn("warp::warp_id", (), "u32", op("warpid")),
-    *(ApiFn(f"warp::lanemask_{k}", (), "u32", op(f"lanemask_{k}"))
+    *(ApiFn(f"warp::lanemask_{k}", (), "u32", op(f"lanemask_{k}"),
+            aliases=(f"sreg::lanemask_{k}",))
       for k in ("lt", "le", "eq", "ge", "gt")),
     *_shuffles(),
     ApiFn("warp::ballot", ("bool",), "u32", op("ballot")),

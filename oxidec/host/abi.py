@@ -143,3 +143,10 @@ def launch_bounds_threads(sig: KernelSignature) -> int | None:
     if not bounds:
         return None
     return int(bounds[0] if isinstance(bounds, (tuple, list)) else bounds)
+
+
+def no_runtime2d(p) -> None:
+    """The generated C and Rust launchers pass slices as (pointer, length) only."""
+    if p.kind == "disjoint2d":
+        raise HostAbiError(f"parameter `{p.name}: {p.ty}` cannot cross the host boundary of a "
+                           "generated launcher yet (launch it from Python or `oxidec run`)")

@@ -19,7 +19,7 @@ from .. import types as T
 from ..driver import Compilation
 from ..signature import KernelParam, KernelSignature
 from .abi import (C_SCALARS, Aggregate, HostAbiError, c_ident, collect_aggregates, elem_scalar,
-                  is_aggregate, launch_bounds_threads, aggregate_name, type_tag)
+                  is_aggregate, launch_bounds_threads, aggregate_name, no_runtime2d, type_tag)
 from .contract_code import Check, contract_checks
 
 ERROR_BYTES = 1024
@@ -118,6 +118,7 @@ def declare_aggregate(agg: Aggregate, prefix: str) -> list[str]:
 
 
 def c_params(p: KernelParam, prefix: str) -> list[str]:
+    no_runtime2d(p)
     name = c_ident(p.name)
     if p.kind == "scalar":
         return [f"{c_type(p.ty, prefix)} {name}"]

@@ -25,7 +25,7 @@ from .. import __version__
 from .. import types as T
 from ..driver import Compilation
 from ..signature import KernelParam, KernelSignature
-from .abi import (Aggregate, collect_aggregates, elem_scalar, is_aggregate,
+from .abi import (Aggregate, collect_aggregates, elem_scalar, is_aggregate, no_runtime2d,
                   launch_bounds_threads, rust_ident, struct_ident, type_tag)
 from .contract_code import Check, contract_checks
 
@@ -155,6 +155,7 @@ def declare_aggregate(agg: Aggregate) -> str:
 
 
 def rust_param(p: KernelParam) -> str:
+    no_runtime2d(p)
     name = rust_ident(p.name)
     if p.kind == "scalar":
         return f"{name}: {rust_type(p.ty)}"

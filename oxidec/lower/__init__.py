@@ -27,17 +27,21 @@ from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
 from .match_ import MatchLowering
 from .options import OptionLowering
-from .user_calls import UserCallLowering
+from .user_calls import UserCallLowering, holds_closure
 from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
 from .async_api import AsyncApiLowering
 from .coop_api import CoopApiLowering
+from .math_api import MathApiLowering
+from .runtime2d_api import Runtime2DLowering
+from .barrier_api import BarrierApiLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
 from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
 from .closures import ClosureLowering
+from .fn_values import FnValueLowering
 from .iterators import IteratorLowering
 from .pointers import PointerLowering
 from .slices import SliceLowering
@@ -55,7 +59,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
-                  HopperApiLowering):
+                  HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
+                  BarrierApiLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
@@ -66,7 +71,7 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
     for name, sig in r.fn_sigs.items():
         if name in r.inline_fns:  # `Index::index`: inlined at each use (trait_calls.py)
             continue
-        if any(isinstance(t, T.FnBoundTy) for t in sig.params):
+        if any(holds_closure(t) for t in sig.params):
             continue  # inlined at each call, with the closure it gets (lower/closures.py)
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)

@@ -51,6 +51,7 @@ class BuilderCore:
         self.var_local: dict[int, int] = {}  # id(Var) -> local
         self.var_places: dict[int, M.Place] = {}  # id(Var) -> its capture (lower/closures.py)
         self.closure_vars: dict[int, object] = {}  # id(Var) of a `let`-bound closure -> env
+        self.closure_keys: dict[int, object] = {}  # ClosureTy.key of one held in a value -> env
         self.inline_frames: list[tuple[int, int]] = []  # (result local, join block)
         self.ref_aliases: dict[int, tuple] = {}  # id(Var) `x` bound to `&place` -> (place, ty)
         self.loops: list[LoopScope] = []
@@ -134,8 +135,9 @@ class BuilderCore:
         if self.known_block is not None:
             self.known_block = nxt  # only the check's success reaches `nxt`: values hold
 
-    def unsupported(self, span: Span, what: str) -> M.Operand:
-        self.sink.error("OX0002", f"{what} not supported by oxidec yet", span, "not supported")
+    def unsupported(self, span: Span, what: str, help: str | None = None) -> M.Operand:
+        self.sink.error("OX0002", f"{what} not supported by oxidec yet", span, "not supported",
+                        help=help)
         return UNIT_CONST
 
     # -- the body ---------------------------------------------------------
@@ -194,9 +196,10 @@ class BuilderCore:
                 check_launch_bounds(bounds, lb.args, self.sink)
         contract = self.r.contracts.get(fn.name)
         cluster = self.r.cluster_shapes.get(fn.name)  # typeck/api.py checked it
-        if bounds is None and contract is None and cluster is None:
+        cooperative = fn.name in self.r.cooperative
+        if bounds is None and contract is None and cluster is None and not cooperative:
             return None
-        return M.LaunchInfo(bounds, contract, cluster)
+        return M.LaunchInfo(bounds, contract, cluster, cooperative)
 
     def get_return_block(self) -> int:
         if self.return_block is None:

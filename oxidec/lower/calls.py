@@ -46,6 +46,10 @@ class CallLowering:
             return self.lower_api_call(e, target)
         if isinstance(target, tuple) and target[0] == "closure":
             return self.lower_closure_call(e, target[1])
+        if isinstance(target, tuple) and target[0] == "closure_value":
+            return self.lower_closure_value_call(e, target[1])  # lower/closures.py
+        if isinstance(target, tuple) and target[0] == "fn_ptr":
+            return self.lower_fn_ptr_call(e, target[1])  # lower/fn_values.py
         if isinstance(target, tuple) and target[0] == "from_fn":
             return self.lower_array_from_fn(e, target[1])  # lower/iter_consumers.py
         if isinstance(target, tuple) and target[0] == "core":
@@ -136,7 +140,7 @@ class CallLowering:
         ty = self.ty(e.receiver)
         while isinstance(ty, T.RefTy):
             ty = ty.inner
-        if isinstance(ty, T.DisjointSliceTy):  # through references to it, as get_mut
+        if isinstance(ty, (T.DisjointSliceTy, T.Runtime2DSliceTy)):  # through references
             place = self.disjoint_receiver(e)
         return self.to_temp(M.Len(place), T.USIZE, e.span)
 
@@ -161,7 +165,7 @@ class CallLowering:
 
     def api_disjoint_as_mut_ptr(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         # the address of element 0, computed without a bounds check (no access happens)
-        place = self.lower_place(e.receiver)
+        place = self.disjoint_receiver(e)
         zero = self.operand_local(M.Constant(0, T.USIZE), T.USIZE, e.span)
         return self.to_temp(M.Ref(place.project(M.Deref(), M.Index(zero)), True), self.ty(e),
                             e.span)
@@ -178,6 +182,8 @@ class CallLowering:
         ty = self.ty(e.receiver)
         while isinstance(ty, T.RefTy):
             place, ty = place.project(M.Deref()), ty.inner
+        if isinstance(ty, T.Runtime2DSliceTy):  # its 1-D slice (lower/runtime2d_api.py)
+            place = place.project(M.Field(0))
         return place
 
     def api_get_mut_indexed(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:

@@ -26,6 +26,7 @@ from ..mir import syntax as M
 from ..typeck import LocalRes
 from ..typeck.closures import ast_walk
 from .builder import UNIT_CONST
+from .fn_values import FnValueEnv
 
 
 @dataclass
@@ -54,8 +55,26 @@ class ClosureLowering:
         return place if place is not None else M.Place(self.local_for(var))
 
     def lower_closure_expr(self, e: ast.ClosureExpr) -> M.Operand:
-        # typeck allows a closure value only where lowering consumes it (not here)
-        return self.unsupported(e.span, "a closure used as a value is")
+        """A closure stored in a value (`Holder { f: |x| .. }`): its captures are taken
+        here, and a call through the value finds them by the closure's type, which names
+        this one closure; the value itself is zero-sized."""
+        ty = self.ty(e)
+        if not isinstance(ty, T.ClosureTy):
+            return self.unsupported(e.span, "a closure used as a value is")
+        self.closure_keys[ty.key] = self.closure_env(e, inline=False)
+        return UNIT_CONST
+
+    def lower_closure_value_call(self, e: ast.CallExpr, cty) -> M.Operand:
+        """`(s.f)(x)`: the closure the callee's type names, with its captures as taken
+        where it was written (in this body, or in the caller of an inlined method)."""
+        env = self.closure_keys.get(cty.key) if isinstance(cty, T.ClosureTy) else None
+        args = self.lower_in_order(e.args)
+        if env is None:
+            return self.unsupported(e.func.span, "calling a closure created in another "
+                                                 "function through a value is",
+                                    help="build the struct that holds the closure in the "
+                                         "function that writes the closure")
+        return self.call_closure(env, args, e.func.span)
 
     def closure_env(self, c: ast.ClosureExpr, inline: bool) -> ClosureEnv:
         """Evaluate the closure `c`: capture its variables (see the module docstring)."""
@@ -83,6 +102,9 @@ class ClosureLowering:
             env = self.closure_of(stmt.init)
         if var is not None and env is not None:
             self.closure_vars[id(var)] = env
+            ty = self.ty(stmt.init)
+            if isinstance(ty, T.ClosureTy):  # `&f`, `(*r)(x)`: found by its type
+                self.closure_keys.setdefault(ty.key, env)
 
     def closure_of(self, e: ast.Expr) -> ClosureEnv | None:
         """The closure a path expression names (a `let`-bound closure)."""
@@ -95,7 +117,7 @@ class ClosureLowering:
         """A closure passed as an argument, evaluated where the call evaluates it."""
         if isinstance(arg, ast.ClosureExpr):
             return self.closure_env(arg, inline=True)
-        env = self.closure_of(arg)
+        env = self.closure_of(arg) or self.fn_value_env(arg)  # a fn value (fn_values.py)
         if env is None:
             self.unsupported(arg.span, "this closure argument is")
         return env
@@ -105,6 +127,9 @@ class ClosureLowering:
         places, or iterator items: lower/iterators.py)."""
         if env is None:
             return UNIT_CONST
+        if isinstance(env, FnValueEnv):  # a function passed for an `F: Fn(..)` parameter
+            return self.call_fn_value(env.value, env.ty, [self.fn_value_arg(a, t) for a, t in
+                                                          zip(args, env.ty.params)], span)
         c = env.closure
         for place in env.places.values():
             if place.projection == (M.Deref(),):
@@ -132,6 +157,10 @@ class ClosureLowering:
                 else:
                     self.var_places[k] = v
 
+    def env_ret(self, env) -> T.Ty:
+        """What calling a closure (or a function value) returns."""
+        return env.ty.ret if isinstance(env, FnValueEnv) else self.closure_ret(env.closure)
+
     def closure_ret(self, c: ast.ClosureExpr) -> T.Ty:
         ty = self.ty(c)
         return ty.ret if isinstance(ty, T.ClosureTy) else T.ERROR
@@ -157,7 +186,8 @@ class ClosureLowering:
 
     MAX_INLINE_DEPTH = 16
 
-    def inline_user_fn(self, sig, args: list[ast.Expr], span) -> M.Operand:
+    def inline_user_fn(self, sig, args: list[ast.Expr], span,
+                       receiver: ast.Expr | None = None) -> M.Operand:
         """A call of a function with `impl Fn` parameters: its body, inlined here with the
         closures it is given (each call site is its own instance, as rustc monomorphises
         each closure type). Arguments are evaluated left to right first."""
@@ -169,8 +199,12 @@ class ClosureLowering:
                                    "each call"])
             return UNIT_CONST
         values = []
-        for a, ty in zip(args, sig.params):
-            if isinstance(ty, T.FnBoundTy):
+        if receiver is not None:
+            args = [receiver] + list(args)
+        for i, (a, ty) in enumerate(zip(args, sig.params)):
+            if i == 0 and receiver is not None:
+                values.append(self.inline_receiver(a, ty))
+            elif isinstance(ty, T.FnBoundTy):
                 values.append(self.closure_arg_env(a))
             else:
                 values.append(self.fixed(self.lower_expr(a), ty, a.span))
@@ -199,6 +233,16 @@ class ClosureLowering:
             self.loops = saved_loops
         self.cur = join
         return self.read(M.Place(result), sig.ret)
+
+    def inline_receiver(self, a: ast.Expr, pty: T.Ty) -> M.Operand:
+        """`self` of a method inlined here: auto-referenced or auto-dereferenced as the
+        method's `self` asks (the reference is to a local of this body)."""
+        recv_ty = self.ty(a)
+        if isinstance(pty, T.RefTy) and not isinstance(recv_ty, T.RefTy):
+            return self.to_temp(M.Ref(self.receiver_place(a), pty.mutable), pty, a.span)
+        if isinstance(recv_ty, T.RefTy) and not isinstance(pty, T.RefTy):
+            return self.read(self.receiver_place(a), pty)
+        return self.lower_expr(a)
 
     def lower_closure_call(self, e: ast.CallExpr, var) -> M.Operand:
         """`f(a, b)` of a `let`-bound closure `f`: the arguments left to right, then the

@@ -4,6 +4,7 @@ of. A `WarpTile<N>`'s lanes are those whose lane id has the same bits above log2
     base = lane & !(N - 1)   rank = lane & (N - 1)   mask = ((1 << N) - 1) << base
                                                       (N = 32: the full mask, a constant)
     tile.ballot(p)        (ballot_sync(mask, p) >> base) & ((1 << N) - 1)
+    tile.match_any(v)     (match_any_sync(mask, v) >> base) & ((1 << N) - 1) (match_all: same)
     tile.shfl(v, r)       shuffle_sync(mask, v, r < N ? base + r : lane)
     tile.shfl_xor(v, m)   shuffle_sync(mask, v, (rank ^ m) < N ? base + (rank ^ m) : lane)
     tile.shfl_down(v, d)  shuffle_sync(mask, v, rank + d < N ? lane + d : lane)
@@ -49,6 +50,34 @@ class CoopApiLowering:
         return self._bin("add", self._bin("mul", zy, nx, span), self.special("tid.x", span),
                          span)
 
+    def api_coop_grid(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        """`this_grid()`'s methods: `sync()` is the grid barrier; ranks are linear, x fastest."""
+        span = e.span
+        if api.name == "sync":
+            self.push(M.Effect("grid_sync", (), span))
+            return UNIT_CONST
+
+        def linear(reg: str, ext: str) -> M.Operand:  # x + nx * (y + ny * z)
+            zy = self._bin("add", self._bin("mul", self.special(f"{reg}.z", span),
+                                            self.special(f"{ext}.y", span), span),
+                           self.special(f"{reg}.y", span), span)
+            return self._bin("add", self._bin("mul", zy, self.special(f"{ext}.x", span), span),
+                             self.special(f"{reg}.x", span), span)
+
+        def count(ext: str) -> M.Operand:
+            xy = self._bin("mul", self.special(f"{ext}.x", span), self.special(f"{ext}.y", span),
+                           span)
+            return self._bin("mul", xy, self.special(f"{ext}.z", span), span)
+        if api.name == "num_blocks":
+            return count("nctaid")
+        if api.name == "block_rank":
+            return linear("ctaid", "nctaid")
+        if api.name == "size":
+            return self._bin("mul", count("nctaid"), count("ntid"), span)
+        # thread_rank: block_rank * threads per block + the rank in the block
+        return self._bin("add", self._bin("mul", linear("ctaid", "nctaid"), count("ntid"), span),
+                         linear("tid", "ntid"), span)
+
     def api_coop_tile(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         span = e.span
         recv = self.ty(e.receiver)
@@ -70,8 +99,9 @@ class CoopApiLowering:
             return UNIT_CONST
         if name in ("all", "any"):
             return self.to_temp(M.Intrinsic(f"{name}_sync", (mask, args[0])), T.BOOL, span)
-        if name == "ballot":
-            bits = self.to_temp(M.Intrinsic("ballot_sync", (mask, args[0])), T.U32, span)
+        if name in ("ballot",) or name.startswith("match_"):
+            op = "ballot_sync" if name == "ballot" else name.removesuffix("_i64") + "_sync"
+            bits = self.to_temp(M.Intrinsic(op, (mask, args[0])), T.U32, span)
             if n == 32:
                 return bits
             return self._bin("bitand", self._bin("shr", bits, base, span), _u32((1 << n) - 1),

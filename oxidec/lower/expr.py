@@ -14,6 +14,7 @@ from ..mir import syntax as M
 from ..syntax.literals import float_literal
 from ..span import Span
 from ..typeck import ConstRes, LocalRes, StaticRes
+from ..typeck.fn_values import FnValueRes
 from .builder import BINOPS, UNIT_CONST, LoopScope, snake
 
 class ExprLowering:
@@ -36,6 +37,9 @@ class ExprLowering:
 
     def lower_path_expr(self, e: ast.PathExpr) -> M.Operand:
         res = self.r.res.get(e)
+        if isinstance(res, LocalRes) and isinstance(res.var.ty, T.ClosureTy) \
+                and id(res.var) in self.closure_vars:
+            return UNIT_CONST  # a `let`-bound closure moved into a value: zero-sized
         if isinstance(res, LocalRes):
             return self.spanned(self.read(self.var_place(res.var), res.var.ty), e.span)
         if isinstance(res, ConstRes):
@@ -50,6 +54,8 @@ class ExprLowering:
             return self.lower_expr(res.item.value)
         if isinstance(res, tuple) and res[0] == "unit_struct":
             return self.to_temp(M.Aggregate(res[1], ()), res[1], e.span)
+        if isinstance(res, FnValueRes):  # lower/fn_values.py
+            return self.lower_fn_value(res, e)
         return UNIT_CONST
 
     def zero_of(self, ty: T.Ty) -> M.Operand:
@@ -199,6 +205,8 @@ class ExprLowering:
         # direct uses of the place by passes/ref_elim (which rejects escaping ones).
         if isinstance(e.operand, ast.IndexExpr) and isinstance(e.operand.index, ast.RangeExpr):
             return self.read(M.Place(self.lower_subslice(e.operand, e.mutable)), self.ty(e))
+        if isinstance(self.ty(e.operand), T.ClosureTy):  # `&f`: a closure is zero-sized and
+            return M.Constant(0, self.ty(e))  # its calls are found by its type (closures.py)
         place = self.lower_place(e.operand)
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
@@ -209,8 +217,12 @@ class ExprLowering:
         return self.spanned(self.read(self.lower_place(e), self.ty(e)), e.span)
 
     def lower_range_expr(self, e: ast.RangeExpr) -> M.Operand:
-        # range_expr: expr ".." expr -- only `for` loops consume ranges so far (they never get
-        # here); a range as a value (`let r = &(8..16)`) needs `Range<T>` as a struct
+        # range_expr: expr ".." expr -- `for` loops consume ranges (they never get here); a
+        # range typed as a value is `core::ops::Range<T>`, a struct { start, end }
+        ty = self.ty(e)
+        if isinstance(ty, T.StructTy):
+            lo, hi = self.lower_in_order([e.lo, e.hi])
+            return self.to_temp(M.Aggregate(ty, (lo, hi)), ty, e.span)
         return self.unsupported(e.span, "ranges as values (outside `for` loops) are")
 
     def lower_block_expr(self, e: ast.BlockExpr) -> M.Operand:

@@ -409,7 +409,7 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             self.run_stages(stages, i + 1, next_item, loop, sink)
         if s.kind == "map":
             out = self.call_closure(s.env, [item], span)
-            go_on(value_item(out, self.closure_ret(s.env.closure)))
+            go_on(value_item(out, self.env_ret(s.env)))
         elif s.kind == "filter":
             ref = ref_item(self.item_place(item, span), T.RefTy(item.ty, False))
             keep = self.call_closure(s.env, [ref], span)

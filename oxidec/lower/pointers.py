@@ -68,6 +68,8 @@ class PointerLowering:
             return recv if ty == pty else self.to_temp(M.Cast(recv, ty), ty, span)
         if name in ("addr", "expose_provenance"):
             return self.to_temp(M.Cast(recv, T.USIZE), T.USIZE, span)
+        if name == "as_ptr":  # `NonNull::as_ptr`: the same pointer
+            return recv
         if name == "is_null":
             return self.to_temp(M.BinaryOp("eq", recv, M.Constant(0, pty)), T.BOOL, span)
         return self.unsupported(span, f"`{name}` on a raw pointer is")
@@ -116,6 +118,11 @@ class PointerLowering:
         if name.startswith("ptr::write"):
             self.assign(self.deref_place(args[0], arg_tys[0], span), M.Use(args[1]), span)
             return UNIT_CONST
+        if name == "NonNull::new_unchecked":
+            return args[0]
+        if name == "ptr::fn_addr_eq":  # function numbers (lower/fn_values.py)
+            a, b = (self.to_temp(M.Cast(op, T.U64), T.U64, span) for op in args)
+            return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)
         if name == "ptr::eq":
             a, b = (self.as_raw(op, t, span) for op, t in zip(args, arg_tys))
             return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)
@@ -182,6 +189,13 @@ class PointerLowering:
         value = self.lower_expr(e.args[0])
         if src_ty == dst_ty:
             return value
+        if isinstance(src_ty, T.PtrTy) or isinstance(dst_ty, T.PtrTy):  # address <-> bits
+            if T.is_scalar(src_ty) or T.is_scalar(dst_ty) or isinstance(src_ty, T.PtrTy) \
+                    and isinstance(dst_ty, T.PtrTy):
+                if isinstance(src_ty, T.FloatTy) or isinstance(dst_ty, T.FloatTy):
+                    return self.transmute_aggregate(value, src_ty, dst_ty, span)
+                return self.to_temp(M.Cast(value, dst_ty), dst_ty, span)
+            return self.transmute_aggregate(value, src_ty, dst_ty, span)
         if not (T.is_scalar(src_ty) and T.is_scalar(dst_ty)):
             return self.transmute_aggregate(value, src_ty, dst_ty, span)  # lower/transmute.py
         return self.to_temp(M.Intrinsic("bitcast", (value,)), dst_ty, span)

@@ -19,7 +19,7 @@ U64 = T.IntTy(64, False)
 
 def leaves(ty: T.Ty, offset: int = 0, projs: tuple = ()):
     """(projections, scalar type, byte offset) of every scalar in a value of `ty`."""
-    if isinstance(ty, (T.IntTy, T.FloatTy)):
+    if isinstance(ty, (T.IntTy, T.FloatTy, T.PtrTy)):
         yield projs, ty, offset
     elif isinstance(ty, T.ArrayTy):
         size = layout.size_of(ty.elem)
@@ -45,6 +45,8 @@ class TransmuteLowering:
     def bits_of(self, v: M.Operand, ty: T.Ty, span: Span) -> M.Operand:
         """A scalar's bits, zero-extended to a u64."""
         unsigned = T.IntTy(layout.size_of(ty) * 8, False)
+        if isinstance(ty, T.PtrTy):
+            return self.to_temp(M.Cast(v, U64), U64, span)
         if isinstance(ty, T.FloatTy):
             v = self.to_temp(M.Intrinsic("bitcast", (v,)), unsigned, span)
         elif ty != unsigned:
@@ -52,6 +54,9 @@ class TransmuteLowering:
         return v if unsigned == U64 else self.to_temp(M.Cast(v, U64), U64, span)
 
     def assemble(self, ty: T.Ty, offset: int, words, span: Span) -> M.Operand:
+        if isinstance(ty, T.PtrTy):  # an address: the u64 at `offset`, cast
+            return self.to_temp(M.Cast(self.scalar_from(U64, offset, words, span), ty), ty,
+                                span)
         if isinstance(ty, (T.IntTy, T.FloatTy)):
             return self.scalar_from(ty, offset, words, span)
         if isinstance(ty, T.ArrayTy):

@@ -40,6 +40,23 @@ def byval_ref(ty: T.Ty) -> bool:
     return isinstance(ty, T.RefTy) and isinstance(ty.inner, AGGREGATES)
 
 
+def holds_closure(ty: T.Ty) -> bool:
+    """Whether a value of `ty` is or holds a closure (an `impl Fn` parameter, a closure
+    type, a struct with a closure field, a reference to one): a function taking one is
+    inlined at each call (closures.py)."""
+    if isinstance(ty, (T.ClosureTy, T.FnBoundTy)):
+        return True
+    if isinstance(ty, (T.RefTy, T.PtrTy)):
+        return holds_closure(ty.inner)
+    if isinstance(ty, T.TupleTy):
+        return any(holds_closure(t) for t in ty.elems)
+    if isinstance(ty, T.StructTy):
+        return any(holds_closure(t) for _, t in ty.fields)
+    if isinstance(ty, T.ArrayTy):
+        return holds_closure(ty.elem)
+    return False
+
+
 def out_types(sig: FnSig) -> tuple[list[T.Ty], T.Ty]:
     """(the values the callee returns, the body's return type) for a fn with `&mut`
     aggregate parameters: its own result (unless `()`) then each parameter's final value."""
@@ -126,8 +143,8 @@ class UserCallLowering:
     def call_user_fn(self, sig: FnSig, args: list[ast.Expr], span,
                      receiver: ast.Expr | None = None) -> M.Operand:
         """Lower the arguments (the receiver, if any, is argument 0) and call `sig`."""
-        if any(isinstance(t, T.FnBoundTy) for t in sig.params):
-            return self.inline_user_fn(sig, args, span)  # lower/closures.py
+        if any(holds_closure(t) for t in sig.params):
+            return self.inline_user_fn(sig, args, span, receiver)  # lower/closures.py
         ops, backs = [], []
         exprs = ([receiver] if receiver is not None else []) + list(args)
         for i, (a, pty) in enumerate(zip(exprs, sig.params)):
@@ -145,6 +162,10 @@ class UserCallLowering:
                 recv_ty = self.ty(a)
                 if isinstance(recv_ty, T.RefTy) and not isinstance(pty, T.RefTy):
                     ops.append(self.read(self.receiver_place(a), pty))  # `self` by value
+                elif isinstance(pty, T.RefTy) and not isinstance(recv_ty, T.RefTy):
+                    # `x.m()` with `&self` on a scalar: auto-ref (rustc's autoref step)
+                    ops.append(self.to_temp(M.Ref(self.receiver_place(a), pty.mutable), pty,
+                                            a.span))
                 else:
                     ops.append(self.lower_expr(a))
             else:

@@ -98,6 +98,9 @@ NATIVE_F32 = {"exp": explog32.exp, "exp2": explog32.exp2,
               "sin": trig32.sin, "cos": trig32.cos, "tan": trig32.tan,
               "tanh": hyper32.tanh, "exp_m1": hyper32.exp_m1}
 
+# NATIVE_F32 routines whose only NaN is the canonical one they return for a NaN argument
+CANONICAL_NAN = {"exp", "exp2"}
+
 # "<name>.exact": the f64-based, correctly rounded f32 version of each routine NATIVE_F32
 # replaces (on f64, the same routine as "<name>").
 ROUTINES.update({f"{name}.exact": ROUTINES[name] for name in NATIVE_F32})
@@ -117,6 +120,8 @@ def program(name: str, ty: str) -> Program:
     def body(*args):
         if fty is F32 and name in NATIVE_F32 and not exact:
             out = NATIVE_F32[name](*args)
+            if name in CANONICAL_NAN:
+                return out
         elif fty is F32:
             wide = [a.cvt(F64) if a.ty is F32 else a for a in args]
             out = fn(*wide, lite=True).cvt(F32)

@@ -31,6 +31,18 @@ def scale2_f32(y, k):
     return (y * pow2(k1, F32)) * pow2(k2, F32)
 
 
+def scale2_f32_of_sum(y, t):
+    """scale2_f32(y, k) for the k whose shifter sum (`nearest_int`) is t: t's bits shifted
+    left by 23 are k 2^23 (those of 1.5 2^23 leave the word), and k1 = k >> 1, k2 = k - k1
+    then come as exponent fields directly: 5 integer ops (ptxas: SHL, SHF, LOP, IADD, IADD3)
+    where k, k1, k2 and two `pow2` cost 6 to 8. The same two products, so the same bits."""
+    kk = (t.bits() << 23).view(S32)  # k 2^23, exact: |k| <= 152
+    k1 = (kk >> 1) & -(1 << 23)  # (k >> 1) 2^23: the arithmetic shift floors, as k >> 1
+    s1 = (k1 + 0x3F800000).view(F32)  # 2^k1
+    s2 = (kk - k1 + 0x3F800000).view(F32)  # 2^(k - k1)
+    return (y * s1) * s2
+
+
 SHIFTER = 12582912.0  # 1.5 * 2^23: the f32s in [2^23, 2^24) are the integers
 
 
@@ -53,20 +65,26 @@ def exp_core(rh, rl):
     return h + t
 
 
+# exp and exp2 return the canonical NaN themselves (mathlib.CANONICAL_NAN): nothing else
+# in them makes a NaN (the clamped argument is finite), so the caller's canonicalising
+# select would test a second time.
+
 def exp(x):
     xc = fmin(fmax(x, -104.0), 89.0)  # e^-104 < 2^-150 rounds to 0; e^89 overflows
-    kf, k = nearest_int(xc, C.LOG2E_F32)
+    t = fma(xc, C.LOG2E_F32, SHIFTER)  # nearest_int's sum, of k = round(xc log2(e))
+    kf = t - SHIFTER  # exact
     rh = fma(-kf, C.LN2_F32[0], xc)  # exact
     rl = kf * -C.LN2_F32[1]
-    out = scale2_f32(exp_core(rh, rl), k)
-    return select(isnan(x), x, out)
+    out = scale2_f32_of_sum(exp_core(rh, rl), t)
+    return select(isnan(x), float("nan"), out)
 
 
 def exp2(x):
     xc = fmin(fmax(x, -151.0), 129.0)
-    kf, k = nearest_int(xc)
+    t = xc + SHIFTER
+    kf = t - SHIFTER  # exact: the integer nearest xc
     r = xc - kf  # exact
     rh = r * C.LN2_F32[0]
     rl = fma(r, C.LN2_F32[1], fma(r, C.LN2_F32[0], -rh))  # the product's exact error + tail
-    out = scale2_f32(exp_core(rh, rl), k)
-    return select(isnan(x), x, out)
+    out = scale2_f32_of_sum(exp_core(rh, rl), t)
+    return select(isnan(x), float("nan"), out)

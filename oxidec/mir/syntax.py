@@ -447,6 +447,7 @@ class LaunchInfo:
     bounds: tuple[int, ...] | None = None  # `#[launch_bounds(MAX_THREADS[, MIN_BLOCKS])]`
     contract: LaunchContract | None = None
     cluster: tuple[int, int, int] | None = None  # `#[cluster_launch(X, Y, Z)]` (sm_90)
+    cooperative: bool = False  # `#[cooperative_launch]`: launched so `grid::sync()` works
 
     @property
     def block(self) -> tuple[int, int, int] | None:

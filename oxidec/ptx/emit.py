@@ -18,6 +18,7 @@ from .fusion import plan_fusion
 from .instrs import EFFECTS, INT_COMPARE, instr
 from .intrinsics import EFFECTS_WITH_OPERANDS
 from .places import PlaceAccess, RegPlace, Val
+from .predicate import MAX_INSTRUCTIONS, is_memory_load, plan_regions, speculate, unguardable
 from ..mir.typeof import place_ty
 from .regalloc import RegisterFile, memory_locals
 from .rvalues import emit_rvalue
@@ -44,15 +45,27 @@ class FunctionEmitter(PlaceAccess):
         self.last_loc = None
         self.pending_loc = None
         self.printf_bytes = 0  # size of the function's vprintf argument buffer
+        self.regions = {}  # head block -> predicate.Region (planned in `run`)
+        self.predicated: set[int] = set()  # blocks emitted inside a region, not on their own
+        self.guard: str | None = None  # the predicate every emitted instruction carries
+        self.guarded = 0  # instructions emitted under a guard; loads among them; a refusal
+        self.guarded_loads = 0
+        self.guard_refused = False
+        self.guarded_at: list[int] = []  # indices in self.lines of the guarded instructions
 
     # -- services for places/rvalues ------------------------------------------
 
     def emit(self, line: str) -> None:
+        guarded = False
+        if self.guard is not None:
+            line, guarded = self.guarded_line(line)
         if self.pending_loc is not None:
             if self.pending_loc != self.last_loc:
                 self.lines.append("\t.loc\t%d %d %d" % self.pending_loc)
                 self.last_loc = self.pending_loc
             self.pending_loc = None
+        if guarded:
+            self.guarded_at.append(len(self.lines))
         self.lines.append("\t" + line)
 
     def tmp(self, ty) -> str:
@@ -83,18 +96,28 @@ class FunctionEmitter(PlaceAccess):
         """The function's body lines, between its `{` and `}`."""
         self.prologue()
         order = self.layout()
+        self.regions = plan_regions(self.body, order)
         for pos, b in enumerate(order):
-            following = order[pos + 1] if pos + 1 < len(order) else None
+            if b in self.predicated:
+                continue
+            following = self.next_block(order, pos)
             self.block(b, following)
+            if b in self.regions and self.predicate_region(self.regions[b], following):
+                self.goto(self.regions[b].join, self.next_block(order, pos))
         if self.trap_used:
             self.lines += ["", f"{self.trap_label()}:"]
             self.emit("trap;")
+        speculate(self.lines, self.guarded_at)
         body_lines = [line for line in self._with_labels()]
         decls = ["\t" + d for d in self.regs.declarations()]
         decls += ["\t" + m.declaration() for m in self.memlocals.values()]
         if self.printf_bytes:
             decls.append(f"\t.local .align 8 .b8 \t{BUFFER}[{self.printf_bytes}];")
         return decls + [""] + body_lines
+
+    def next_block(self, order: list[int], pos: int) -> int | None:
+        """The block laid out after order[pos] (predicated blocks are not laid out)."""
+        return next((b for b in order[pos + 1:] if b not in self.predicated), None)
 
     def _with_labels(self):
         for line in self.lines:
@@ -197,12 +220,105 @@ class FunctionEmitter(PlaceAccess):
 
     def block(self, b: int, following: int | None) -> None:
         self.lines.append("\x00" + self.label(b))
+        self.statements(b)
         block = self.body.blocks[b]
-        for s, stmt in enumerate(block.statements):
-            with self.located(stmt.span):
-                self.statement(b, s, stmt)
+        if b in self.regions:
+            return  # the branch is written by `predicate_region` or `branch_around`
         with self.located(block.terminator.span):
             self.terminator(block.terminator, following)
+
+    def statements(self, b: int) -> None:
+        for s, stmt in enumerate(self.body.blocks[b].statements):
+            with self.located(stmt.span):
+                self.statement(b, s, stmt)
+
+    # -- predicated regions (predicate.py) ----------------------------------------
+
+    def predicate_region(self, region, following: int | None) -> bool:
+        """Write the region's blocks as guarded instructions (True), or, if they cannot or
+        should not be, the head's branch as usual (False): the caller then lays the
+        region's blocks out as ordinary blocks."""
+        saved = (len(self.lines), set(self.targets), self.trap_used, self.last_loc,
+                 self.pending_loc)
+        term = self.body.blocks[region.head].terminator
+        with self.located(term.span):
+            self.loc(term.span)
+            if self._guarded_blocks(region):
+                self.predicated.update(region.blocks)
+                return True
+        n, targets, trap_used, last_loc, pending_loc = saved
+        del self.lines[n:]
+        self.guarded_at = [i for i in self.guarded_at if i < n]
+        self.targets, self.trap_used = targets, trap_used
+        self.last_loc, self.pending_loc = last_loc, pending_loc
+        with self.located(term.span):
+            self.terminator(term, following)
+        return False
+
+    def _guarded_blocks(self, region) -> bool:
+        cond = self.scalar(self.operand(region.cond))
+        if cond.imm:
+            return False
+        incoming: dict[int, list[str]] = {b: [] for b in region.blocks}
+        incoming[region.join] = []
+        on_true, on_false = self.tmp(BOOL), self.tmp(BOOL)
+        self.emit(instr("mov.pred", on_true, cond.text))  # fresh: the region may reassign it
+        self.emit(instr("not.pred", on_false, cond.text))
+        incoming[region.on_true].append(on_true)
+        incoming[region.on_false].append(on_false)
+        self.guarded = self.guarded_loads = 0
+        self.guard_refused = False
+        for b in region.blocks:
+            guard = incoming[b][0]
+            for other in incoming[b][1:]:
+                merged = self.tmp(BOOL)
+                self.emit(instr("or.pred", merged, guard, other))
+                guard = merged
+            self.guard = guard
+            try:
+                self.statements(b)
+            finally:
+                self.guard = None
+            term = self.body.blocks[b].terminator
+            with self.located(term.span):
+                self.loc(term.span)
+                for target, pred in self.guarded_edges(term, guard):
+                    incoming[target].append(pred)
+        return (not self.guard_refused and self.guarded_loads > 0
+                and self.guarded <= MAX_INSTRUCTIONS)
+
+    def guarded_edges(self, term, guard: str) -> list[tuple[int, str]]:
+        """(target, predicate of taking that edge) for a region block's terminator (a goto
+        or a switch on a bool: predicate.py)."""
+        if isinstance(term, mir.Goto):
+            return [(term.target, guard)]
+        cond = self.scalar(self.operand(term.discr))
+        on_true, on_false = term.otherwise, term.targets[0]
+        if cond.imm:
+            return [(on_true if cond.text == "1" else on_false, guard)]
+        yes, no = self.tmp(BOOL), self.tmp(BOOL)
+        self.emit(instr("and.pred", yes, guard, cond.text))
+        self.emit(instr("and.pred", no, guard, "!" + cond.text))
+        return [(on_true, yes), (on_false, no)]
+
+    def guarded_line(self, line: str) -> tuple[str, bool]:
+        """`line` under the current guard (combined with a guard it already has), and
+        whether it is a guarded instruction."""
+        text = line.strip()
+        if text.startswith("//") or text.startswith("{") or text.startswith("}") \
+                or text.startswith("."):
+            return line, False
+        if unguardable("\t" + line):
+            self.guard_refused = True
+            return line, False
+        self.guarded += 1
+        self.guarded_loads += is_memory_load(line)
+        if text.startswith("@"):
+            own, rest = text.split(None, 1)
+            both = self.tmp(BOOL)
+            self.lines.append("\t" + instr("and.pred", both, self.guard, own[1:]))
+            return f"@{both} {rest}", False
+        return f"@{self.guard} {line}", True
 
     @contextmanager
     def located(self, span):

@@ -23,7 +23,8 @@ from ..device_api.ops import OPS
 from ..mir import syntax as mir
 from ..mir.typeof import operand_ty
 from ..types import SCALARS, U32, U64, FloatTy, IntTy, Ty
-from . import asynchrony, atomics, cluster, legalize, packed, tensor, tma, vprintf, warp, wgmma
+from . import (asynchrony, atomics, cluster, fp8, grid, legalize, packed, rounding, tensor,
+               tma, vprintf, warp, wgmma)
 from .int_bits import INT_BITS
 from .instrs import (FLOAT_APPROX, FLOAT_MATH, INT_MATH, MAGNITUDE_BITS, SHUFFLE_MODES, VOTES,
                      fill, instr)
@@ -338,6 +339,8 @@ INTRINSICS.update(asynchrony.INTRINSICS)
 INTRINSICS.update(tensor.INTRINSICS)
 INTRINSICS.update(cluster.INTRINSICS)
 INTRINSICS.update(wgmma.INTRINSICS)
+INTRINSICS.update(rounding.INTRINSICS)
+INTRINSICS.update(fp8.INTRINSICS)
 INTRINSICS.update({
     "select": select,
     "ptr_add": ptr_add,
@@ -376,4 +379,5 @@ def pmevent(em, stmt: mir.Effect) -> None:
 EFFECTS_WITH_OPERANDS = {"nanosleep": nanosleep, "pmevent": pmevent,
                          "volatile_store": volatile_store,
                          "warp_sync": warp.warp_sync, **asynchrony.EFFECTS, **tensor.EFFECTS,
-                         **cluster.EFFECTS, **tma.EFFECTS, **wgmma.EFFECTS_WITH_OPERANDS}
+                         **cluster.EFFECTS, **grid.EFFECTS, **tma.EFFECTS,
+                         **wgmma.EFFECTS_WITH_OPERANDS}

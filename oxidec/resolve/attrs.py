@@ -12,7 +12,7 @@ from ..syntax.stmt_attrs import cfg_removes
 COMMON_ATTRS = {"allow", "expect", "warn", "deny", "forbid", "doc", "cfg"}
 # Attributes oxidec understands, by the item kind they may appear on.
 FN_ATTRS = COMMON_ATTRS | {"kernel", "device", "launch_bounds", "launch_contract",
-                           "cluster_launch", "inline", "must_use", "cold"}
+                           "cluster_launch", "cooperative_launch", "inline", "must_use", "cold"}
 MOD_ATTRS = COMMON_ATTRS | {"cuda_module"}
 STRUCT_ATTRS = COMMON_ATTRS | {"derive", "repr"}
 OTHER_ATTRS = COMMON_ATTRS

@@ -10,6 +10,7 @@ from .. import ast
 from ..diagnostics import DiagnosticSink, Label
 from .attrs import (FN_ATTRS, MOD_ATTRS, OTHER_ATTRS, STATIC_ATTRS, STRUCT_ATTRS, attr,
                     check_attrs)
+from .generics import instance_pattern, overlap, pattern_tag
 from .table import Def, ItemTable, Module
 from .traits import attach_trait_impls, define_trait
 
@@ -178,17 +179,11 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
     for impl, module in c.impls:
         te = impl.self_ty
         target = None
-        if isinstance(te, ast.PathType) and not any(s.generic_args for s in te.path.segments[:-1]) \
-                and (impl.generics is not None or not te.path.last.generic_args):
-            # `impl<T> V<T>`: the arguments bind the impl's parameters (typeck/generics.py)
+        if isinstance(te, ast.PathType) and not any(s.generic_args for s in te.path.segments[:-1]):
+            # `impl<T> V<T>`: the arguments bind the impl's parameters (typeck/generics.py);
+            # `impl V<f32>`: the items of one instance (typeck/instance_impls.py)
             res = resolver.resolve(module, te.path, "type", report=True)
             target = res.def_ if res else None
-        if target is None and isinstance(te, ast.PathType) and impl.generics is None \
-                and te.path.last.generic_args:
-            sink.error("OX0002", "an inherent `impl` of one instance of a generic type is not "
-                       "supported by oxidec yet", te.span, "not supported",
-                       help="write a generic `impl<T> Type<T>` block")
-            continue
         if target is None or target.kind not in ("struct", "enum", "union"):
             if target is not None:
                 sink.error("E0118", "no nominal type found for inherent implementation",
@@ -196,23 +191,32 @@ def attach_impls(table: ItemTable, c: Collector, sink: DiagnosticSink) -> None:
                            notes=["either implement a trait on it or create a newtype to wrap "
                                   "it instead"])
             continue
+        pattern = instance_pattern(impl)
+        tag = "" if pattern is None else "$" + pattern_tag(pattern)
         for member in impl.items:
             kind = "fn" if isinstance(member, ast.FnItem) else "const"
-            key = f"{target.key}${member.name}"
+            key = f"{target.key}{tag}${member.name}"
             d = Def(kind, member.name, member, module, key, owner=target.key, impl_item=impl)
-            prev = table.assoc.get((target.key, member.name))
+            prev = next((p for p in table.assoc_all.get((target.key, member.name), ())
+                         if overlap(instance_pattern(p.impl_item), pattern)), None)
             if prev is not None:
                 sink.error("E0592", f"duplicate definitions with name `{member.name}`",
                            member.name_span, f"duplicate definitions for `{member.name}`",
                            labels=[Label(prev.item.name_span,
                                          f"other definition for `{member.name}`")])
                 continue
-            table.assoc[(target.key, member.name)] = d
+            table.assoc_all.setdefault((target.key, member.name), []).append(d)
+            table.assoc.setdefault((target.key, member.name), d)
             table.defs[id(member)] = d
-            if kind == "fn":
-                check_attrs(member, FN_ATTRS, sink)
-                table.fns[key] = member
-                c.body_items(member.body, module, key)
-            else:
-                check_attrs(member, OTHER_ATTRS, sink)
-                table.consts[key] = member
+            add_member(table, c, sink, d, kind, key, member, module)
+
+
+def add_member(table: ItemTable, c: Collector, sink: DiagnosticSink, d: Def, kind: str,
+               key: str, member, module: Module) -> None:
+    if kind == "fn":
+        check_attrs(member, FN_ATTRS, sink)
+        table.fns[key] = member
+        c.body_items(member.body, module, key)
+    else:
+        check_attrs(member, OTHER_ATTRS, sink)
+        table.consts[key] = member

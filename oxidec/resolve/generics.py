@@ -13,6 +13,7 @@ copy of each serves every instance.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from .. import ast
 from .table import Def, ItemTable
@@ -138,3 +139,55 @@ def launch_sites(unit: ast.SourceUnit, names: set[str]):
         out.append((t.text, [text[a[0].start:a[-1].end] for a in args], t.start,
                     toks[j].end))
     return out
+
+
+def instance_pattern(impl) -> tuple | None:
+    """The generic arguments of an impl's self type when they pick some instances of the
+    type (`impl V<f32>`, `impl<T> Tr for Pair<T, u32>`); None when the impl covers every
+    instance (`impl<T> V<T>`) or the type is not generic."""
+    te = getattr(impl, "self_ty", None)
+    if not isinstance(te, ast.PathType) or te.qself is not None or not te.path.segments:
+        return None
+    args = te.path.last.generic_args
+    names = {p.name for p in own_params(impl)}
+    if all(isinstance(a, ast.PathType) and len(a.path.segments) == 1
+           and not a.path.last.generic_args and a.path.last.name in names for a in args):
+        return None
+    return args
+
+
+def blanket_param(impl) -> str | None:
+    """`T` of a blanket impl `impl<T: Bound> Trait for T`; None for any other impl."""
+    te = getattr(impl, "self_ty", None)
+    names = {p.name for p in own_params(impl) if p.kind == "type"}
+    if isinstance(te, ast.PathType) and te.qself is None and len(te.path.segments) == 1 \
+            and not te.path.last.generic_args and te.path.last.name in names:
+        return te.path.last.name
+    return None
+
+
+def mentions(te, names: set[str]) -> bool:
+    """Whether type expression `te` names one of `names` (an impl's parameters)."""
+    if isinstance(te, ast.PathType) and len(te.path.segments) == 1 \
+            and te.path.last.name in names:
+        return True
+    if isinstance(te, ast.Node):
+        return any(mentions(getattr(te, f.name), names) for f in dataclasses.fields(te)
+                   if f.name != "span")
+    if isinstance(te, tuple):
+        return any(mentions(x, names) for x in te)
+    return False
+
+
+def pattern_tag(pattern: tuple) -> str:
+    """`V<f32, 4>`'s impl items: keys `V$f32_4$name`."""
+    text = "_".join(a.span.text() for a in pattern)
+    return re.sub(r"_+", "_", re.sub(r"\W", "_", text)).strip("_")
+
+
+def overlap(a: tuple | None, b: tuple | None) -> bool:
+    """Whether two impls' instance patterns (instance_pattern) may name one type."""
+    if a is None or b is None:
+        return True
+    return [x.span.text().replace(" ", "") for x in a] == \
+        [x.span.text().replace(" ", "") for x in b]

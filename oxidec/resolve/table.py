@@ -20,7 +20,8 @@ from ..span import Span
 # the kinds of Def, by namespace
 TYPE_KINDS = ("mod", "struct", "enum", "union", "trait")
 ADT_KINDS = ("struct", "enum", "union")  # algebraic data types: adts[key]
-EXTERN_CRATES = ("cuda_device", "cuda_host", "cuda_core", "core", "std", "alloc")
+EXTERN_CRATES = ("cuda_device", "cuda_host", "cuda_core", "cuda_intrinsics", "libm", "core",
+                 "std", "alloc")
 
 
 @dataclass(eq=False)
@@ -84,6 +85,9 @@ class ItemTable:
     adts: dict[str, ast.Item] = field(default_factory=dict)
     # inherent associated items: (type key, name) -> Def of the fn or const
     assoc: dict[tuple[str, str], Def] = field(default_factory=dict)
+    # every associated item of that name, inherent ones first: impls of single instances
+    # (`impl V<f32>`, `impl Tr for V<u32>`) may give one name several times (typeck picks)
+    assoc_all: dict[tuple[str, str], list[Def]] = field(default_factory=dict)
     traits: dict[int, object] = field(default_factory=dict)  # id(TraitItem) -> TraitInfo
     trait_impls: list = field(default_factory=list)  # ImplInfo, in source order
     defs: dict[int, Def] = field(default_factory=dict)  # id(item) -> its Def

@@ -20,6 +20,7 @@ from .. import ast
 from ..diagnostics import DiagnosticSink, Label
 from ..span import Span
 from .attrs import FN_ATTRS, OTHER_ATTRS, check_attrs
+from .generics import blanket_param, instance_pattern, overlap
 from .table import Def, ItemTable, Module
 
 SCALAR_NAMES = ("bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32",
@@ -39,6 +40,8 @@ CORE_TRAITS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "TryFrom": (("try_from",), ("Error",)), "Debug": (("fmt",), ()),
     "Display": (("fmt",), ()),
 }
+BLANKET = "$blanket"  # the self key of `impl<T: Bound> Trait for T`
+
 # methods of a core trait with a default body (the impl may leave them out)
 CORE_OPTIONAL = {"ne", "lt", "le", "gt", "ge", "clone_from", "max", "min", "clamp"}
 
@@ -66,6 +69,10 @@ class ImplInfo:
     fns: dict[str, Def] = field(default_factory=dict)
     consts: dict[str, Def] = field(default_factory=dict)
     types: dict[str, ast.TypeExpr] = field(default_factory=dict)
+
+    @property
+    def args_text(self) -> str:
+        return "".join(a.span.text() for a in self.trait_args)
 
     @property
     def trait_args(self) -> tuple:
@@ -111,7 +118,7 @@ class TraitImplAttacher:
         self.sink = sink
         self.collector = collector
         self.resolver = Resolver(table, sink)
-        self.seen: dict[tuple[str, str, str], ImplInfo] = {}
+        self.seen: list[ImplInfo] = []
 
     def trait_of(self, impl: ast.TraitImplItem, module: Module):
         """(name, TraitInfo or None for core's) of the impl's trait; None if it names none."""
@@ -135,19 +142,14 @@ class TraitImplAttacher:
 
     def self_key(self, impl: ast.TraitImplItem, module: Module) -> str | None:
         te = impl.self_ty
-        generic = impl.generics is not None and impl.generics.params
         if not isinstance(te, ast.PathType) or te.qself is not None \
-                or any(s.generic_args for s in te.path.segments[:-1]) \
-                or (te.path.last.generic_args and not generic):
-            return None  # `impl Tr for Pair<f32>`: an instance's impl is not supported yet
+                or any(s.generic_args for s in te.path.segments[:-1]):
+            return None
         names = te.path.names
         if len(names) == 1 and names[0] in SCALAR_NAMES:
             return names[0]
-        if len(names) == 1 and generic and names[0] in {p.name for p in impl.generics.params}:
-            self.sink.error("OX0002", "blanket impls (`impl<T> Trait for T`) are not supported "
-                            "by oxidec yet", te.span, "a type parameter",
-                            help="implement the trait for each type that needs it")
-            return None
+        if blanket_param(impl) is not None:
+            return BLANKET  # `impl<T: Bound> Trait for T`: typeck/instance_impls.py
         host = len(names) == 1 and names[0] in self.collector.host_types  # host code's impl
         res = self.resolver.resolve(module, te.path, "type", report=not host)
         if res is not None and res.def_ is not None and res.def_.kind in ("struct", "enum",
@@ -164,22 +166,19 @@ class TraitImplAttacher:
         if self_key is None:
             if trait is None:
                 return  # core's trait (`Display` for a host type...): host code
-            te = impl.self_ty
-            if isinstance(te, ast.PathType) and te.qself is None:
-                if te.path.last.generic_args and not (impl.generics and impl.generics.params):
-                    self.sink.error("OX0002", "trait impls for one instance of a generic type "
-                                    "are not supported by oxidec yet", te.span, "an instance",
-                                    help="implement the trait for every instance: `impl<T> "
-                                         f"{impl.trait_ty.span.text()} for "
-                                         f"{te.path.last.name}<T>`")
-                return  # else reported by the resolver
+            if isinstance(impl.self_ty, ast.PathType) and impl.self_ty.qself is None:
+                return  # reported by the resolver
             self.sink.error("OX0002", "trait impls for this type are not supported by oxidec "
                             "yet", impl.self_ty.span, "not supported",
                             help="implement the trait for a struct, an enum or a scalar type")
             return
         info = ImplInfo(impl, module, trait_name, trait, self_key)
-        args_text = "".join(a.span.text() for a in info.trait_args)
-        prev = self.seen.get((self_key, trait_name, args_text))
+        args_text = info.args_text
+        pattern = instance_pattern(impl)
+        prev = next((p for p in self.seen
+                     if (p.self_key, p.trait_name, p.args_text) == (self_key, trait_name,
+                                                                      args_text)
+                     and overlap(instance_pattern(p.item), pattern)), None)
         if prev is not None:
             shown = impl.self_ty.span.text()
             self.sink.error("E0119", f"conflicting implementations of trait "
@@ -188,8 +187,8 @@ class TraitImplAttacher:
                             labels=[Label(_header_span(prev.item),
                                           "first implementation here")])
             return
-        index = sum(1 for (k, t, _) in self.seen if k == self_key and t == trait_name)
-        self.seen[(self_key, trait_name, args_text)] = info
+        index = sum(1 for p in self.seen if p.self_key == self_key and p.trait_name == trait_name)
+        self.seen.append(info)
         suffix = f"${index}" if index else ""
         prefix = f"{self_key}${trait_name}"
         for member in impl.items:
@@ -200,7 +199,7 @@ class TraitImplAttacher:
     def check_supertraits(self) -> None:
         """`impl Describe for Sq` with `trait Describe: Area` needs `impl Area for Sq`
         (E0277); core's supertraits (`Copy`, `Sized`, ...) are not checked."""
-        have = {(k, t) for (k, t, _) in self.seen}
+        have = {(p.self_key, p.trait_name) for p in self.seen}
         for info in self.table.trait_impls:
             if info.trait is None:
                 continue
@@ -252,6 +251,7 @@ class TraitImplAttacher:
         (info.fns if kind == "fn" else info.consts)[member.name] = d
         self.table.defs[id(member)] = d
         self.table.assoc.setdefault((info.self_key, member.name), d)
+        self.table.assoc_all.setdefault((info.self_key, member.name), []).append(d)
         if kind == "fn":
             check_attrs(member, FN_ATTRS, self.sink)
             self.table.fns[key] = member

@@ -49,6 +49,11 @@ class PreparedArg:
     def length(self) -> int:
         return int(self.value.size)
 
+    @property
+    def row_width(self) -> int:
+        """A `DisjointSlice<T, Runtime2DIndex>`'s row width: the 2-D array's columns."""
+        return int(self.value.shape[1])
+
     def write_back(self) -> None:
         """After the kernel ran on `value`: update the caller's array if we worked on a copy."""
         if self.copied and self.param.writable:
@@ -93,6 +98,9 @@ def _prepare_array(param: KernelParam, value: Any) -> PreparedArg:
     if value.ndim == 0:
         raise LaunchError(f"argument `{param.name}`: expected an array of {param.elem}, "
                           "got a 0-d array")
+    if param.kind == "disjoint2d" and (value.ndim != 2 or value.shape[1] >= 1 << 32):
+        raise LaunchError(f"argument `{param.name}`: expected a 2-D array (rows of the row "
+                          f"width) for `{param.name}: {param.ty}`, got a {value.ndim}-d array")
     if param.writable and not value.flags.writeable:
         raise LaunchError(f"argument `{param.name}`: the array is read-only, but "
                           f"`{param.name}: {param.ty}` is written by the kernel")

@@ -3,6 +3,7 @@
 The ABI (see `oxidec.signature`): each Rust parameter expands, in order, to
 - scalar `T`                 -> one `.param` of T (bool as one byte)
 - `&[T]`, `DisjointSlice<T>` -> two `.param .u64`: device pointer, element count
+- `DisjointSlice<T, Runtime2DIndex>` -> 24 bytes {device pointer, count, u32 row width}
 - `*const T`, `*mut T`, `&T` -> one `.param .u64`: device pointer
 `cuLaunchKernel` takes the address of an array of pointers, one per PTX parameter, each
 pointing at that parameter's bytes; `KernelParams` owns both (ctypes) for the launch.
@@ -10,6 +11,7 @@ pointing at that parameter's bytes; `KernelParams` owns both (ctypes) for the la
 from __future__ import annotations
 
 import ctypes
+import struct
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -116,6 +118,8 @@ def ptx_params(sig: KernelSignature) -> list[PtxParam]:
         if p.kind in ("slice", "disjoint"):
             out.append(PtxParam(f"{p.name}.ptr", ctypes.c_uint64, p.name, "ptr"))
             out.append(PtxParam(f"{p.name}.len", ctypes.c_uint64, p.name, "len"))
+        elif p.kind == "disjoint2d":  # #[repr(C)] {ptr, len, row_width}: 24 bytes
+            out.append(PtxParam(p.name, ctypes.c_uint8 * 24, p.name, "value"))
         elif p.kind == "ptr":
             out.append(PtxParam(p.name, ctypes.c_uint64, p.name, "ptr"))
         elif host_values.is_aggregate(p.ty):  # `.param .align A .b8 NAME[SIZE]`: its bytes
@@ -148,6 +152,10 @@ class KernelParams:
                 ptr, length = v
                 self.storage.append(ctypes.c_uint64(int(ptr)))
                 self.storage.append(ctypes.c_uint64(int(length)))
+            elif p.kind == "disjoint2d":
+                ptr, length, width = v
+                raw = struct.pack("<QQI4x", int(ptr), int(length), int(width))
+                self.storage.append((ctypes.c_uint8 * 24).from_buffer_copy(raw))
             elif p.kind == "ptr":
                 self.storage.append(ctypes.c_uint64(int(v)))
             elif host_values.is_aggregate(p.ty):
@@ -190,8 +198,11 @@ def pack_params(sig: KernelSignature, values: Sequence[Any]) -> KernelParams:
 
 
 def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int = 0, *,
-           sync: bool = True, cluster: Dim3 | None = None) -> None:
+           sync: bool = True, cluster: Dim3 | None = None, cooperative: bool = False) -> None:
     """Launch `fn` (a module.Function) on the context's stream; with `sync`, wait and check.
+    `cooperative` (`#[cooperative_launch]`): every block resident at once and the grid
+    barrier's workspace set up (`grid::sync()`); the driver refuses a grid larger than
+    the GPU holds at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
 
     A fault on the device (illegal address, trap, ...) raises a CudaError naming the kernel; it
     leaves the GPU unusable for the rest of the process (see context.mark_faulted).
@@ -201,10 +212,12 @@ def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int 
     if shared_bytes > DEFAULT_SHARED_LIMIT:
         fn.set_max_dynamic_shared(shared_bytes)
     what = f"launching kernel `{fn.name}` with grid {tuple(grid)} and block {tuple(block)}"
-    if cluster is not None:
+    if cluster is not None or cooperative:
+        how = (f" in clusters of {tuple(cluster)}" if cluster is not None else "") + \
+            (" (cooperative launch)" if cooperative else "")
         check(drv.cuLaunchKernelEx(_cluster_config(drv, grid, block, shared_bytes, ctx.stream,
-                                                   cluster), fn.handle, params.address, 0),
-              f"{what} in clusters of {tuple(cluster)}")
+                                                   cluster, cooperative),
+                                   fn.handle, params.address, 0), what + how)
     else:
         check(drv.cuLaunchKernel(fn.handle, grid[0], grid[1], grid[2], block[0], block[1],
                                  block[2], int(shared_bytes), ctx.stream, params.address, 0),
@@ -213,17 +226,27 @@ def launch(fn, grid: Dim3, block: Dim3, params: KernelParams, shared_bytes: int 
         ctx.synchronize(f"synchronizing after launching kernel `{fn.name}`")
 
 
-def _cluster_config(drv, grid: Dim3, block: Dim3, shared_bytes: int, stream, cluster: Dim3):
-    """A CUlaunchConfig with the cluster-dimension attribute (thread-block clusters, sm_90)."""
+def _cluster_config(drv, grid: Dim3, block: Dim3, shared_bytes: int, stream,
+                    cluster: Dim3 | None, cooperative: bool = False):
+    """A CUlaunchConfig with the cluster-dimension attribute (thread-block clusters, sm_90)
+    and/or the cooperative attribute (`#[cooperative_launch]`)."""
     cfg = drv.CUlaunchConfig()
     cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = (int(d) for d in grid)
     cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = (int(d) for d in block)
     cfg.sharedMemBytes = int(shared_bytes)
     cfg.hStream = stream
-    attr = drv.CUlaunchAttribute()
-    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = \
-        (int(d) for d in cluster)
-    cfg.attrs = [attr]
-    cfg.numAttrs = 1
+    attrs = []
+    if cluster is not None:
+        attr = drv.CUlaunchAttribute()
+        attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = \
+            (int(d) for d in cluster)
+        attrs.append(attr)
+    if cooperative:
+        attr = drv.CUlaunchAttribute()
+        attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+        attr.value.cooperative = 1
+        attrs.append(attr)
+    cfg.attrs = attrs
+    cfg.numAttrs = len(attrs)
     return cfg

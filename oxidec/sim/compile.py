@@ -46,6 +46,7 @@ class FlatBlock:
     term: object  # fn(x) -> outcome
     span: Span | None  # the terminator's (or the barrier's) span
     barrier_target: int = -1  # for a block that ends at a barrier: where the release goes
+    grid_barrier: bool = False  # that barrier is `grid::sync()`: every block of the launch
 
 
 @dataclass
@@ -62,6 +63,7 @@ class FlatKernel:
     uses_shared: bool  # static shared arrays or dynamic shared memory are referenced
     entry: int = 0  # the kernel's first block
     barrier_targets: np.ndarray = field(default=None)
+    grid_barriers: np.ndarray = field(default=None)  # per block: ends at `grid::sync()`
     strings: list[str] = field(default_factory=list)  # the program's printf C formats
     global_inits: dict[str, tuple] = field(default_factory=dict)  # name: (bytes|None, mutable)
 
@@ -117,6 +119,7 @@ class _Compiler:
                         self.shared_offsets, self._shared_bytes, self.global_statics,
                         self.has_barrier, self.uses_shared, self.entry)
         fk.barrier_targets = np.array([max(b.barrier_target, 0) for b in blocks], dtype=np.int32)
+        fk.grid_barriers = np.array([b.grid_barrier for b in blocks], dtype=bool)
         fk.strings = list(self.program.strings)
         fk.global_inits = {st.name: (st.init, st.mutable) for st in self.program.statics
                            if st.name in self.global_statics}
@@ -239,7 +242,7 @@ class _Compiler:
                 if k < len(barriers):
                     self.has_barrier = True
                     blocks[ids[k]] = FlatBlock(stmts, spans, lambda x: WAIT, barriers[k].span,
-                                               ids[k + 1])
+                                               ids[k + 1], barriers[k].name == "grid_sync")
                 else:
                     term = self.terminator(frame, j, bb.terminator)
                     blocks[ids[k]] = FlatBlock(stmts, spans, term, bb.terminator.span)

@@ -54,6 +54,18 @@ def check_runs_on_simulator(program: M.Program, kernel: str) -> None:
                 todo.append(block.terminator.func)
 
 
+def grid_sync_too_large(body: M.Body, threads: int, limit: int) -> SimGpuOnly:
+    """A `grid::sync()` kernel launched with more threads than the simulator runs at once
+    (it must hold every block of the grid live to meet at the grid barrier)."""
+    return SimGpuOnly(Diagnostic(
+        "error", "OX0030", f"kernel `{body.name}` syncs the whole grid (`grid::sync()`) and this "
+        f"launch has {threads} threads: the simulator runs such a launch as one batch of at "
+        f"most {limit} threads, so it runs on the GPU only",
+        Label(_first_line(body.span), "uses `grid::sync()`"),
+        notes=["every block of a cooperative launch must be live at once to meet at the grid "
+               "barrier"], help=[HELP + ", or launch fewer blocks"]))
+
+
 def _gpu_only_op(stmt) -> str | None:
     name = None
     if isinstance(stmt, M.Effect):

@@ -8,7 +8,8 @@ inf), giving what the instructions of ptx/halves.py give:
                       GPU rounds through f32: the same result, by the same bound)
     fma               exact product, the sum rounded to odd in float64, then to the half:
                       RN(RO53(x)) == RN(x) since 53 >= 11 + 2
-    NaN results       the canonical NaN 0x7FFF
+    NaN results       the canonical NaN 0x7FFF (f64 -> f16: the NaN's sign and payload,
+                      quieted, as `cvt.rn.f16.f64` gives)
     neg, abs          sign-bit operations on the bits
     casts             Rust `as`: one rounding to nearest even; to integers through the
                       exact value (saturating, NaN -> 0)
@@ -90,11 +91,27 @@ def cast(v: np.ndarray, src: T.Ty, dst: T.Ty) -> np.ndarray:
             return float_to_int(x, scalar_dtype(canon(dst)))
         raise SimError(f"cannot cast `{src}` to `{dst}`")
     v = np.asarray(v)
+    if v.dtype == np.float64 and dst == T.F16:
+        return _f64_nans_to_f16(v, from_float(v, dst))
     if v.dtype.kind == "f":
         return from_float(v.astype(np.float64), dst)
     if v.dtype.kind in "iu":
         return from_float(_int_to_odd(v), dst)
     raise SimError(f"cannot cast `{src}` to `{dst}`")
+
+
+def _f64_nans_to_f16(v: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """`cvt.rn.f16.f64` (the one cast to a half that is one instruction from f64) keeps a
+    NaN's sign and the top 10 bits of its payload, quieted: f64 NaN 0x7ff8000000000000
+    gives 0x7e00 on the H200, not the canonical 0x7fff of the f32 -> f16 `cvt`."""
+    nan = np.isnan(v)
+    if not nan.any():
+        return bits
+    raw = np.asarray(v, dtype=np.float64).view(np.uint64)
+    sign = ((raw >> np.uint64(48)) & np.uint64(0x8000)).astype(np.uint16)
+    payload = ((raw >> np.uint64(42)) & np.uint64(0x3FF)).astype(np.uint16)
+    nan_bits = sign | np.uint16(0x7E00) | payload
+    return np.where(nan, nan_bits, bits).astype(np.uint16)
 
 
 def _int_to_odd(v: np.ndarray) -> np.ndarray:

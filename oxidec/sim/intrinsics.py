@@ -23,7 +23,7 @@ import numpy as np
 from .. import types as T
 from ..device_api import ops
 from ..device_api.ops import OPS
-from .errors import SimError
+from .errors import LaneFault, SimError
 from .fma import fma
 from .nans import gpu_nans, signed_zero_order
 from .int_bits import INT_BITS
@@ -71,6 +71,14 @@ def _special(name: str) -> Impl:
 
 for _name in SPECIAL_REGISTERS:
     INTRINSICS[_name] = _special(_name)
+
+
+@intrinsic("breakpoint")
+def _breakpoint(x, args, arg_tys, result_ty):
+    """`brkpt` with no debugger attached: the GPU ends the kernel with a launch failure
+    (measured on the H200), so the simulator traps rather than run on."""
+    raise LaneFault("breakpoint (`brkpt`) reached with no debugger attached",
+                    lanes=x.lanes)
 
 
 @intrinsic("clock")
@@ -467,6 +475,10 @@ from . import packed as _packed  # noqa: E402,F401  (registers the packed half p
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)
 from . import asynchrony as _asynchrony  # noqa: E402,F401  (cp.async, mbarrier)
 from . import tensor as _tensor  # noqa: E402,F401  (mma.sync, ldmatrix, stmatrix)
+from .rounding import INTRINSICS as _ROUNDING  # noqa: E402  (cuda_device::float)
+from .fp8 import INTRINSICS as _FP8  # noqa: E402  (fp8 conversions)
+INTRINSICS.update(_ROUNDING)
+INTRINSICS.update(_FP8)
 
 
 @intrinsic("vprintf")

@@ -17,7 +17,7 @@ from ..half_float import half_bits
 from ..mir.syntax import Program
 from .compile import FlatKernel, compile_kernel
 from .errors import SimError
-from .gpu_only import check_runs_on_simulator
+from .gpu_only import check_runs_on_simulator, grid_sync_too_large
 from ..runtime import values as host_values
 from ..runtime.errors import LaunchError
 from .layout import assemble, canon, is_fat, leaves, scalar_dtype, size_of, tree_map
@@ -26,6 +26,7 @@ from .memory import Memory, make_address
 
 DEFAULT_MAX_LANES = 1 << 16  # measured: larger batches lose more to cache misses than they save
 DEFAULT_MAX_STEPS = 1_000_000
+GRID_SYNC_MAX_LANES = 1 << 18  # a `grid::sync()` launch runs as one batch of this many at most
 MAX_THREADS_PER_BLOCK = 1024
 MAX_SHARED_BYTES = 227 * 1024  # sm_80/sm_90 opt-in maximum per block
 SHARED_POISON = 0xFF  # uninitialised shared memory reads as NaN / all ones
@@ -152,6 +153,12 @@ class Launch:
         return values, write_backs
 
     def _argument(self, name: str, ty: T.Ty, arg, write_backs: list):
+        if isinstance(ty, T.Runtime2DSliceTy):  # a 2-D array: (its slice, its row width)
+            if not isinstance(arg, np.ndarray) or arg.ndim != 2:
+                raise SimError(f"argument `{name}: {ty}`: expected a 2-D numpy array (rows of "
+                               "the row width)")
+            return (self._argument(name, ty.fields[0][1], arg, write_backs),
+                    np.uint32(arg.shape[1]))
         fat = is_fat(ty)
         if fat or isinstance(ty, (T.PtrTy, T.RefTy)):
             elem = (ty.elem if isinstance(ty, T.DisjointSliceTy) else ty.inner.elem) if fat \
@@ -205,6 +212,10 @@ class Launch:
         k = self.kernel
         tpb = self.threads_per_block
         per_batch = max(1, self.max_lanes // tpb)
+        if k.grid_barriers.any():  # `grid::sync()`: every block runs in the one batch
+            if self.nblocks * tpb > max(self.max_lanes, GRID_SYNC_MAX_LANES):
+                raise grid_sync_too_large(k.body, self.nblocks * tpb, GRID_SYNC_MAX_LANES)
+            per_batch = self.nblocks
         if k.uses_shared or self.shared_bytes:
             self.block_bytes = (k.shared_static_bytes + self.shared_bytes + 15) // 16 * 16 or 16
             self.shared_rid = self.mem.add(np.zeros(0, np.uint8), "shared memory", "shared",

@@ -186,6 +186,26 @@ def zeros(cty: T.Ty, n: int):
     return _zeros(cty, (n,))
 
 
+def poison(cty: T.Ty, n: int):
+    """The value of a local before its first write: every byte 0xA5 (bools true), never a
+    plausible zero, so that a read of an unwritten local shows in the outputs (the GPU reads
+    whatever its register holds) instead of passing as 0."""
+    return _filled(cty, (n,))
+
+
+def _filled(cty: T.Ty, shape: tuple[int, ...]):
+    dt = scalar_dtype(cty)
+    if dt is not None:
+        if dt.kind == "b":
+            return np.ones(shape, dtype=dt)
+        return np.full(shape + (dt.itemsize,), 0xA5, dtype=np.uint8).view(dt).reshape(shape)
+    if isinstance(cty, T.TupleTy):
+        return tuple(_filled(e, shape) for e in cty.elems)
+    if isinstance(cty, T.ArrayTy):
+        return _filled(cty.elem, shape + (cty.length,))
+    raise SimError(f"cannot make a value of type `{cty}`")
+
+
 def _zeros(cty: T.Ty, shape: tuple[int, ...]):
     dt = scalar_dtype(cty)
     if dt is not None:

@@ -25,7 +25,7 @@ import numpy as np
 from ..printf import format_c
 from .compile import EXIT, FlatKernel
 from .errors import LaneFault, SimError, SimTrap, format_span
-from .layout import zeros
+from .layout import poison
 from .memory import make_address
 
 ALL = slice(None)
@@ -77,7 +77,7 @@ class Batch:
         if cty is None:
             raise SimError(f"the simulator cannot represent a local of type "
                            f"`{self.kernel.local_tys[g]}`")
-        t = zeros(cty, self.L)
+        t = poison(cty, self.L)
         self.locals[g] = t
         return t
 
@@ -281,8 +281,33 @@ def _release(x: Batch, pc: np.ndarray, wait_base: int, exit_pc: int) -> int:
     if bad.size:
         raise _divergence(x, int(bad[0]), rows[bad[0]], wait_base, exit_pc)
     waiting = pc < exit_pc
+    at_grid = np.zeros_like(waiting)
+    at_grid[waiting] = x.kernel.grid_barriers[pc[waiting] - wait_base]
+    if at_grid.any():  # `grid::sync()`: the batch is the whole grid (launch.py)
+        block_waits = waiting & ~at_grid
+        if block_waits.any():  # the other blocks go on to their own barriers first
+            waiting = block_waits
+        elif not at_grid.all() or np.unique(pc).size != 1:
+            raise _grid_divergence(x, pc, wait_base, exit_pc)
     pc[waiting] = x.kernel.barrier_targets[pc[waiting] - wait_base]
     return int(np.count_nonzero(waiting))
+
+
+def _grid_divergence(x: Batch, pc: np.ndarray, wait_base: int, exit_pc: int) -> SimError:
+    """Some blocks wait at a `grid::sync()` that others never reach (they exited, or wait
+    at another one): on the GPU the grid hangs."""
+    k = x.kernel
+    rows = pc.reshape(x.nblocks, x.T)[:, 0]
+    site = int(rows[rows < exit_pc][0])
+    span = k.blocks[site - wait_base].span
+    loc = format_span(span, col=False) if span is not None else "?"
+    at = int(np.count_nonzero(rows == site))
+    exited = int(np.count_nonzero(rows == exit_pc))
+    other = x.nblocks - at - exited
+    return SimError(f"grid barrier divergence in kernel `{k.name}`: {at} of {x.nblocks} blocks "
+                    f"reached `grid::sync()` at {loc}, {exited} exited"
+                    + (f", {other} wait at another grid barrier" if other else "")
+                    + " (on the GPU the grid hangs)")
 
 
 def _divergence(x: Batch, r: int, row: np.ndarray, wait_base: int, exit_pc: int) -> SimError:

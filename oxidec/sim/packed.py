@@ -11,7 +11,9 @@ from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK
 from .intrinsics import INTRINSICS
 
 # format -> (significand bits with the implicit one, minimum normal exponent, largest finite)
-FORMATS = {"f16": (11, -14, 65504.0), "bf16": (8, -126, float.fromhex("0x1.fep127"))}
+FORMATS = {"f16": (11, -14, 65504.0), "bf16": (8, -126, float.fromhex("0x1.fep127")),
+           # the fp8 formats (sim/fp8.py): significand bits, lowest exponent, largest value
+           "e4m3": (4, -6, 448.0), "e5m2": (3, -14, 57344.0)}
 NAN = np.uint16(0x7FFF)
 
 

@@ -285,7 +285,7 @@ def match_delimiters(toks: list[Tok]) -> tuple[dict[int, int], list[LexError]]:
 # qualifiers that may come between the visibility and `fn`
 _FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "safe"})
 # tokens that only host code has: a const/static/struct holding one is host code
-_HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await", "fn"})
+_HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await"})
 # words that begin an item and occur in no item header (so a missing body ends there)
 _ITEM_STARTS = frozenset({"pub", "mod", "struct", "enum", "use", "static", "trait", "let",
                           "macro_rules"})

@@ -144,6 +144,13 @@ class EnumRules:
                                span=self.span(meta))
 
     @rule
+    def fn_ptr_type(self, meta, children):
+        # fn_ptr_type: UNSAFE? "fn" fn_type_args fn_type_ret?
+        params = next(c for c in children if isinstance(c, tuple))
+        ret = next((c[0] for c in children if isinstance(c, list)), None)
+        return ast.FnPtrType(params=params, ret=ret, span=self.span(meta))
+
+    @rule
     def fn_type_args(self, meta, children):
         # fn_type_args: "(" (type ("," type)* ","?)? ")"
         return tuple(c for c in children if isinstance(c, ast.TypeExpr))

@@ -14,7 +14,8 @@ from ..span import Span
 
 
 API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
-                                   T.THREAD_BLOCK, T.TMA_DESCRIPTOR)}
+                                   T.THREAD_BLOCK, T.GRID, T.TMA_DESCRIPTOR,
+                                   T.BARRIER_TOKEN)}
 
 
 class ApiMixin:
@@ -56,6 +57,12 @@ class ApiMixin:
             return API_STRUCTS[name]
         if name == "DisjointSlice":
             return T.DisjointSliceTy(args[0])
+        if name == "ManagedBarrier":  # its state: typeck/barriers.py
+            return T.managed_barrier_ty("Uninit", "GeneralBarrier", 0)
+        if name == "Runtime2DSlice":  # `DisjointSlice<T, Runtime2DIndex>`
+            return T.runtime2d_slice_ty(args[0])
+        if name == "ThreadIndex2D":  # `ThreadIndex<Runtime2DIndex>`
+            return T.THREAD_INDEX_2D
         atomic = T.atomic_type_name(name)
         if atomic is not None:
             return atomic
@@ -88,6 +95,42 @@ class ApiMixin:
                                "newer; oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
         return True
 
+
+    def call_swizzle(self, e, api: ApiFn) -> T.Ty:
+        """`Swizzle::<B, M, S>::apply(x)`: B, M, S on the type's segment, the swizzle an
+        involution (the bits it reads and the bits it flips do not overlap)."""
+        params, ret = self.api_sig(api)
+        self.check_args(e, params, "function")
+        segs = e.func.path.segments
+        gargs = segs[-2].generic_args if len(segs) >= 2 else ()
+        if len(gargs) != 3:
+            self.sink.error("E0107", "`Swizzle` takes 3 generic arguments", e.func.span,
+                            f"write `Swizzle::<B, M, S>::{api.name}(x)`")
+            return ret
+        values = [self.consts.eval_usize(self._const_arg(g)) for g in gargs]
+        if any(v is None for v in values):
+            return ret
+        b, m, s = values
+        if not (m + b <= s or s + b <= m) or b == 0 or max(m, s) + b > 64:
+            self.sink.error("E0080", f"`Swizzle<{b}, {m}, {s}>` is not an involution",
+                            e.func.span, "the bits it reads and the bits it flips overlap",
+                            notes=["apply(x) = x ^ (((x >> S) & ((1 << B) - 1)) << M) undoes "
+                                   "itself only when M + B <= S or S + B <= M (B >= 1)"])
+            return ret
+        self.r.generic_values[e] = (b, m, s)
+        return ret
+
+    def check_cooperative_launch(self, a, on_kernel: bool) -> bool:
+        """`#[cooperative_launch]` on a kernel, without arguments."""
+        if not on_kernel:
+            self.sink.error("OX0003", "`#[cooperative_launch]` is only allowed on a `#[kernel]`",
+                            a.span, "not a kernel")
+            return False
+        if a.args:
+            self.sink.error("OX0003", "`#[cooperative_launch]` takes no arguments", a.span,
+                            "expected `#[cooperative_launch]`")
+            return False
+        return True
 
     def check_cluster_launch(self, a, on_kernel: bool) -> tuple[int, int, int] | None:
         """`#[cluster_launch(X[, Y[, Z]])]` on a kernel: 1 to 3 integer literals, a cluster

@@ -22,12 +22,15 @@ class CallMixin:
     def check_call_expr(self, e: ast.CallExpr, expected):
         if not isinstance(e.func, ast.PathExpr):
             callee = self.deep(self.check_expr(e.func))
+            if isinstance(callee, T.FnPtrTy):  # `(s.f)(x)`: typeck/fn_values.py
+                return self.check_fn_ptr_call(e, callee)
+            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)):
+                # a closure kept in a value (`(s.f)(x)`): its type says which closure it is,
+                # and lowering finds that closure's captures (lower/closures.py)
+                return self.check_closure_value_call(e, callee)
             for a in e.args:
                 self.check_expr(a)
-            if isinstance(callee, (T.ClosureTy, T.FnBoundTy)) or (
-                    isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr)):
-                # a closure kept in a value (`(s.f)(x)`): closures are inlined where they are
-                # called by name, so one held in a struct field has no code to call
+            if isinstance(callee, T.InferTy) and isinstance(e.func, ast.FieldExpr):
                 self.sink.error("OX0002", "calling a closure stored in a field or other value "
                                 "is not supported by oxidec yet", e.func.span,
                                 "a closure held in a value",
@@ -49,6 +52,9 @@ class CallMixin:
             if isinstance(local, Var) and isinstance(self.shallow(local.ty),
                                                      (T.ClosureTy, T.FnBoundTy)):
                 return self.check_closure_call(e, local, self.shallow(local.ty))
+            if isinstance(local, Var) and isinstance(self.shallow(local.ty), T.FnPtrTy):
+                self.check_path_expr(e.func, None)
+                return self.check_fn_ptr_call(e, self.shallow(local.ty))
             if isinstance(local, Var):
                 self.sink.error("E0618", f"expected function, found `{local.ty}`", e.func.span,
                                 f"`{name}` is a local variable, not a function",
@@ -176,6 +182,12 @@ class CallMixin:
             return self.call_from_slice_elem(e, api)
         if api.check == "elem_from_ptr":
             return self.call_elem_from_ptr(e, api)
+        if api.check == "runtime2d_slice_arg":  # `thread::index_2d_runtime(&slice)`
+            return self.call_runtime2d_slice_arg(e, api)
+        if api.check == "swizzle":  # `Swizzle::<B, M, S>::apply(x)` (typeck/api.py)
+            return self.call_swizzle(e, api)
+        if api.check == "managed_from_static":  # typeck/barriers.py
+            return self.call_managed_from_static(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)
@@ -228,6 +240,23 @@ class CallMixin:
         self.coerce(first, params[0], e.args[0].span)
         for a, p in zip(e.args[1:], params[1:]):
             self.coerce(self.check_expr(a, p), p, a.span)
+        return ret
+
+    def call_runtime2d_slice_arg(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
+        """One argument: a reference (of any depth) to a `DisjointSlice<T, Runtime2DIndex>`."""
+        ret = self.api_sig(api)[1]
+        if len(e.args) != 1:
+            self.sink.error("E0061", f"this function takes 1 argument but {len(e.args)} were "
+                            "supplied", e.func.span, "expected 1 argument")
+            return ret
+        ty = self.shallow(self.check_expr(e.args[0]))
+        base = ty
+        while isinstance(base, T.RefTy):
+            base = self.shallow(base.inner)
+        if not isinstance(ty, T.RefTy) or not isinstance(base, T.Runtime2DSliceTy):
+            if not isinstance(base, T.ErrorTy):
+                self.sink.error("E0308", "mismatched types", e.args[0].span,
+                                f"expected `&DisjointSlice<T, Runtime2DIndex>`, found `{ty}`")
         return ret
 
     def call_generic_api(self, e: ast.CallExpr, api: ApiFn, gargs) -> T.Ty:

@@ -12,8 +12,10 @@ every captured variable; otherwise a variable assigned or `&mut`-borrowed in the
 captured by `&mut`, any other by `&`. Lowering (lower/closures.py) materialises the captures
 as MIR borrows, so borrowck sees them, and inlines the body at every call.
 
-Closures never escape: a closure value may only be bound by `let`, called, or passed as an
-argument where it is written; any other use is reported (`check_closure_escapes`).
+Closures never escape: a closure value may only be bound by `let`, called, passed as an
+argument, borrowed, or held in a struct, tuple or array built where it is written (a call
+through such a value finds the closure by its type: lower/closures.py); any other use is
+reported (`check_closure_escapes`).
 """
 from __future__ import annotations
 
@@ -150,6 +152,21 @@ class ClosureMixin:
             self.not_mut_closure(e, var)
         return cty.ret
 
+    def check_closure_value_call(self, e: ast.CallExpr, cty) -> T.Ty:
+        """`(s.f)(x)`, `(*r)(x)`: a closure reached through a value, not a variable."""
+        if len(e.args) != len(cty.params):
+            n, m = len(cty.params), len(e.args)
+            self.sink.error("E0057", f"this function takes {n} argument{'s' if n != 1 else ''} "
+                            f"but {m} argument{'s were' if m != 1 else ' was'} supplied",
+                            e.span, f"expected {n} argument{'s' if n != 1 else ''}")
+            for a in e.args:
+                self.check_expr(a)
+            return cty.ret
+        for a, p in zip(e.args, cty.params):
+            self.coerce(self.check_expr(a, p), p, a.span)
+        self.r.calls[e] = ("closure_value", cty)
+        return cty.ret
+
     def not_mut_closure(self, e: ast.CallExpr, var: Var) -> None:
         self.sink.error("E0596", f"cannot borrow `{var.name}` as mutable, as it is not "
                         "declared as mutable", e.func.span, "cannot borrow as mutable",
@@ -205,8 +222,9 @@ class ClosureMixin:
         self.sink.error("OX0002", "a closure may not escape where it is written", span,
                         f"the closure is {how}",
                         notes=["oxidec inlines every closure at its calls: a closure can be "
-                               "bound with `let`, called, or passed as an argument, but not "
-                               "returned, stored or copied"])
+                               "bound with `let`, called, passed as an argument, or held in "
+                               "a struct, tuple or array built where it is written, but not "
+                               "returned or taken out of its block"])
 
     def closure_arg(self, c: ast.Expr, params: list[T.Ty], expected) -> T.Ty:
         """A closure passed as an argument (an adapter's `f`): written inline or a
@@ -217,7 +235,7 @@ class ClosureMixin:
                 return T.ERROR
             return self.check_closure_body(c, params, expected).ret
         ty = self.shallow(self.check_expr(c))
-        if isinstance(ty, (T.ClosureTy, T.FnBoundTy)):
+        if isinstance(ty, (T.ClosureTy, T.FnBoundTy, T.FnPtrTy)):  # a fn value fits too
             if len(ty.params) != len(params):
                 self.closure_arity(c, len(params), len(ty.params))
                 return T.ERROR
@@ -257,6 +275,12 @@ class ClosureMixin:
                 allowed.update(id(a) for a in node.args)
             elif isinstance(node, ast.ForExpr):
                 allowed.add(id(node.iter))
+            elif isinstance(node, ast.StructExpr):  # held in a value: called through it
+                allowed.update(id(x) for _, x in node.fields)
+            elif isinstance(node, (ast.TupleExpr, ast.ArrayExpr)):
+                allowed.update(id(x) for x in node.elems)
+            elif isinstance(node, ast.RefExpr) and not node.raw:
+                allowed.add(id(node.operand))
         for node in ast_walk(body):
             if not isinstance(node, ast.Expr) or id(node) in allowed:
                 continue

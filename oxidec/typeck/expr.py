@@ -10,6 +10,7 @@ import functools
 
 from .. import ast
 from .. import types as T
+from .types import is_range_struct
 from ..diagnostics import Label
 from .operators import deref_operands, operator_mismatch, scalar_ref
 from .results import (ConstRes, LocalRes, Loop,
@@ -93,6 +94,8 @@ class ExprMixin:
             res = self.resolver.lookup(self.module, name, "value")
             if res is not None and res.def_ is not None:
                 return self.value_item(e, res.def_, expected)
+            if self.api_named(e.path) is not None:
+                return self.api_fn_value(e, name)  # typeck/fn_values.py
             hint = nearest(name, self.visible_names())
             imp = self.resolver.import_help(name, "value")
             helps = [f"a local variable with a similar name exists: `{hint}`"] if hint else []
@@ -109,6 +112,8 @@ class ExprMixin:
         value = self.consts.eval_assoc(e)
         if value is not None:
             return self._item_res(e, ConstRes(value))
+        if self.api_named(e.path) is not None:
+            return self.api_fn_value(e, "::".join(names))  # typeck/fn_values.py
         if names[-2:] == ("SharedArray", "UNINIT"):
             self.sink.error("OX0002", "`SharedArray::UNINIT` may only initialise a "
                             "`static mut` shared array", e.span, "used as a value")
@@ -440,6 +445,11 @@ class ExprMixin:
             self.unsupported(e.span, "open ranges")
             return T.ERROR
         exp = self.shallow(expected) if expected is not None else None
+        if is_range_struct(exp) and not e.inclusive:  # `let r: Range<u64> = 8..16`
+            elem = exp.fields[0][1]
+            for b in (e.lo, e.hi):
+                self.coerce(self.check_expr(b, elem), elem, b.span)
+            return exp
         lt = self.check_expr(e.lo, exp.elem if isinstance(exp, T.RangeTy) else None)
         rt = self.check_expr(e.hi, lt)
         if not self.unify(lt, rt):

@@ -234,6 +234,8 @@ class ItemPathMixin:
                             "not a value", help=f"use struct literal syntax instead: "
                             f"`{d.name} {{ .. }}`" if d.item.shape == "named" else None)
             return T.ERROR
+        if d.kind in ("fn", "host_fn"):
+            return self.fn_value(e, d)  # typeck/fn_values.py
         self.unsupported(e.span, "functions used as values")
         return T.ERROR
 
@@ -248,5 +250,7 @@ class ItemPathMixin:
             return T.ERROR
         if d.kind == "const":
             return self.const_value(e, d.item)
+        if d.kind == "fn":
+            return self.fn_value(e, d)  # typeck/fn_values.py
         self.unsupported(e.span, "functions used as values")
         return T.ERROR

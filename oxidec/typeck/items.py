@@ -33,6 +33,8 @@ from .generic_calls import GenericCallsMixin
 from .generic_enums import GenericEnumsMixin
 from .generic_bounds import GenericBoundsMixin
 from .traits import TraitMixin
+from .instance_impls import InstanceImplMixin
+from .fn_values import FnValueMixin
 from .trait_ops import TraitOpsMixin
 from .closures import ClosureMixin
 from .iterators import IteratorMixin
@@ -40,6 +42,7 @@ from .pointers import PointerMixin
 from .slices import SliceMixin
 from .panics import PanicMixin
 from .uninit import UninitMixin
+from .barriers import BarrierMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -47,7 +50,8 @@ class Typeck(ClosureMixin, IteratorMixin,
              UserMethodMixin, MethodMixin, MacroMixin, ControlMixin, ApiMixin, ReachMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
-             PointerMixin, SliceMixin, PanicMixin, UninitMixin):
+             PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
+             FnValueMixin, BarrierMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -116,6 +120,9 @@ class Typeck(ClosureMixin, IteratorMixin,
                 parsed = parse_contract(fn, contract, self.consts, self.lower_type, self.sink)
                 if parsed is not None:
                     self.r.contracts[fn.name] = parsed
+        coop = attr(fn, "cooperative_launch")
+        if coop is not None and self.check_cooperative_launch(coop, kind == "kernel"):
+            self.r.cooperative.add(fn.name)
         cluster = attr(fn, "cluster_launch")
         if cluster is not None:
             shape = self.check_cluster_launch(cluster, kind == "kernel")
@@ -147,7 +154,8 @@ class Typeck(ClosureMixin, IteratorMixin,
 
     @staticmethod
     def _kernel_param_ok(ty: T.Ty) -> bool:
-        if T.is_scalar(ty) or isinstance(ty, (T.DisjointSliceTy, T.PtrTy, T.ErrorTy)):
+        if T.is_scalar(ty) or isinstance(ty, (T.DisjointSliceTy, T.PtrTy, T.ErrorTy,
+                                               T.Runtime2DSliceTy)):
             return True
         if isinstance(ty, T.RefTy):
             return isinstance(ty.inner, T.SliceTy) or T.is_scalar(ty.inner)

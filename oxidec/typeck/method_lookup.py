@@ -11,6 +11,7 @@ from .. import ast
 from .. import types as T
 from ..diagnostics import Label
 from ..resolve.generics import is_generic, own_params
+from ..resolve.traits import BLANKET
 from .results import LocalRes, nearest
 
 
@@ -67,9 +68,15 @@ class UserMethodMixin:
                     d=None) -> T.Ty | None:
         """`recv.m(args)` for an inherent (or trait) method of struct `base`; None when it
         has none. `d`: the method's Def when the caller found it (typeck/traits.py)."""
-        d = d or self.items.assoc.get((self.adt_base(base.name), e.method))
+        env = None
+        if d is None:
+            d = self.assoc_for(base.name, e.method)
+        if d is None:  # a blanket impl's (typeck/instance_impls.py)
+            d, env = self.blanket_method(base, e.method) or (None, None)
         if d is None or d.kind != "fn":
             return None
+        if d.impl is not None and d.impl.self_key == BLANKET:
+            env = self.blanket_env(d.impl, base)
         fn = d.item
         if fn.self_param is None:
             for a in e.args:
@@ -86,7 +93,8 @@ class UserMethodMixin:
             return T.ERROR
         if is_generic(self.items, fn):
             sig = self.call_generic(e, d, e.args, None, e.generic_args,
-                                    self.impl_env(fn, base.name), e.method_span, skip_self=True)
+                                    env if env is not None else self.impl_env(fn, base.name),
+                                    e.method_span, skip_self=True)
             if sig is None:
                 return T.ERROR
             self.r.methods[e] = ("user", sig.name)
@@ -143,4 +151,5 @@ class UserMethodMixin:
 
     def method_candidates(self, base: T.StructTy) -> list[str]:
         return [n for (k, n), d in self.items.assoc.items() if k == self.adt_base(base.name)
-                and d.kind == "fn" and d.item.self_param is not None]
+                and d.kind == "fn" and d.item.self_param is not None
+                and self.assoc_for(base.name, n) is not None]

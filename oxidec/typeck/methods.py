@@ -34,7 +34,15 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
-    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK):
+    if isinstance(ty, T.Runtime2DSliceTy):
+        return "Runtime2DSlice"
+    if ty == T.THREAD_INDEX_2D:
+        return "ThreadIndex2D"
+    if T.managed_barrier_parts(ty) is not None:
+        return "ManagedBarrier"
+    if ty == T.BARRIER_TOKEN:
+        return "BarrierToken"
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID):
         return ty.name
     if T.warp_tile_size(ty) is not None:
         return "WarpTile"
@@ -106,6 +114,8 @@ class MethodMixin:
             params, ret = self.api_sig(api, {"T": base.elem} if api.type_params else None)
             if api.check == "tiled_partition":
                 ret = self.tiled_partition(e)
+            elif api.check == "managed_barrier":  # typeck/barriers.py: per state
+                ret = self.managed_barrier_method(e, api, base)
             done("", params, ret)
             self.r.methods[e] = api
             return ret
@@ -188,6 +198,8 @@ class MethodMixin:
         notes = None
         if m in ATOMIC_METHODS and (is_int or is_float):
             help, notes = self.not_atomic_help(e, self.deep(base))
+        if isinstance(base, T.StructTy):  # `impl V<f32>`'s method on a `V<u32>`
+            notes = self.other_instances_note(base, m) or notes
         found_for = f"struct `{base}`" if isinstance(base, T.StructTy) else \
             describe(self.deep(base))
         self.sink.error("E0599", f"no method named `{m}` found for {found_for} "

@@ -30,6 +30,7 @@ PTR_METHODS: dict[str, tuple[tuple[str, ...], str]] = {
     "write_unaligned": (("pointee",), "unit"),
     "is_null": ((), "bool"),
     "addr": ((), "usize"), "expose_provenance": ((), "usize"),
+    "as_ptr": ((), "self"),  # `NonNull::as_ptr` (NonNull<T> is `*mut T`: typeck/types.py)
 }
 VOLATILE = ("read_volatile", "write_volatile")
 UNSAFE_PTR_METHODS = ("add", "sub", "offset", "read", "read_volatile", "read_unaligned",
@@ -40,11 +41,11 @@ CORE_FNS = ("ptr::null", "ptr::null_mut", "ptr::read", "ptr::write", "ptr::read_
             "ptr::copy_nonoverlapping", "ptr::copy", "ptr::swap",
             "mem::swap", "mem::replace", "mem::take", "mem::transmute", "mem::size_of",
             "mem::align_of", "slice::from_raw_parts", "slice::from_raw_parts_mut",
-            "intrinsics::exact_div", "ptr::eq")
+            "intrinsics::exact_div", "ptr::eq", "ptr::fn_addr_eq", "NonNull::new_unchecked")
 UNSAFE_CORE_FNS = ("ptr::read", "ptr::write", "ptr::read_volatile", "ptr::write_volatile",
                    "ptr::read_unaligned", "ptr::write_unaligned", "ptr::copy_nonoverlapping",
                    "ptr::copy", "ptr::swap", "mem::transmute", "slice::from_raw_parts",
-                   "slice::from_raw_parts_mut", "intrinsics::exact_div")
+                   "slice::from_raw_parts_mut", "intrinsics::exact_div", "NonNull::new_unchecked")
 # names usable without their module (the prelude has `size_of`/`align_of` since 1.80; the
 # others after `use core::mem::swap` and the like)
 _BARE = {n.split("::")[1]: n for n in CORE_FNS if n.split("::")[1] not in ("read", "write",
@@ -56,6 +57,8 @@ def core_fn(names: tuple[str, ...]) -> str | None:
     """`core::mem::swap`, `std::mem::swap`, `mem::swap` or `swap` -> "mem::swap"."""
     names = tuple(names)
     while names and names[0] in ("core", "std", "alloc"):
+        names = names[1:]
+    if names[:2] == ("ptr", "NonNull"):  # `ptr::NonNull::new_unchecked`
         names = names[1:]
     if len(names) == 2 and "::".join(names) in CORE_FNS:
         return "::".join(names)
@@ -69,6 +72,8 @@ def plain(ty: T.Ty) -> bool:
     arrays, tuples and structs of them."""
     if isinstance(ty, T.IntTy):
         return ty.bits <= 64
+    if isinstance(ty, T.PtrTy):  # a thin pointer: its 64-bit address
+        return not isinstance(ty.inner, T.SliceTy)
     if isinstance(ty, T.FloatTy):
         return ty.bits in (32, 64)
     if isinstance(ty, T.ArrayTy):
@@ -178,6 +183,16 @@ class PointerMixin:
             return T.UNIT
         if name == "ptr::eq":
             self.check_args(e, (T.PtrTy(elem, False), T.PtrTy(elem, False)), "function")
+            return T.BOOL
+        if name == "NonNull::new_unchecked":  # NonNull<T> is `*mut T` (typeck/types.py)
+            ptr = T.PtrTy(gargs[0] if gargs else self.fresh("any"), True)
+            self.check_args(e, (ptr,), "function")
+            return ptr
+        if name == "ptr::fn_addr_eq":  # two function values: the same function?
+            tys = [self.deep(self.check_expr(a)) for a in e.args]
+            if len(tys) != 2 or not all(isinstance(t, (T.FnPtrTy, T.ErrorTy)) for t in tys):
+                self.sink.error("E0277", "`fn_addr_eq` compares two function pointers",
+                                e.func.span, "expected two `fn(..)` values")
             return T.BOOL
         if name == "ptr::swap":
             self.check_args(e, (T.PtrTy(elem, True), T.PtrTy(elem, True)), "function")

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from .. import ast
 from .. import types as T
+from ..resolve.traits import BLANKET
 
 # types and macros of the host side (std, cuda_host): they cannot exist on the GPU
 HOST_TYPES = {"Vec": "a heap-allocated vector", "String": "a heap-allocated string",
@@ -43,7 +44,8 @@ class ReachMixin:
             self.self_impl = d.impl_item
             self.cur_impl = d.impl  # a trait impl's ImplInfo (resolve/traits.py)
             # a trait impl's self type may be a scalar
-            self.self_ty = None if self.is_generic_base(d.owner) else self.owner_ty(d.owner)
+            self.self_ty = None if self.is_generic_base(d.owner) or d.owner == BLANKET \
+                else self.owner_ty(d.owner)
         try:
             yield
         finally:

@@ -76,6 +76,7 @@ class TypeckResults:
     contracts: dict[str, object] = field(default_factory=dict)  # kernel -> M.LaunchContract
     cluster_shapes: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # kernel ->
     #                                                     `#[cluster_launch(X, Y, Z)]`
+    cooperative: set[str] = field(default_factory=set)  # kernels with `#[cooperative_launch]`
     enum_tys: dict[str, T.EnumTy] = field(default_factory=dict)
     # enum values and patterns (typeck/enums.py, typeck/patterns.py)
     variants: dict[ast.Node, int] = field(default_factory=dict)  # `E::V(..)` expr / pattern
@@ -91,6 +92,7 @@ class TypeckResults:
     closures: dict[ast.ClosureExpr, object] = field(default_factory=dict)  # -> ClosureInfo
     iter_methods: dict[ast.MethodCallExpr, str] = field(default_factory=dict)  # -> the method
     deref_operands: set = field(default_factory=set)  # `&x` operands of `+`, `==`...: read `*x`
+    fn_ids: dict[str, int] = field(default_factory=dict)  # fns used as values (fn_values.py)
 
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..diagnostics import Label
-from ..resolve.traits import CORE_TRAITS, SCALAR_NAMES
+from ..resolve.traits import BLANKET, CORE_TRAITS, SCALAR_NAMES
 
 
 def type_key(ty: T.Ty) -> str | None:
@@ -23,6 +23,10 @@ def type_key(ty: T.Ty) -> str | None:
     if isinstance(ty, (T.IntTy, T.FloatTy, T.BoolTy)):
         return str(ty)
     return None
+
+
+def ty_name(ty: T.Ty) -> str | None:
+    return ty.name if isinstance(ty, (T.StructTy, T.EnumTy)) else None
 
 
 def derives(item: ast.Item) -> set[str]:
@@ -40,8 +44,11 @@ class TraitMixin:
     def impls_of(self, ty: T.Ty, trait: str | None = None) -> list:
         key = type_key(self.deep(ty))
         key = self.adt_base(key) if key is not None else None  # `V<f32>`: `impl<T> Tr for V<T>`
-        return [i for i in self.items.trait_impls if i.self_key == key and
-                (trait is None or i.trait_name == trait)]
+        found = [i for i in self.items.trait_impls if i.self_key == key and
+                 (trait is None or i.trait_name == trait)]
+        if key is not None and key != ty_name(self.deep(ty)):  # an instance: which impls cover it
+            found = [i for i in found if self.impl_applies(i.item, self.deep(ty))]
+        return found + self.blanket_impls(self.deep(ty), trait)
 
     def derived(self, ty: T.Ty) -> set[str]:
         ty = self.deep(ty)
@@ -63,7 +70,8 @@ class TraitMixin:
         ty = self.deep(self_ty)
         while isinstance(ty, T.RefTy):
             ty = self.deep(ty.inner)
-        env = self.impl_env(d.item, getattr(ty, "name", None))
+        env = self.blanket_env(d.impl, ty) if d.impl is not None and \
+            d.impl.self_key == BLANKET else self.impl_env(d.item, getattr(ty, "name", None))
         return self.instantiate_fn(d, env, span)
 
     def has_trait(self, ty: T.Ty, trait: str) -> bool:
@@ -316,13 +324,9 @@ class TraitMixin:
         if key is None:
             return None
         d = self.items.assoc.get((key, e.method))
+        if d is None:
+            found = self.blanket_method(self.deep(base), e.method)
+            d = found[0] if found else None
         if d is None or d.kind != "fn":
             return None
-        if d.item.self_param is not None and d.item.self_param.by_ref:
-            self.unsupported(e.method_span, "`&self` methods of traits implemented for "
-                             "primitive types", help="take `self` by value: primitive types "
-                             "are `Copy`")
-            for a in e.args:
-                self.check_expr(a)
-            return T.ERROR
         return self.user_method(e, recv, base, d)

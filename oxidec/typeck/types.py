@@ -11,14 +11,44 @@ from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
 from .results import (nearest)
 from .uninit import maybe_uninit_ty
+from .barriers import MANAGED_ALIASES
+
+
+def range_struct(elem: T.Ty) -> T.StructTy:
+    """`core::ops::Range<T>` as a value: a struct of its two bounds (Clone, not Copy)."""
+    return T.StructTy(f"core::ops::Range<{elem}>", (("start", elem), ("end", elem)))
+
+
+def is_range_struct(ty) -> bool:
+    return isinstance(ty, T.StructTy) and ty.name.startswith("core::ops::Range<")
 
 
 class TypeLoweringMixin:
+
+    def core_value_type(self, names: tuple, gargs) -> T.Ty | None:
+        """`core::ops::Range<T>` and `core::ptr::NonNull<T>` (also through `ops::`/`ptr::`
+        or a `use` of them); None for any other path. `NonNull<T>` is `*mut T` here (the
+        same bits; oxidec does not track that it is never null, and `Option<NonNull<T>>`
+        is a tagged enum, not a nullable pointer)."""
+        full = tuple(names)
+        if len(full) == 1:
+            imported = self.resolver.imported_path(self.module, full[0])
+            if not imported:
+                return None
+            full = tuple(imported)
+        while full and full[0] in ("core", "std"):
+            full = full[1:]
+        if full not in (("ops", "Range"), ("ptr", "NonNull")) or len(gargs) != 1:
+            return None
+        arg = self._type_arg(gargs[0])
+        return range_struct(arg) if full[0] == "ops" else T.PtrTy(arg, True)
 
     # -- types written by the user -----------------------------------------
     def lower_type(self, te: ast.TypeExpr) -> T.Ty:
         if isinstance(te, ast.FnTraitType):  # typeck/closures.py
             return self.fn_bound_type(te)
+        if isinstance(te, ast.FnPtrType):  # typeck/fn_values.py
+            return self.fn_ptr_type(te)
         if isinstance(te, ast.RefType):
             return T.RefTy(self.lower_type(te.inner), te.mutable)
         if isinstance(te, ast.PtrType):
@@ -72,6 +102,8 @@ class TypeLoweringMixin:
             index = "1d"
             if len(gargs) == 2:
                 index = self._index_kind(gargs[1])
+            if index == "runtime2d":
+                return T.runtime2d_slice_ty(elem)
             return T.DisjointSliceTy(elem, index)
         if name == "SharedArray" and len(gargs) in (2, 3):
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
@@ -88,6 +120,12 @@ class TypeLoweringMixin:
             return T.TMA_DESCRIPTOR
         if name == "ThreadBlock" and not gargs:
             return T.THREAD_BLOCK
+        if name == "Grid" and not gargs:
+            return T.GRID
+        if name == "BarrierToken" and not gargs:
+            return T.BARRIER_TOKEN
+        if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
+            return self.managed_barrier_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
@@ -108,6 +146,9 @@ class TypeLoweringMixin:
             return T.PHANTOM_DATA
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
+        if name == "ThreadIndex" and len(gargs) == 1:  # its index kind (lifetimes are dropped)
+            kind = self._index_kind(gargs[0])
+            return T.THREAD_INDEX_2D if kind == "runtime2d" else T.THREAD_INDEX
         atomic = T.atomic_type_name(name)
         if atomic is not None and not gargs:
             return atomic
@@ -115,8 +156,11 @@ class TypeLoweringMixin:
             return maybe_uninit_ty(self._type_arg(gargs[0]))  # typeck/uninit.py
         if name in HOST_TYPES:
             return self.host_type_error(name, te.span)
+        core_ty = self.core_value_type(names, gargs)
+        if core_ty is not None:
+            return core_ty
         if len(names) > 1 and names[0] not in ("cuda_device", "core", "std", "thread"):
-            if te.path.names[0] in ("core", "std"):  # `core::ptr::NonNull<u8>`: a real type
+            if te.path.names[0] in ("core", "std"):  # a type of `core` oxidec does not have
                 self.unsupported(te.span, f"the type `{'::'.join(te.path.names)}`")
                 return T.ERROR
             self.resolver.resolve(self.module, te.path, "type")  # E0433 / E0412

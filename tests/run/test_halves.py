@@ -202,7 +202,7 @@ def _expected(a, b, c, p, q, r, x, y, n, u):
             h.append(0x7FFF if math.isnan(m) else round_exact(fv(m), "f16")
                      if m != 0 else (0x8000 if math.copysign(1, m) < 0 else 0))
         h.append(ref_arith("sqrt", (A,), "f16") if not (A == 0) else (ab & 0x8000))
-        h += [half_of(float(x[i]), "f16"), half_of(float(y[i]), "f16"),
+        h += [half_of(float(x[i]), "f16"), f64_to_f16(y[i]),
               round_exact(Fraction(int(n[i])), "f16"), round_exact(Fraction(int(u[i])), "f16"),
               half_of(P, "f16"), half_of(float(np.float32(x[i]) * np.float32(0.5)), "f16")]
         w = [ref_arith("add", (P, Q), "bf16"), ref_arith("sub", (P, Q), "bf16"),
@@ -232,6 +232,15 @@ def half_of(v: float, fmt: str) -> int:
     if v == 0:
         return 0x8000 if math.copysign(1, v) < 0 else 0
     return round_exact(fv(v), fmt)
+
+
+def f64_to_f16(v) -> int:
+    """`y as f16`: one `cvt.rn.f16.f64`, which keeps a NaN's sign and the top 10 bits of its
+    payload, quieted (the H200 gives 0x7e00 for 0x7ff8000000000000)."""
+    if not math.isnan(v):
+        return half_of(float(v), "f16")
+    raw = int(np.array([v], np.float64).view(np.uint64)[0])
+    return (raw >> 48 & 0x8000) | 0x7E00 | (raw >> 42 & 0x3FF)
 
 
 # -- inputs -----------------------------------------------------------------------------
@@ -269,6 +278,8 @@ def inputs(rng, k, specials: bool):
         p[:spb.size], q[spb.size:2 * spb.size], r[:spb.size] = spb, spb, spb
         x[:4] = [np.nan, np.inf, 1e30, 65519.9]
         y[:4] = [np.nan, -np.inf, 1e300, 2.0**-140]
+        # NaNs of other signs and payloads (a signalling one too): f64 -> f16 keeps them
+        y.view(np.uint64)[4:7] = [0xFFF4000000001234, 0x7FF0ABCD00000000, 0xFFFFFFFFFFFFFFFF]
     return a, b, c, p, q, r, x, y, n, u
 
 

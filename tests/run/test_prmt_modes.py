@@ -5,11 +5,14 @@ sm_90, and on the GPU against the simulator; plus `debug::breakpoint` and
 from __future__ import annotations
 
 import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from oxidec.api import compile_source
+from oxidec.sim import SimTrap
 
 SRC = """
 use cuda_device::prmt;
@@ -119,19 +122,38 @@ def test_proxy_fence_and_breakpoint(ptxas, tmp_path, rng):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     x = rng.integers(0, 1000, 77, dtype=np.uint32)
+    with pytest.raises(SimTrap, match="breakpoint"):  # no debugger: a trap, as on the GPU
+        m.fenced[(2,), (64,)](x, device="sim")
+    m = compile_source(src.replace("debug::breakpoint();", ""), "f.rs", arch="sm_90")
     want = x * 3 + 1
-    m.fenced[(2,), (64,)](x, device="sim")  # both are no-ops on the simulator
+    m.fenced[(2,), (64,)](x, device="sim")  # the fence alone: a no-op on the simulator
     np.testing.assert_array_equal(x, want)
 
 
 @pytest.mark.gpu
 def test_proxy_fence_and_breakpoint_on_gpu(rng):
-    """brkpt without a debugger attached: the kernel runs through (cuda-gdb would stop)."""
-    m = compile_source(FENCES.replace("pub fn", "pub unsafe fn"), "f.rs", arch="sm_90")
+    """The fence runs through; `brkpt` with no debugger attached ends the kernel with a launch
+    failure (which poisons the CUDA context, hence the child process)."""
+    src = FENCES.replace("pub fn", "pub unsafe fn")
+    m = compile_source(src.replace("debug::breakpoint();", ""), "f.rs", arch="sm_90")
     x = rng.integers(0, 1000, 300, dtype=np.uint32)
     want = x * 3 + 1
     m.fenced[(5,), (64,)](x, device="gpu")
     np.testing.assert_array_equal(x, want)
+    code = f"""
+import numpy as np
+from oxidec.api import compile_source
+from oxidec.runtime.errors import CudaError
+m = compile_source({src!r}, "f.rs", arch="sm_90")
+try:
+    m.fenced[(1,), (32,)](np.arange(32, dtype=np.uint32), device="gpu")
+    print("RAN THROUGH")
+except CudaError as e:
+    print("CUDAERROR", e)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert "CUDAERROR" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_proxy_fence_needs_sm_90():

@@ -1,10 +1,6 @@
-// A closure is inlined at its calls: it can be bound with `let`, called and passed as an
-// argument, but it may not be stored in a value or leave the block that creates it.
-#[device]
-fn stored(a: f32) -> f32 {
-    let pair = (|x: f32| x * a, 1.0f32);
-    pair.1
-}
+// A closure is inlined at its calls: it can be bound with `let`, called, passed as an
+// argument or held in a value built where it is written, but it may not leave the block
+// that creates it; nor may an iterator be kept in a variable.
 
 #[device]
 fn leaves_block(a: f32) -> f32 {

@@ -1,5 +1,6 @@
-// A trait's supertrait must be implemented too (E0277); an impl for one instance of a
-// generic type is not supported yet.
+// A trait's supertrait must be implemented too (E0277); impls of one trait for two
+// instances of a generic type are fine (`Pair<f32>`, `Pair<u64>`), two for the same
+// instance conflict (E0119).
 trait Area {
     fn area(&self) -> f32;
 }
@@ -27,12 +28,25 @@ impl Area for Pair<f32> {
     }
 }
 
+impl Area for Pair<f32> {
+    fn area(&self) -> f32 {
+        self.a + self.b
+    }
+}
+
+impl Area for Pair<u64> {
+    fn area(&self) -> f32 {
+        (self.a * self.b) as f32
+    }
+}
+
 #[kernel]
 pub fn k(x: &[f32], mut out: DisjointSlice<f32>) {
     let idx = thread::index_1d();
     let s = Sq(x[idx.get()]);
     let p = Pair { a: 1.0f32, b: 2.0 };
+    let q = Pair { a: 1u32, b: 2 };
     if let Some(o) = out.get_mut(idx) {
-        *o = s.double_area() + p.a;
+        *o = s.double_area() + p.area() + q.area();
     }
 }

@@ -1,0 +1,44 @@
+"""Types of device-API handles that are structs underneath (re-exported by types.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .types import BARRIER, U32, U64, USIZE, DisjointSliceTy, PtrTy, StructTy, Ty
+
+
+# `DisjointSlice<T, Runtime2DIndex>`: the slice and its row width, laid out as cuda-oxide's
+# #[repr(C)] {ptr, len, row_width} (a 24-byte kernel parameter); its witness
+# `ThreadIndex<Runtime2DIndex>` keeps the (row, col) it was minted from (neither Copy nor
+# Clone), resolved against the row width of the slice it addresses (lower/runtime2d_api.py)
+@dataclass(frozen=True)
+class Runtime2DSliceTy(StructTy):
+    @property
+    def elem(self) -> Ty:
+        return self.fields[0][1].elem
+
+
+def runtime2d_slice_ty(elem: Ty) -> Runtime2DSliceTy:
+    return Runtime2DSliceTy(f"DisjointSlice<{elem}, thread::Runtime2DIndex>",
+                            (("slice", DisjointSliceTy(elem)), ("row_width", U32)))
+
+
+THREAD_INDEX_2D = StructTy("ThreadIndex<thread::Runtime2DIndex>", (("row", USIZE),
+                                                                   ("col", USIZE)))
+
+
+# `barrier::ManagedBarrier<State, Kind, ID>` (device_api/managed_barrier.py): the pointer
+# to the shared `Barrier`; its state, kind and id are in its name
+BARRIER_TOKEN = StructTy("BarrierToken", (("0", U64),), True)
+
+
+def managed_barrier_ty(state: str, kind: str, ident: int) -> StructTy:
+    return StructTy(f"ManagedBarrier<{state}, {kind}, {ident}>",
+                    (("ptr", PtrTy(BARRIER, True)),))
+
+
+def managed_barrier_parts(ty: Ty) -> tuple[str, str, int] | None:
+    """(state, kind, id) of a ManagedBarrier type, else None."""
+    if not (isinstance(ty, StructTy) and ty.name.startswith("ManagedBarrier<")):
+        return None
+    state, kind, ident = ty.name[len("ManagedBarrier<"):-1].split(", ")
+    return state, kind, int(ident)

@@ -1,0 +1,162 @@
+"""fp8 conversions (issue 11, sm_89+): f32 pairs and f16x2 to e4m3x2 / e5m2x2 (round to
+nearest even, satfinite, relu) and back to f16x2 (exact). On the simulator against a
+reference that decodes every fp8 code by its own formula and picks the nearest code by
+search (ties to the even code), through ptxas for sm_90, and on the GPU."""
+from __future__ import annotations
+
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+from oxidec import driver
+from oxidec.api import compile_source
+from oxidec.device_api.fp8 import CONVERSIONS
+from oxidec.diagnostics import CompileError, render_all
+
+F32_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "f32"]
+F16_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "f16x2"]
+UP_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "fp8x2"]
+
+SRC = f"""
+use cuda_device::convert::*;
+use cuda_device::{{kernel, thread}};
+
+#[kernel]
+pub unsafe fn fp8(lo: &[f32], hi: &[f32], h: &[u32], p: &[u16], out: *mut u32) {{
+    let i = thread::index_1d().get();
+    if i < lo.len() {{
+        let r = [{", ".join(f"{n}(lo[i], hi[i]) as u32" for n in F32_FNS)},
+                 {", ".join(f"{n}(h[i]) as u32" for n in F16_FNS)},
+                 {", ".join(f"{n}(p[i])" for n in UP_FNS)}];
+        let mut k = 0;
+        while k < {len(CONVERSIONS)} {{
+            *out.add(i * {len(CONVERSIONS)} + k) = r[k];
+            k += 1;
+        }}
+    }}
+}}
+"""
+
+
+def value(code: int, fmt: str) -> float:
+    s = -1.0 if code & 0x80 else 1.0
+    if fmt == "e4m3":
+        e, m = (code >> 3) & 15, code & 7
+        if e == 15 and m == 7:
+            return math.nan
+        return s * ((m / 8) * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7))
+    e, m = (code >> 2) & 31, code & 3
+    if e == 31:
+        return s * math.inf if m == 0 else math.nan
+    return s * ((m / 4) * 2.0 ** -14 if e == 0 else (1 + m / 4) * 2.0 ** (e - 15))
+
+
+TABLE = {f: [(value(c, f), c) for c in range(0x80) if math.isfinite(value(c, f))]
+         for f in ("e4m3", "e5m2")}
+
+
+def narrow(x: float, fmt: str, relu: bool) -> int:
+    if math.isnan(x):
+        return 0x7F
+    top = TABLE[fmt][-1][0]
+    a = min(abs(x), top)  # satfinite
+    best = min(TABLE[fmt], key=lambda vc: (abs(vc[0] - a), vc[1] & 1))[1]
+    negative = math.copysign(1, x) < 0
+    if relu and negative:  # relu: every input with the sign bit set (-0 too) gives +0
+        return 0
+    return best | (0x80 if negative else 0)
+
+
+def widen(code: int, fmt: str, relu: bool) -> int:
+    v = value(code, fmt)
+    if math.isnan(v):
+        return 0x7FFF
+    if relu and math.copysign(1, v) < 0:
+        v = 0.0
+    return int(np.array([v], np.float16).view(np.uint16)[0])
+
+
+def f16_value(bits: int) -> float:
+    return float(np.array([bits], np.uint16).view(np.float16)[0])
+
+
+def expected(lo, hi, h, p):
+    rows = []
+    for i in range(lo.size):
+        row = []
+        for name in F32_FNS:
+            fmt, relu = name.split("_")[-2][:4], "relu" in name
+            row.append(narrow(float(lo[i]), fmt, relu) | narrow(float(hi[i]), fmt, relu) << 8)
+        for name in F16_FNS:
+            fmt, relu = name.split("_")[-2][:4], "relu" in name
+            a, b = f16_value(int(h[i]) & 0xFFFF), f16_value(int(h[i]) >> 16)
+            row.append(narrow(a, fmt, relu) | narrow(b, fmt, relu) << 8)
+        for name in UP_FNS:
+            fmt, relu = name.split("_")[-1][:4], "relu" in name
+            row.append(widen(int(p[i]) & 0xFF, fmt, relu) | widen(int(p[i]) >> 8, fmt, relu) << 16)
+        rows.append(row)
+    return np.array(rows, np.uint32)
+
+
+def inputs(rng, k):
+    mag = np.exp2(rng.uniform(-20, 18, 2 * k)) * rng.choice([-1.0, 1.0], 2 * k)
+    lo, hi = mag[:k].astype(np.float32), mag[k:].astype(np.float32)
+    # exact midpoints between neighbouring codes (ties to even), and specials
+    e4 = [v for v, _ in TABLE["e4m3"]]
+    mids = [(a + b) / 2 for a, b in zip(e4, e4[1:])]
+    lo[:len(mids)] = mids[:k]
+    e5 = [v for v, _ in TABLE["e5m2"]]
+    hi[:len(e5) - 1] = [(a + b) / 2 for a, b in zip(e5, e5[1:])][:k]
+    lo[-6:] = [np.nan, np.inf, -np.inf, 1e9, -500.0, -0.0]
+    h = (rng.integers(0, 1 << 16, k, dtype=np.uint32)
+         | (rng.integers(0, 1 << 16, k, dtype=np.uint32) << 16))
+    p = rng.integers(0, 1 << 16, k, dtype=np.uint16)
+    p[:256] = np.arange(256, dtype=np.uint16) * 257 if k >= 256 else p[:256]
+    return lo, hi, h, p
+
+
+def run(device, rng, k=320):
+    lo, hi, h, p = inputs(rng, k)
+    out = np.full(k * len(CONVERSIONS), 0xDEAD_BEEF, np.uint32)
+    compile_source(SRC, "fp8.rs", arch="sm_90").fp8[((k + 63) // 64,), (64,)](
+        lo, hi, h, p, out, device=device)
+    return out.reshape(k, len(CONVERSIONS)), expected(lo, hi, h, p)
+
+
+def test_fp8_conversions_on_the_simulator(rng):
+    got, want = run("sim", rng)
+    bad = np.argwhere(got != want)
+    assert bad.size == 0, f"{len(bad)} differ, first (row, fn): {bad[:5].tolist()} " \
+        f"got {[hex(int(got[tuple(b)])) for b in bad[:5]]} want " \
+        f"{[hex(int(want[tuple(b)])) for b in bad[:5]]}"
+
+
+def test_fp8_needs_sm_89():
+    with pytest.raises(CompileError) as err:
+        driver.compile_source(SRC, "fp8.rs", driver.Options(arch="sm_80"))
+    assert "OX0013" in render_all(err.value.diagnostics)
+
+
+def test_fp8_assembles(ptxas, tmp_path):
+    try:
+        ptx = driver.compile_source(SRC, "fp8.rs", driver.Options(arch="sm_90")).ptx
+    except CompileError as err:
+        raise AssertionError(render_all(err.diagnostics)) from None
+    for name, _ in CONVERSIONS.values():
+        assert name in ptx, name
+    path = tmp_path / "f.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([ptxas, "-arch=sm_90", str(path), "-o", str(tmp_path / "f.cubin")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.gpu
+def test_fp8_conversions_on_gpu(rng):
+    got, want = run("gpu", rng, k=640)
+    bad = np.argwhere(got != want)
+    assert bad.size == 0, f"{len(bad)} differ, first (row, fn): {bad[:5].tolist()} " \
+        f"got {[hex(int(got[tuple(b)])) for b in bad[:5]]} want " \
+        f"{[hex(int(want[tuple(b)])) for b in bad[:5]]}"
