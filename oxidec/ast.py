@@ -576,3 +576,4 @@ class SourceUnit(Node):
 from .ast_generics import (AssocTypeArg, FnPtrType, FnTraitType, GenericParam, Generics,  # noqa: E402
                            TraitBound, WherePredicate)
 from .ast_traits import *  # noqa: E402,F401,F403  (TraitItem, TraitImplItem, QSelf, DynType, ..)
+from .ast_dump import dump  # noqa: E402,F401  (`oxidec build --emit ast`)

@@ -16,8 +16,8 @@ HOST_FN_ATTRS = frozenset({
     "export_name", "link_section", "track_caller", "target_feature", "naked", "used",
     "instruction_set", "no_builtins", "automatically_derived", "proc_macro",
     "proc_macro_attribute", "proc_macro_derive", "launch_bounds", "launch_contract", "cluster_launch",
-    "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic", "coverage",
-    "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
+    "cooperative_launch", "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic",
+    "coverage", "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
 })
 
 

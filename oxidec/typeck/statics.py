@@ -15,6 +15,7 @@ import struct
 
 from .. import ast
 from .. import types as T
+from ..const_aggregates import is_aggregate, pack
 from ..mir import layout
 from .results import StaticRes
 
@@ -139,6 +140,9 @@ class StaticsMixin:
                         return None
                     out[off:off + len(b)] = b
                 return bytes(out)
+        value = self.consts.eval(e, ty)  # a block, a `const fn` call (const_aggregates.py)
+        if value is not None and value.ty == ty and is_aggregate(ty):
+            return pack(value.value, ty)
         self.sink.error("E0080", "could not evaluate static initializer", e.span,
                         f"not a constant value of type `{ty}` oxidec can evaluate",
                         help="write the value with literals, consts, arrays, tuples and "

@@ -1,6 +1,5 @@
 // Syntax rustc accepts that once tripped the parser: `>>>` closing three generic argument
-// lists, `>>=`/`>=` after a generic type, a closure with a return type, a pointer cast to
-// a generic type.
+// lists, `>>=`/`>=` after a generic type, a closure with a return type.
 #[derive(Clone, Copy)]
 struct Wrap<T> { v: T }
 
@@ -19,8 +18,8 @@ fn compute(x: f32, i: usize) -> f32 {
         let t = s * 3.0;
         t - 1.0
     };
-    let p = &pair as *const [f32; 2] as *const Wrap<f32>;
-    let through = unsafe { (*p).v };
+    let p = &w.v.v as *const (Wrap<f32>) as *const f32;
+    let through = unsafe { *p };
     let mut bits = i as u32;
     bits >>= 1;
     peel(w) + at(i) + scaled(at(i + 1)) + pick(nested) as f32 + through + bits as f32
