@@ -62,12 +62,12 @@ def check_elim(body: Body) -> bool:
     return _Checker(body).run()
 
 
-def _widened_locals(body: Body) -> dict[int, int]:
+def _widened_locals(body: Body, writes: dict, taken: set[int]) -> dict[int, int]:
     """Locals whose every write widens an unsigned value (`data[i] as usize` of a u8), with
-    the largest value they can hold: `2^bits - 1` of the narrowest source."""
-    taken = address_taken(body)
+    the largest value they can hold: `2^bits - 1` of the narrowest source. (`writes`,
+    `taken`: the body's `defs` and `address_taken`.)"""
     out: dict[int, int] = {}
-    for local, sites in defs(body).items():
+    for local, sites in writes.items():
         if local in taken:
             continue
         top = 0
@@ -93,27 +93,33 @@ def _cast_source_ty(body: Body, rv: Cast):
 class _Checker:
     def __init__(self, body: Body) -> None:
         self.body = body
-        self.fixed_args = never_written(body)
+        writes, taken = defs(body), address_taken(body)
+        self.fixed_args = never_written(body, writes, taken)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
-        self.widened = _widened_locals(body)
+        self.widened = _widened_locals(body, writes, taken)
 
     # -- keys ---------------------------------------------------------------------
 
     def key(self, op, vals) -> tuple | None:
         """The value of an operand here: a constant, a known expression (`vals`, the
         value numbers of the state), or the local itself."""
-        if isinstance(op, Constant):
+        t = type(op)
+        if t is Copy or t is Move:
+            place = op.place
+            if place.projection:
+                return None
+            local = place.local
+            value = vals.get(local)
+            return ("l", local) if value is None else value
+        if t is Constant:
             if isinstance(op.ty, IntTy):
                 return ("k", op.value)
             return ("c", op.value, str(op.ty))
-        if not isinstance(op, (Copy, Move)) or op.place.projection:
-            return None
-        local = op.place.local
-        return vals.get(local, ("l", local))
+        return None
 
     def rvalue_key(self, rv, vals) -> tuple | None:
-        if isinstance(rv, Use):
+        if type(rv) is Use:
             return self.key(rv.operand, vals)
         if isinstance(rv, Len):
             p = rv.place
@@ -402,18 +408,22 @@ class _Checker:
         """The block's statements' effect on the state, in place."""
         block = self.body.blocks[b]
         for stmt in block.statements:
-            place = stmt.place if isinstance(stmt, Assign) else \
-                stmt.dest if isinstance(stmt, AtomicOp) else None
-            if place is None or any(isinstance(p, Deref) for p in place.projection):
+            t = type(stmt)  # the MIR classes have no subclasses
+            place = stmt.place if t is Assign else stmt.dest if t is AtomicOp else None
+            if place is None:
+                continue
+            projection = place.projection
+            if projection and any(type(p) is Deref for p in projection):
                 continue  # stores to memory: no fact is about memory
             local = place.local
             vals = state.vals
-            rv = stmt.rvalue if isinstance(stmt, Assign) and not place.projection else None
-            c = self.comparison(rv, vals)
+            rv = stmt.rvalue if t is Assign and not projection else None
+            rt = type(rv)
+            c = self.comparison(rv, vals) if rt is BinaryOp else None
             value = self.rvalue_key(rv, vals) if rv is not None else None
-            src = _plain(rv.operand) if isinstance(rv, Use) else None
+            src = _plain(rv.operand) if rt is Use else None
             when = None
-            if isinstance(rv, BinaryOp) and rv.op == "bitand":
+            if rt is BinaryOp and rv.op == "bitand":
                 parts = [state.when_true(_plain(o)) for o in (rv.lhs, rv.rhs)]
                 when = TOP if TOP in parts else parts[0] | parts[1]
             state.kill(local)
@@ -479,7 +489,7 @@ class _Checker:
 
 
 def _plain(op) -> int | None:
-    if isinstance(op, (Copy, Move)) and not op.place.projection:
+    if (op.__class__ is Copy or op.__class__ is Move) and not op.place.projection:
         return op.place.local
     return None
 
