@@ -352,6 +352,9 @@ class _Checker:
         now: list[int] = list(range(len(heads)))  # a heap of ranks, with `in_now` its set
         in_now = set(now)
         later: set[int] = set()
+        # chain head -> the terminators its blocks get, as found on the chain's last visit
+        # (made from its final entry state: what a walk after the fixpoint would find)
+        decided: dict[int, list[tuple[int, Goto]]] = {}
         rounds = 0
         while now or later:
             if not now:
@@ -371,13 +374,18 @@ class _Checker:
                 continue
             entry[h] = state
             state = state.copy()
+            found = decided[h] = []
             for b in chain[:-1]:
                 state = self.transfer(b, state)
-                state = self._follow(body.blocks[b].terminator, state)
+                term = body.blocks[b].terminator
+                self._decide(b, term, state, found)
+                state = self._follow(term, state)
             last = chain[-1]
+            term = body.blocks[last].terminator
+            state = self.transfer(last, state)
+            self._decide(last, term, state, found)
             outs: dict[int, FactState] = {}
-            for s, out in self._edges(body.blocks[last].terminator,
-                                      self.transfer(last, state)):
+            for s, out in self._edges(term, state):
                 outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
             for s, out in outs.items():
                 if edges.get((last, s)) != out:
@@ -392,16 +400,10 @@ class _Checker:
                     else:
                         later.add(k)
         changed = False
-        for h, chain in chains.items():
-            if h not in entry:
-                continue
-            state = entry[h].copy()
-            for b in chain:
-                state = self.transfer(b, state)
-                term = body.blocks[b].terminator
-                changed |= self._rewrite_terminator(b, term, state)
-                if b != chain[-1]:
-                    state = self._follow(term, state)
+        for h in chains:
+            for b, goto in decided.get(h, ()):
+                body.blocks[b].terminator = goto
+                changed = True
         return changed
 
     def transfer(self, b: int, state: FactState) -> FactState:
@@ -469,23 +471,23 @@ class _Checker:
             return [(true_t, true_state), (false_t, state)]
         return [(s, state) for s in successors(term)]
 
-    def _rewrite_terminator(self, b, term, state: FactState) -> bool:
+    def _decide(self, b, term, state: FactState, found: list) -> None:
+        """The `goto` that replaces the block's `assert` or `switchInt` when the state
+        proves its condition, appended to `found` as (b, goto)."""
         op = term.cond if isinstance(term, Assert) else \
             term.discr if isinstance(term, SwitchInt) else None
         local = _plain(op) if op is not None else None
         c = state.cond.get(local) if local is not None else None
         if c is None or state.top or not self.proven(c, state):
-            return False
+            return
         if isinstance(term, Assert):
-            if not term.expected:
-                return False
-            self.body.blocks[b].terminator = Goto(term.target, term.span)
-            return True
+            if term.expected:
+                found.append((b, Goto(term.target, term.span)))
+            return
         if term.values not in ((0,), (1,)):
-            return False
+            return
         true_t = term.otherwise if term.values == (0,) else term.targets[0]
-        self.body.blocks[b].terminator = Goto(true_t, term.span)
-        return True
+        found.append((b, Goto(true_t, term.span)))
 
 
 def _plain(op) -> int | None:
