@@ -4,6 +4,7 @@ both see the same machine load; median of N runs of wall time and of user+system
 which is what to compare on a loaded machine). oxidec runs with --no-cache (a cold build).
 
     python3 benchmarks/build_time.py [--runs 7] [--hit] [--oxidec "python3 -m oxidec.cli"]
+                                     [--twins] [--baseline OTHER_CHECKOUT]
     python3 benchmarks/build_time.py --scaling [--series statements,kernels,loops,depth]
 
 `--scaling` builds generated inputs at 4+ sizes per series (N straight-line statements in
@@ -32,10 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CUDA = ROOT / "benchmarks" / "cuda"
 
 
-def run_once(argv: list[str]) -> tuple[float, float, int]:
+def run_once(argv: list[str], cwd: str | None = None) -> tuple[float, float, int]:
     """(wall seconds, user+system CPU seconds, peak resident KiB) of one fresh process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -46,18 +47,31 @@ def run_once(argv: list[str]) -> tuple[float, float, int]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
-def time_paired(commands: list[list[str]], runs: int) -> list[tuple[float, float]]:
+def time_paired(commands: list[list[str]], runs: int,
+                cwds: list[str | None] | None = None) -> list[tuple[float, float]]:
     """Per command, the median (wall, CPU) seconds of `runs` fresh processes, the commands
-    run in turn each round (after one warm-up round for the disk cache)."""
-    for argv in commands:
-        run_once(argv)
+    run in turn each round (after one warm-up round for the disk cache); `cwds`: each
+    command's working directory (None: this one)."""
+    cwds = cwds or [None] * len(commands)
+    for argv, cwd in zip(commands, cwds):
+        run_once(argv, cwd)
     samples: list[list[tuple[float, float]]] = [[] for _ in commands]
     for _ in range(runs):
         for i, argv in enumerate(commands):
-            wall, cpu, _ = run_once(argv)
+            wall, cpu, _ = run_once(argv, cwds[i])
             samples[i].append((wall, cpu))
     return [(statistics.median(w for w, _ in s), statistics.median(c for _, c in s))
             for s in samples]
+
+
+def paired_or_none(commands, cwds, runs: int) -> list:
+    """time_paired over the commands that are not None; None in the others' places."""
+    live = [i for i, c in enumerate(commands) if c is not None]
+    times = time_paired([commands[i] for i in live], runs, [cwds[i] for i in live])
+    out: list = [None] * len(commands)
+    for i, t in zip(live, times):
+        out[i] = t
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -250,6 +264,11 @@ def main() -> int:
     ap.add_argument("--series", default=",".join(SERIES))
     ap.add_argument("--sizes", help="comma-separated sizes (default: each series' own)")
     ap.add_argument("--samples", help="comma-separated sample names (default: all)")
+    ap.add_argument("--twins", action="store_true",
+                    help="only the samples with a CUDA twin in benchmarks/cuda")
+    ap.add_argument("--baseline", metavar="CHECKOUT",
+                    help="also time the same oxidec command run in another checkout (its "
+                         "`oxidec` package: e.g. the branch point), paired with the others")
     args = ap.parse_args()
     oxidec = shlex.split(args.oxidec)
     if args.scaling:
@@ -260,6 +279,8 @@ def main() -> int:
     # each run would otherwise compile every module from source)
     import compileall
     compileall.compile_dir(str(ROOT / "oxidec"), quiet=1)
+    if args.baseline:
+        compileall.compile_dir(str(Path(args.baseline) / "oxidec"), quiet=1)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for sample in sorted((ROOT / "samples").glob("*.rs")):
@@ -268,32 +289,47 @@ def main() -> int:
             commands = [oxidec + ["build", str(sample), "-o", str(Path(tmp) / "o.ptx"),
                                   "--arch", args.arch] + shlex.split(args.build_flags)]
             twin = CUDA / f"{sample.stem}.cu"
+            if args.twins and not twin.exists():
+                continue
             if have_nvcc and twin.exists():
                 commands.append([nvcc, "-ptx", "-O3", f"-arch={args.arch}", str(twin), "-o",
                                  str(Path(tmp) / "n.ptx")])
+            else:
+                commands.append(None)
+            cwds = [None, None]
+            if args.baseline:
+                commands.append(list(commands[0]))
+                cwds.append(args.baseline)
             if args.hit:  # a cache hit: the same build with the cache, stored by the warm-up
                 with tempfile.TemporaryDirectory() as cache:
                     os.environ["OXIDEC_CACHE_DIR"] = cache
                     commands.append(commands[0][:-len(shlex.split(args.build_flags))]
                                     if args.build_flags.strip() else list(commands[0]))
-                    times = time_paired(commands, args.runs)
+                    cwds.append(None)
+                    times = paired_or_none(commands, cwds, args.runs)
                     del os.environ["OXIDEC_CACHE_DIR"]
                 hit = times.pop()
             else:
-                times, hit = time_paired(commands, args.runs), None
-            rows.append((sample.stem, times[0], times[1] if len(times) > 1 else None, hit))
+                times, hit = paired_or_none(commands, cwds, args.runs), None
+            base = times[2] if args.baseline else None
+            rows.append((sample.stem, times[0], times[1], hit, base))
     head = ("sample", "oxidec wall", "oxidec cpu", "nvcc wall", "nvcc cpu", "nvcc/oxidec cpu",
             "nvcc/oxidec wall", "cache hit wall")
+    if args.baseline:
+        head += ("baseline cpu", "baseline wall", "nvcc/baseline cpu")
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
     else:
         print(f"{head[0]:16}" + "".join(f"{h:>16}" for h in head[1:]))
-    for name, ox, nv, hit in rows:
+    for name, ox, nv, hit, base in rows:
         cells = [f"{ox[0]:.3f}", f"{ox[1]:.3f}",
                  f"{nv[0]:.3f}" if nv else "-", f"{nv[1]:.3f}" if nv else "-",
                  f"{nv[1] / ox[1]:.2f}x" if nv else "-", f"{nv[0] / ox[0]:.2f}x" if nv else "-",
                  f"{hit[0]:.3f}" if hit else "-"]
+        if args.baseline:
+            cells += [f"{base[1]:.3f}", f"{base[0]:.3f}",
+                      f"{nv[1] / base[1]:.2f}x" if nv else "-"]
         if args.markdown:
             print(f"| {name} | " + " | ".join(cells) + " |")
         else:

@@ -33,12 +33,20 @@ class BlockBuilder:
 
 
 def snake(name: str) -> str:
+    """`IndexExpr` -> `index_expr` (remembered: lowering asks it of every expression)."""
+    done = _SNAKE.get(name)
+    if done is not None:
+        return done
     out = []
     for i, ch in enumerate(name):
         if ch.isupper() and i:
             out.append("_")
         out.append(ch.lower())
-    return "".join(out)
+    done = _SNAKE[name] = "".join(out)
+    return done
+
+
+_SNAKE: dict[str, str] = {}
 
 
 

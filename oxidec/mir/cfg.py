@@ -26,12 +26,11 @@ from .syntax import Assert, Body, Call, Goto, SwitchInt, Terminator
 
 def successors(term: Terminator) -> tuple[int, ...]:
     """A terminator's successor blocks, in order; a switch may name a block twice."""
-    if isinstance(term, Goto):
+    t = type(term)  # the terminator classes have no subclasses
+    if t is Goto or t is Assert or t is Call:
         return (term.target,)
-    if isinstance(term, SwitchInt):
+    if t is SwitchInt:
         return tuple(term.targets) + (term.otherwise,)
-    if isinstance(term, (Call, Assert)):
-        return (term.target,)
     return ()
 
 
@@ -53,9 +52,15 @@ def predecessors(body: Body) -> list[list[int]]:
     """Each block's predecessors, each once, in block order."""
     preds: list[list[int]] = [[] for _ in body.blocks]
     for b, block in enumerate(body.blocks):
-        for s in successors(block.terminator):
-            if b not in preds[s]:
-                preds[s].append(b)
+        term = block.terminator
+        t = type(term)
+        if t is Goto or t is Assert or t is Call:
+            preds[term.target].append(b)  # blocks come in order: b is not there yet
+        elif t is SwitchInt:
+            for s in (*term.targets, term.otherwise):
+                ps = preds[s]
+                if not ps or ps[-1] != b:  # b's own earlier edges are the last entries
+                    ps.append(b)
     return preds
 
 
@@ -91,15 +96,17 @@ def postorder(start: int, succ: Callable[[int], Iterable[int]]) -> list[int]:
     seen = {start}
     order: list[int] = []
     stack = [(start, iter(succ(start)))]
+    push, pop, add = stack.append, stack.pop, seen.add
     while stack:
         b, it = stack[-1]
-        nxt = next(it, None)
-        if nxt is None:
-            stack.pop()
+        for nxt in it:
+            if nxt not in seen:
+                add(nxt)
+                push((nxt, iter(succ(nxt))))
+                break
+        else:
+            pop()
             order.append(b)
-        elif nxt not in seen:
-            seen.add(nxt)
-            stack.append((nxt, iter(succ(nxt))))
     return order
 
 

@@ -32,20 +32,26 @@ def has_deref(place: Place) -> bool:
     if not projection:
         return False  # the common case, without a generator
     for p in projection:
-        if isinstance(p, Deref):
+        if type(p) is Deref:
             return True
     return False
 
 
+# The MIR classes have no subclasses, so the walkers below dispatch on `type(x) is C`
+# (cheaper than isinstance chains: every pass asks them about every statement).
+
 def rvalue_operands(rv: Rvalue) -> tuple[Operand, ...]:
-    if isinstance(rv, Use):
+    t = type(rv)
+    if t is Use:
         return (rv.operand,)
-    if isinstance(rv, BinaryOp):
+    if t is BinaryOp:
         return (rv.lhs, rv.rhs)
-    if isinstance(rv, (UnaryOp, Cast, Repeat)):
+    if t is UnaryOp or t is Cast or t is Repeat:
         return (rv.operand,)
-    if isinstance(rv, (Aggregate, Intrinsic)):
-        return tuple(rv.operands if isinstance(rv, Aggregate) else rv.args)
+    if t is Aggregate:
+        return tuple(rv.operands)
+    if t is Intrinsic:
+        return tuple(rv.args)
     return ()
 
 
@@ -72,13 +78,18 @@ def _add_place_reads(out: list[int], place: Place, is_def: bool) -> None:
     if not is_def or has_deref(place):
         out.append(place.local)
     for p in projection:
-        if isinstance(p, Index):
+        if type(p) is Index:
             out.append(p.local)
 
 
 def _add_operand_reads(out: list[int], op: Operand) -> None:
-    if isinstance(op, (Copy, Move)):
-        _add_place_reads(out, op.place, False)
+    t = type(op)
+    if t is Copy or t is Move:
+        place = op.place
+        if not place.projection:
+            out.append(place.local)
+        else:
+            _add_place_reads(out, place, False)
 
 
 def _place_reads(place: Place, *, is_def: bool) -> list[int]:
@@ -95,40 +106,51 @@ def _operand_reads(op: Operand) -> list[int]:
 
 def statement_reads(stmt) -> list[int]:
     out: list[int] = []
-    if isinstance(stmt, Assign):
-        _add_place_reads(out, stmt.place, True)
+    t = type(stmt)
+    if t is Assign:
+        place = stmt.place
+        if place.projection:
+            _add_place_reads(out, place, True)
         _add_rvalue_reads(out, stmt.rvalue)
-    elif isinstance(stmt, Effect):
+    elif t is Effect:
         for op in stmt.args:
             _add_operand_reads(out, op)
-    elif isinstance(stmt, AtomicOp):
+    elif t is AtomicOp:
         if stmt.dest is not None:
             _add_place_reads(out, stmt.dest, True)
-        for op in (stmt.ptr, *stmt.args):
+        _add_operand_reads(out, stmt.ptr)
+        for op in stmt.args:
             _add_operand_reads(out, op)
     return out
 
 
 def statement_def(stmt) -> Place | None:
     """The place a statement writes as a def (see above), or None."""
-    if isinstance(stmt, Assign):
+    t = type(stmt)
+    if t is Assign:
         place = stmt.place
-    elif isinstance(stmt, AtomicOp) and stmt.dest is not None:
+    elif t is AtomicOp and stmt.dest is not None:
         place = stmt.dest
     else:
         return None
-    return None if has_deref(place) else place
+    return None if place.projection and has_deref(place) else place
 
 
 def _add_rvalue_reads(out: list[int], rv: Rvalue) -> None:
-    if isinstance(rv, BinaryOp):
+    t = type(rv)
+    if t is BinaryOp:
         _add_operand_reads(out, rv.lhs)
         _add_operand_reads(out, rv.rhs)
-        return
-    if isinstance(rv, (Ref, Len, Discriminant)):
+    elif t is Use or t is Cast or t is UnaryOp or t is Repeat:
+        _add_operand_reads(out, rv.operand)
+    elif t is Ref or t is Len or t is Discriminant:
         _add_place_reads(out, rv.place, False)
-    for op in rvalue_operands(rv):
-        _add_operand_reads(out, op)
+    elif t is Aggregate:
+        for op in rv.operands:
+            _add_operand_reads(out, op)
+    elif t is Intrinsic:
+        for op in rv.args:
+            _add_operand_reads(out, op)
 
 
 def rvalue_reads(rv: Rvalue) -> list[int]:
@@ -139,20 +161,31 @@ def rvalue_reads(rv: Rvalue) -> list[int]:
 
 def terminator_reads(term: Terminator) -> list[int]:
     out: list[int] = []
-    if isinstance(term, Call):
+    t = type(term)
+    if t is SwitchInt:
+        _add_operand_reads(out, term.discr)
+    elif t is Assert:
+        _add_operand_reads(out, term.cond)
+    elif t is Call:
         _add_place_reads(out, term.destination, True)
-    for op in terminator_operands(term):
-        _add_operand_reads(out, op)
+        for op in term.args:
+            _add_operand_reads(out, op)
     return out
 
 
 def read_counts(body: Body) -> Counter[int]:
-    counts: Counter[int] = Counter()
+    reads: list[int] = []
+    add_place, add_rvalue = _add_place_reads, _add_rvalue_reads
     for block in body.blocks:
         for stmt in block.statements:
-            counts.update(statement_reads(stmt))
-        counts.update(terminator_reads(block.terminator))
-    return counts
+            if type(stmt) is Assign:  # statement_reads, inline: the common case
+                if stmt.place.projection:
+                    add_place(reads, stmt.place, True)
+                add_rvalue(reads, stmt.rvalue)
+            else:
+                reads += statement_reads(stmt)
+        reads += terminator_reads(block.terminator)
+    return Counter(reads)
 
 
 def defs(body: Body) -> dict[int, list[Assign | AtomicOp | Call]]:
@@ -164,7 +197,7 @@ def defs(body: Body) -> dict[int, list[Assign | AtomicOp | Call]]:
             if place is not None:
                 out.setdefault(place.local, []).append(stmt)
         term = block.terminator
-        if isinstance(term, Call) and not has_deref(term.destination):
+        if type(term) is Call and not has_deref(term.destination):
             out.setdefault(term.destination.local, []).append(term)
     return out
 
@@ -173,38 +206,42 @@ def address_taken(body: Body) -> set[int]:
     taken = set()
     for block in body.blocks:
         for stmt in block.statements:
-            if isinstance(stmt, Assign) and isinstance(stmt.rvalue, Ref):
+            if type(stmt) is Assign and type(stmt.rvalue) is Ref:
                 if not has_deref(stmt.rvalue.place):
                     taken.add(stmt.rvalue.place.local)
     return taken
 
 
-def single_def_locals(body: Body) -> dict[int, Assign]:
+def single_def_locals(body: Body, writes: dict | None = None,
+                      taken: set[int] | None = None) -> dict[int, Assign]:
     """Non-argument locals written exactly once, by a whole-local `Assign`, address never taken.
 
     With definitely-initialised MIR (borrowck guarantees it), every read of such a local
     sees the value of that one assignment, which is what lets passes forward it.
+    `writes`/`taken`: `defs(body)` and `address_taken(body)`, when the caller has them.
     """
-    taken = address_taken(body)
+    taken = address_taken(body) if taken is None else taken
     out = {}
-    for local, writes in defs(body).items():
-        if (0 < local <= body.arg_count) or local in taken or len(writes) != 1:
+    for local, writes_of in (defs(body) if writes is None else writes).items():
+        if (0 < local <= body.arg_count) or local in taken or len(writes_of) != 1:
             continue
-        (w,) = writes
-        if isinstance(w, Assign) and not w.place.projection:
+        (w,) = writes_of
+        if type(w) is Assign and not w.place.projection:
             out[local] = w
     return out
 
 
-def write_once_locals(body: Body) -> set[int]:
+def write_once_locals(body: Body, writes: dict | None = None,
+                      taken: set[int] | None = None) -> set[int]:
     """Non-argument locals written exactly once as a whole (by an `Assign` or a `Call`),
-    address never taken: their value never changes once set."""
-    taken = address_taken(body)
+    address never taken: their value never changes once set. (`writes`/`taken`: as for
+    `single_def_locals`.)"""
+    taken = address_taken(body) if taken is None else taken
     out = set()
-    for local, writes in defs(body).items():
-        if (0 < local <= body.arg_count) or local in taken or len(writes) != 1:
+    for local, writes_of in (defs(body) if writes is None else writes).items():
+        if (0 < local <= body.arg_count) or local in taken or len(writes_of) != 1:
             continue
-        w = writes[0]
+        w = writes_of[0]
         place = w.place if isinstance(w, Assign) else w.dest if isinstance(w, AtomicOp) \
             else w.destination
         if not place.projection:
@@ -212,9 +249,12 @@ def write_once_locals(body: Body) -> set[int]:
     return out
 
 
-def never_written(body: Body) -> set[int]:
-    """Arguments that the body never writes and whose address is never taken."""
-    written = set(defs(body)) | address_taken(body)
+def never_written(body: Body, writes: dict | None = None,
+                  taken: set[int] | None = None) -> set[int]:
+    """Arguments that the body never writes and whose address is never taken. (`writes`/
+    `taken`: as for `single_def_locals`.)"""
+    written = set(defs(body) if writes is None else writes) | \
+        (address_taken(body) if taken is None else taken)
     return {a for a in body.args() if a not in written}
 
 
@@ -234,62 +274,95 @@ def _keep_place(place: Place, is_def: bool) -> Place:
 
 
 def _map_operand(op: Operand, op_fn: OperandFn, place_fn: PlaceFn) -> Operand:
-    op = op_fn(op)
-    if isinstance(op, Copy):
-        return Copy(place_fn(op.place, False))
-    if isinstance(op, Move):
-        return Move(place_fn(op.place, False))
+    """`op_fn`, then `place_fn` on the place of a resulting copy or move, which is rebuilt
+    (without a span: passes' new operands have none). An operand that neither function
+    changed comes back as itself, and the callers keep what holds it as it is."""
+    new = op_fn(op)
+    t = type(new)
+    if t is Copy or t is Move:
+        place = new.place
+        mapped = place_fn(place, False)
+        if new is op and mapped is place:
+            return op
+        return Copy(mapped) if t is Copy else Move(mapped)
+    return new
+
+
+def _fresh(op: Operand) -> Operand:
+    """An operand as `_map_operand` rebuilds it (no span), for an rvalue that is rebuilt."""
+    if op.__class__ is Copy or op.__class__ is Move:
+        return op if op.span is None else op.__class__(op.place)
     return op
+
+
+def _mapped(ops, op_fn: OperandFn, place_fn: PlaceFn) -> tuple | None:
+    """The operands mapped and rebuilt as a tuple, or None when none changed."""
+    new = [_map_operand(o, op_fn, place_fn) for o in ops]
+    for a, b in zip(new, ops):
+        if a is not b:
+            return tuple([_fresh(o) for o in new])
+    return None
 
 
 def map_rvalue(rv: Rvalue, op_fn: OperandFn = _keep_operand,
                place_fn: PlaceFn = _keep_place) -> Rvalue:
-    def m(op: Operand) -> Operand:
-        return _map_operand(op, op_fn, place_fn)
-
-    if isinstance(rv, Use):
-        return Use(m(rv.operand))
-    if isinstance(rv, BinaryOp):
-        return BinaryOp(rv.op, m(rv.lhs), m(rv.rhs))
-    if isinstance(rv, UnaryOp):
-        return UnaryOp(rv.op, m(rv.operand))
-    if isinstance(rv, Cast):
-        return Cast(m(rv.operand), rv.ty)
-    if isinstance(rv, Ref):
-        return Ref(place_fn(rv.place, False), rv.mutable)
-    if isinstance(rv, Len):
-        return Len(place_fn(rv.place, False))
-    if isinstance(rv, Discriminant):
-        return Discriminant(place_fn(rv.place, False))
-    if isinstance(rv, Aggregate):
-        return Aggregate(rv.ty, tuple(m(o) for o in rv.operands), rv.variant)
-    if isinstance(rv, Repeat):
-        return Repeat(m(rv.operand), rv.count)
-    if isinstance(rv, Intrinsic):
-        return Intrinsic(rv.name, tuple(m(o) for o in rv.args))
-    assert isinstance(rv, StaticRef), rv
+    """`rv` with `op_fn`/`place_fn` applied (see `rewrite`): `rv` itself when nothing in it
+    changed (rebuilt from the same parts it would equal `rv`), else a new rvalue."""
+    t = type(rv)
+    if t is BinaryOp:
+        lhs, rhs = _map_operand(rv.lhs, op_fn, place_fn), _map_operand(rv.rhs, op_fn, place_fn)
+        if lhs is rv.lhs and rhs is rv.rhs:
+            return rv
+        return BinaryOp(rv.op, _fresh(lhs), _fresh(rhs))
+    if t is Use or t is UnaryOp or t is Cast or t is Repeat:
+        op = _map_operand(rv.operand, op_fn, place_fn)
+        if op is rv.operand:
+            return rv
+        op = _fresh(op)
+        return Use(op) if t is Use else UnaryOp(rv.op, op) if t is UnaryOp \
+            else Cast(op, rv.ty) if t is Cast else Repeat(op, rv.count)
+    if t is Ref:
+        place = place_fn(rv.place, False)
+        return rv if place is rv.place else Ref(place, rv.mutable)
+    if t is Len:
+        place = place_fn(rv.place, False)
+        return rv if place is rv.place else Len(place)
+    if t is Discriminant:
+        place = place_fn(rv.place, False)
+        return rv if place is rv.place else Discriminant(place)
+    if t is Aggregate:
+        ops = _mapped(rv.operands, op_fn, place_fn)
+        return rv if ops is None else Aggregate(rv.ty, ops, rv.variant)
+    if t is Intrinsic:
+        ops = _mapped(rv.args, op_fn, place_fn)
+        return rv if ops is None else Intrinsic(rv.name, ops)
+    assert t is StaticRef, rv
     return rv
 
 
 def rewrite_statement(stmt, op_fn: OperandFn = _keep_operand,
                       place_fn: PlaceFn = _keep_place) -> bool:
     """Apply `op_fn`/`place_fn` (see `rewrite`) inside one statement; True if it changed."""
-    def m(op: Operand) -> Operand:
-        return _map_operand(op, op_fn, place_fn)
-
-    if isinstance(stmt, Assign):
+    t = type(stmt)
+    if t is Assign:
         place, rv = place_fn(stmt.place, True), map_rvalue(stmt.rvalue, op_fn, place_fn)
-        if place != stmt.place or rv != stmt.rvalue:
+        if (place is not stmt.place and place != stmt.place) \
+                or (rv is not stmt.rvalue and rv != stmt.rvalue):
             stmt.place, stmt.rvalue = place, rv
             return True
-    elif isinstance(stmt, Effect):
-        args = tuple(m(o) for o in stmt.args)
-        if args != tuple(stmt.args):
+    elif t is Effect:
+        args = _mapped(stmt.args, op_fn, place_fn)
+        if args is not None and args != tuple(stmt.args):
             stmt.args = args
             return True
-    elif isinstance(stmt, AtomicOp):
-        ptr, args = m(stmt.ptr), tuple(m(o) for o in stmt.args)
+    elif t is AtomicOp:
+        ptr = _map_operand(stmt.ptr, op_fn, place_fn)
+        args = _mapped(stmt.args, op_fn, place_fn)
         dest = place_fn(stmt.dest, True) if stmt.dest is not None else None
+        if ptr is stmt.ptr and args is None and dest is stmt.dest:
+            return False
+        ptr = _fresh(ptr)
+        args = args if args is not None else tuple([_fresh(o) for o in stmt.args])
         if ptr != stmt.ptr or args != tuple(stmt.args) or dest != stmt.dest:
             stmt.ptr, stmt.args, stmt.dest = ptr, args, dest
             return True
@@ -299,22 +372,23 @@ def rewrite_statement(stmt, op_fn: OperandFn = _keep_operand,
 def rewrite_terminator(term: Terminator, op_fn: OperandFn = _keep_operand,
                        place_fn: PlaceFn = _keep_place) -> bool:
     """Apply `op_fn`/`place_fn` (see `rewrite`) inside one terminator; True if it changed."""
-    def m(op: Operand) -> Operand:
-        return _map_operand(op, op_fn, place_fn)
-
-    if isinstance(term, SwitchInt):
-        discr = m(term.discr)
-        if discr != term.discr:
-            term.discr = discr
+    t = type(term)
+    if t is SwitchInt:
+        discr = _map_operand(term.discr, op_fn, place_fn)
+        if discr is not term.discr and discr != term.discr:
+            term.discr = _fresh(discr)
             return True
-    elif isinstance(term, Assert):
-        cond = m(term.cond)
-        if cond != term.cond:
-            term.cond = cond
+    elif t is Assert:
+        cond = _map_operand(term.cond, op_fn, place_fn)
+        if cond is not term.cond and cond != term.cond:
+            term.cond = _fresh(cond)
             return True
-    elif isinstance(term, Call):
-        args = tuple(m(o) for o in term.args)
+    elif t is Call:
+        args = _mapped(term.args, op_fn, place_fn)
         dest = place_fn(term.destination, True)
+        if args is None and dest is term.destination:
+            return False
+        args = args if args is not None else tuple([_fresh(o) for o in term.args])
         if args != tuple(term.args) or dest != term.destination:
             term.args, term.destination = args, dest
             return True

@@ -93,13 +93,24 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
         # address is never taken, mir.visit.single_def_locals) run; the loop passes and
         # check_elim reason about locals' values across statements
         names = ADDRESS_TAKEN_PASSES
+    # A pass is a deterministic function of the body that reports every change it makes,
+    # so a pass that changed nothing, run again on a body no pass has changed since, would
+    # change nothing again: it is skipped (`clean`: the pass -> the body's version it found
+    # nothing to do in). The rounds, and so the result, are those of running every pass.
+    version = 0
+    clean: dict[str, int] = {}
     for _ in range(MAX_ITERATIONS):
         round_changed = False
         for name in names:
+            if clean.get(name) == version:
+                continue
             if REGISTRY[name](body):
                 round_changed = True
+                version += 1
                 if verify:
                     _verify_after(body, name)
+            else:
+                clean[name] = version
         if not round_changed:
             break
         changed = True

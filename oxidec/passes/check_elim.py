@@ -62,12 +62,12 @@ def check_elim(body: Body) -> bool:
     return _Checker(body).run()
 
 
-def _widened_locals(body: Body) -> dict[int, int]:
+def _widened_locals(body: Body, writes: dict, taken: set[int]) -> dict[int, int]:
     """Locals whose every write widens an unsigned value (`data[i] as usize` of a u8), with
-    the largest value they can hold: `2^bits - 1` of the narrowest source."""
-    taken = address_taken(body)
+    the largest value they can hold: `2^bits - 1` of the narrowest source. (`writes`,
+    `taken`: the body's `defs` and `address_taken`.)"""
     out: dict[int, int] = {}
-    for local, sites in defs(body).items():
+    for local, sites in writes.items():
         if local in taken:
             continue
         top = 0
@@ -93,27 +93,33 @@ def _cast_source_ty(body: Body, rv: Cast):
 class _Checker:
     def __init__(self, body: Body) -> None:
         self.body = body
-        self.fixed_args = never_written(body)
+        writes, taken = defs(body), address_taken(body)
+        self.fixed_args = never_written(body, writes, taken)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
-        self.widened = _widened_locals(body)
+        self.widened = _widened_locals(body, writes, taken)
 
     # -- keys ---------------------------------------------------------------------
 
     def key(self, op, vals) -> tuple | None:
         """The value of an operand here: a constant, a known expression (`vals`, the
         value numbers of the state), or the local itself."""
-        if isinstance(op, Constant):
+        t = type(op)
+        if t is Copy or t is Move:
+            place = op.place
+            if place.projection:
+                return None
+            local = place.local
+            value = vals.get(local)
+            return ("l", local) if value is None else value
+        if t is Constant:
             if isinstance(op.ty, IntTy):
                 return ("k", op.value)
             return ("c", op.value, str(op.ty))
-        if not isinstance(op, (Copy, Move)) or op.place.projection:
-            return None
-        local = op.place.local
-        return vals.get(local, ("l", local))
+        return None
 
     def rvalue_key(self, rv, vals) -> tuple | None:
-        if isinstance(rv, Use):
+        if type(rv) is Use:
             return self.key(rv.operand, vals)
         if isinstance(rv, Len):
             p = rv.place
@@ -353,6 +359,9 @@ class _Checker:
         now: list[int] = list(range(len(heads)))  # a heap of ranks, with `in_now` its set
         in_now = set(now)
         later: set[int] = set()
+        # chain head -> the terminators its blocks get, as found on the chain's last visit
+        # (made from its final entry state: what a walk after the fixpoint would find)
+        decided: dict[int, list[tuple[int, Goto]]] = {}
         rounds = 0
         while now or later:
             if not now:
@@ -372,13 +381,18 @@ class _Checker:
                 continue
             entry[h] = state
             state = state.copy()
+            found = decided[h] = []
             for b in chain[:-1]:
                 state = self.transfer(b, state)
-                state = self._follow(body.blocks[b].terminator, state)
+                term = body.blocks[b].terminator
+                self._decide(b, term, state, found)
+                state = self._follow(term, state)
             last = chain[-1]
+            term = body.blocks[last].terminator
+            state = self.transfer(last, state)
+            self._decide(last, term, state, found)
             outs: dict[int, FactState] = {}
-            for s, out in self._edges(body.blocks[last].terminator,
-                                      self.transfer(last, state)):
+            for s, out in self._edges(term, state):
                 outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
             for s, out in outs.items():
                 if edges.get((last, s)) != out:
@@ -393,34 +407,32 @@ class _Checker:
                     else:
                         later.add(k)
         changed = False
-        for h, chain in chains.items():
-            if h not in entry:
-                continue
-            state = entry[h].copy()
-            for b in chain:
-                state = self.transfer(b, state)
-                term = body.blocks[b].terminator
-                changed |= self._rewrite_terminator(b, term, state)
-                if b != chain[-1]:
-                    state = self._follow(term, state)
+        for h in chains:
+            for b, goto in decided.get(h, ()):
+                body.blocks[b].terminator = goto
+                changed = True
         return changed
 
     def transfer(self, b: int, state: FactState) -> FactState:
         """The block's statements' effect on the state, in place."""
         block = self.body.blocks[b]
         for stmt in block.statements:
-            place = stmt.place if isinstance(stmt, Assign) else \
-                stmt.dest if isinstance(stmt, AtomicOp) else None
-            if place is None or any(isinstance(p, Deref) for p in place.projection):
+            t = type(stmt)  # the MIR classes have no subclasses
+            place = stmt.place if t is Assign else stmt.dest if t is AtomicOp else None
+            if place is None:
+                continue
+            projection = place.projection
+            if projection and any(type(p) is Deref for p in projection):
                 continue  # stores to memory: no fact is about memory
             local = place.local
             vals = state.vals
-            rv = stmt.rvalue if isinstance(stmt, Assign) and not place.projection else None
-            c = self.comparison(rv, vals)
+            rv = stmt.rvalue if t is Assign and not projection else None
+            rt = type(rv)
+            c = self.comparison(rv, vals) if rt is BinaryOp else None
             value = self.rvalue_key(rv, vals) if rv is not None else None
-            src = _plain(rv.operand) if isinstance(rv, Use) else None
+            src = _plain(rv.operand) if rt is Use else None
             when = None
-            if isinstance(rv, BinaryOp) and rv.op == "bitand":
+            if rt is BinaryOp and rv.op == "bitand":
                 parts = [state.when_true(_plain(o)) for o in (rv.lhs, rv.rhs)]
                 when = TOP if TOP in parts else parts[0] | parts[1]
             state.kill(local)
@@ -466,27 +478,27 @@ class _Checker:
             return [(true_t, true_state), (false_t, state)]
         return [(s, state) for s in successors(term)]
 
-    def _rewrite_terminator(self, b, term, state: FactState) -> bool:
+    def _decide(self, b, term, state: FactState, found: list) -> None:
+        """The `goto` that replaces the block's `assert` or `switchInt` when the state
+        proves its condition, appended to `found` as (b, goto)."""
         op = term.cond if isinstance(term, Assert) else \
             term.discr if isinstance(term, SwitchInt) else None
         local = _plain(op) if op is not None else None
         c = state.cond.get(local) if local is not None else None
         if c is None or state.top or not self.proven(c, state):
-            return False
+            return
         if isinstance(term, Assert):
-            if not term.expected:
-                return False
-            self.body.blocks[b].terminator = Goto(term.target, term.span)
-            return True
+            if term.expected:
+                found.append((b, Goto(term.target, term.span)))
+            return
         if term.values not in ((0,), (1,)):
-            return False
+            return
         true_t = term.otherwise if term.values == (0,) else term.targets[0]
-        self.body.blocks[b].terminator = Goto(true_t, term.span)
-        return True
+        found.append((b, Goto(true_t, term.span)))
 
 
 def _plain(op) -> int | None:
-    if isinstance(op, (Copy, Move)) and not op.place.projection:
+    if (op.__class__ is Copy or op.__class__ is Move) and not op.place.projection:
         return op.place.local
     return None
 

@@ -36,7 +36,8 @@ from ..mir.typeof import MirTypeError, place_ty
 from ..types import ArrayTy, EnumTy, StructTy, TupleTy
 from .dead_code import is_temporary
 from ..mir.visit import (
-    has_deref, never_written, read_counts, rewrite, single_def_locals, write_once_locals,
+    address_taken, defs, has_deref, never_written, read_counts, rewrite, single_def_locals,
+    write_once_locals,
 )
 
 
@@ -83,8 +84,10 @@ def _mergeable(body: Body, s1, s2, reads, stable) -> bool:
 
 
 def _forward(body: Body) -> bool:
-    stable = single_def_locals(body)
-    fixed = write_once_locals(body) | never_written(body)  # values that never change once set
+    writes, taken = defs(body), address_taken(body)
+    stable = single_def_locals(body, writes, taken)
+    # values that never change once set
+    fixed = write_once_locals(body, writes, taken) | never_written(body, writes, taken)
     copies = _copy_sources(body, stable, fixed)
     aggregates = _aggregate_fields(body, stable, fixed)
     if not copies and not aggregates:
@@ -107,20 +110,24 @@ def _forward(body: Body) -> bool:
         return place
 
     def operand(op: Operand) -> Operand:
-        if not isinstance(op, (Copy, Move)):
+        if op.__class__ is not Copy and op.__class__ is not Move:
             return op
+        if op.place.local not in copies and op.place.local not in aggregates:
+            return op  # resolve would keep the place (the common case, made cheap)
         new = resolve(op.place)
         agg = aggregates.get(new.local)
         if agg is not None and len(new.projection) == 1:
             field = _field_operand(agg, new.projection[0])
             if isinstance(field, Constant):
                 return field
-        return op if new == op.place else Copy(new)
+        return op if new is op.place or new == op.place else Copy(new)
 
     def place_fn(place: Place, is_def: bool) -> Place:
         if not is_def or has_deref(place):  # a def of the local itself keeps its base
             place = resolve(place)
-        proj = tuple(_index(p, copies) for p in place.projection)
+        if not place.projection:
+            return place
+        proj = tuple([_index(p, copies) for p in place.projection])
         return place if proj == place.projection else Place(place.local, proj)
 
     changed = rewrite(body, operand, place_fn)

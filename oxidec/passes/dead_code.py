@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..device_api.ops import SIDE_EFFECTS
 from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Intrinsic, Nop, Place
-from ..mir.visit import has_deref, read_counts, rewrite
+from ..mir.visit import has_deref, read_counts, rewrite, statement_reads
 
 
 def is_temporary(body: Body, local: int) -> bool:
@@ -33,30 +33,46 @@ def is_temporary(body: Body, local: int) -> bool:
 
 
 def dead_code(body: Body) -> bool:
-    """Remove unread temporaries' assignments and `nop`s; True if the body changed."""
-    changed = False
-    for _ in range(len(body.locals) + 1):  # each round kills at least one more local
-        reads = read_counts(body)
-        removed = False
-        for block in body.blocks:
-            kept = [s for s in block.statements if not _is_dead(body, s, reads)]
-            if len(kept) != len(block.statements):
-                block.statements, removed = kept, True
-        if not removed:
-            break
-        changed = True
-    return changed
+    """Remove unread temporaries' assignments and `nop`s; True if the body changed.
 
-
-def _is_dead(body: Body, stmt, reads) -> bool:
-    if isinstance(stmt, Nop):
-        return True
-    if not isinstance(stmt, Assign) or has_deref(stmt.place):
+    A worklist over read counts: deleting an assignment uncounts its reads, and a temporary
+    whose count falls to zero has its assignments deleted in turn. Reads only fall, so this
+    deletes what repeated rounds of "delete every unread temporary's assignments" would."""
+    reads = read_counts(body)
+    writes: dict[int, list] = {}  # temporary -> its deletable assignments
+    nops = False
+    for block in body.blocks:
+        for stmt in block.statements:
+            if type(stmt) is Nop:
+                nops = True
+            elif _deletable(body, stmt):
+                writes.setdefault(stmt.place.local, []).append(stmt)
+    dead: set[int] = set()  # id() of the deleted statements
+    work = [local for local in writes if reads[local] == 0]
+    while work:
+        for stmt in writes[work.pop()]:
+            if id(stmt) in dead:
+                continue
+            dead.add(id(stmt))
+            for r in statement_reads(stmt):
+                reads[r] -= 1
+                if reads[r] == 0 and r in writes:
+                    work.append(r)
+    if not dead and not nops:
         return False
-    if isinstance(stmt.rvalue, Intrinsic) and stmt.rvalue.name in SIDE_EFFECTS:
+    for block in body.blocks:
+        block.statements = [s for s in block.statements
+                            if type(s) is not Nop and id(s) not in dead]
+    return True
+
+
+def _deletable(body: Body, stmt) -> bool:
+    """An assignment to a temporary's own storage that only matters if it is read."""
+    if type(stmt) is not Assign or has_deref(stmt.place):
+        return False
+    if type(stmt.rvalue) is Intrinsic and stmt.rvalue.name in SIDE_EFFECTS:
         return False  # `mbarrier.arrive`: the arrival counts even when the token is unused
-    local = stmt.place.local
-    return is_temporary(body, local) and reads[local] == 0
+    return is_temporary(body, stmt.place.local)
 
 
 def simplify_locals(body: Body) -> bool:

@@ -18,6 +18,7 @@ come from its definitions: `local_defs` lists where each local is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..mir.syntax import (
     Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Constant, Copy, Field, Goto, Move,
@@ -70,8 +71,10 @@ def ensure_preheader(body: Body, loop: Loop) -> int | None:
 # Definitions and invariance
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(NamedTuple):
+    """A statement's position (a named tuple: made for every def on every analysis, and a
+    tuple is the cheapest immutable value to make)."""
+
     block: int
     index: int  # statement index; len(statements) for the terminator
 
@@ -81,12 +84,16 @@ def local_defs(body: Body) -> dict[int, list[Site]]:
     out: dict[int, list[Site]] = {}
     for b, block in enumerate(body.blocks):
         for i, stmt in enumerate(block.statements):
-            place = stmt.place if isinstance(stmt, Assign) else \
-                stmt.dest if isinstance(stmt, AtomicOp) else None
-            if place is not None and not has_deref(place):
-                out.setdefault(place.local, []).append(Site(b, i))
+            t = type(stmt)
+            place = stmt.place if t is Assign else stmt.dest if t is AtomicOp else None
+            if place is not None and not (place.projection and has_deref(place)):
+                sites = out.get(place.local)
+                if sites is None:
+                    out[place.local] = [Site(b, i)]
+                else:
+                    sites.append(Site(b, i))
         term = block.terminator
-        if isinstance(term, Call) and not has_deref(term.destination):
+        if type(term) is Call and not has_deref(term.destination):
             out.setdefault(term.destination.local, []).append(
                 Site(b, len(block.statements)))
     return out
@@ -101,8 +108,14 @@ class LoopFacts:
         self.loop = loop
         self.defs = defs if defs is not None else local_defs(body)
         self.taken = taken if taken is not None else address_taken(body)
-        self.written = {local for local, sites in self.defs.items()
-                        if any(s.block in loop.blocks for s in sites)}
+        blocks = loop.blocks
+        written = set()
+        for local, sites in self.defs.items():
+            for s in sites:
+                if s.block in blocks:
+                    written.add(local)
+                    break
+        self.written = written
 
     def invariant_local(self, local: int) -> bool:
         """The local holds the same value on every iteration: the loop never writes it and

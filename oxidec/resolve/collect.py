@@ -3,10 +3,10 @@ inside them), give every item a `Def` in its scope, attach `impl` items to their
 """
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 from .. import ast
+from ..ast_fields import child_fields
 from ..diagnostics import DiagnosticSink, Label
 from .attrs import (FN_ATTRS, MOD_ATTRS, OTHER_ATTRS, STATIC_ATTRS, STRUCT_ATTRS, attr,
                     check_attrs)
@@ -115,10 +115,8 @@ class Collector:
                     self.item(item, scope)
         if isinstance(node, ast.ItemStmt):
             return
-        for f in dataclasses.fields(node):
-            if f.name == "span":
-                continue
-            child = getattr(node, f.name)
+        for name in child_fields(node):
+            child = getattr(node, name)
             if isinstance(child, ast.Node):
                 self.body_items(child, scope, owner)
             elif isinstance(child, tuple):

@@ -9,10 +9,10 @@ compiled (typeck's worklist from the kernels).
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from .. import ast
+from ..ast_fields import child_fields
 
 
 def referenced_names(unit: ast.SourceUnit) -> set[str]:
@@ -31,10 +31,8 @@ def referenced_names(unit: ast.SourceUnit) -> set[str]:
             names.update(node.path)
             if node.alias:
                 names.add(node.alias)
-        for f in dataclasses.fields(node):
-            if f.name == "span":
-                continue
-            child = getattr(node, f.name)
+        for name in child_fields(node):
+            child = getattr(node, name)
             if isinstance(child, ast.Node):
                 stack.append(child)
             elif isinstance(child, tuple):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import bisect
 
-from lark import Token, Tree
+from lark.lexer import Token
+from lark.tree import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.parsers.lalr_analysis import Shift
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lark import Token, v_args
+from lark.lexer import Token
+from lark.visitors import v_args
 from lark.visitors import Transformer_NonRecursive
 
 from .. import ast

@@ -3,7 +3,8 @@
 grammar/oxide.lark (the sections marked "helper `enums`")."""
 from __future__ import annotations
 
-from lark import Token, v_args
+from lark.lexer import Token
+from lark.visitors import v_args
 
 from .. import ast
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lark import Token
+from lark.lexer import Token
 
 from .. import ast
 from ..span import Span

@@ -15,7 +15,7 @@ copied into its class body like ItemRules.
 from __future__ import annotations
 
 
-from lark import Token
+from lark.lexer import Token
 
 from .. import ast
 from ..span import Span

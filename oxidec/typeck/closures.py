@@ -19,9 +19,10 @@ reported (`check_closure_escapes`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from .. import ast
+from ..ast_fields import child_fields
 from .. import types as T
 from ..diagnostics import Label
 from .results import Var, describe
@@ -36,10 +37,8 @@ class ClosureInfo:
 
 def ast_children(node):
     """The AST nodes directly inside `node`, in source order."""
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
+    for name in child_fields(node):
+        v = getattr(node, name)
         if isinstance(v, ast.Node):
             yield v
         elif isinstance(v, tuple):
@@ -49,9 +48,15 @@ def ast_children(node):
 
 
 def ast_walk(node):
-    yield node
-    for c in ast_children(node):
-        yield from ast_walk(c)
+    """`node` and every AST node inside it, in preorder (iterative: a recursive generator
+    paid the depth of the tree for every node)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        kids = list(ast_children(n))
+        kids.reverse()
+        stack += kids
 
 
 def place_root(e: ast.Expr) -> ast.Expr:
