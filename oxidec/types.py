@@ -487,6 +487,17 @@ def is_scalar(ty: Ty) -> bool:
     return isinstance(ty, (IntTy, FloatTy, BoolTy))
 
 
+def is_zero_sized(ty: Ty) -> bool:
+    """A type with no bytes: (), an empty array, a struct or tuple of zero-sized parts."""
+    if isinstance(ty, ArrayTy):
+        return ty.length == 0 or is_zero_sized(ty.elem)
+    if isinstance(ty, TupleTy):
+        return all(is_zero_sized(e) for e in ty.elems)
+    if isinstance(ty, StructTy):
+        return all(is_zero_sized(f) for _, f in ty.fields)
+    return isinstance(ty, UnitTy) and not isinstance(ty, ClosureTy)
+
+
 def is_copy(ty: Ty) -> bool:
     """Rust's Copy: scalars, shared refs, raw pointers, arrays/tuples of Copy, Copy structs."""
     if isinstance(ty, (IntTy, FloatTy, BoolTy, UnitTy, NeverTy, PtrTy, ErrorTy)):

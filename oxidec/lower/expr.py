@@ -153,6 +153,9 @@ class ExprLowering:
         src, dst = self.ty(e.expr), self.ty(e)
         if src == dst:
             return value
+        if isinstance(src, T.RefTy) and isinstance(dst, T.PtrTy) and T.is_zero_sized(src.inner):
+            # a zero-sized value lives in no register and no memory: it has no address
+            return self.unsupported(e.span, "the address of a zero-sized value is")
         return self.to_temp(M.Cast(value, dst), dst, e.span)
 
     def lower_assign_expr(self, e: ast.AssignExpr) -> M.Operand:
