@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from lark.lexer import Token
 
 from .. import ast
+from .stmt_attrs import cfg_removes
 from ..span import Span
 
 SYNTAX = "OX0001"
@@ -114,13 +115,16 @@ class ItemRules:
         nodes = _nodes(children)
         self_ty = nodes[0]
         return ast.ImplItem(attrs=(), name=self_ty.span.text(), name_span=self_ty.span,
-                            self_ty=self_ty, items=tuple(nodes[1:]), generics=generics,
+                            self_ty=self_ty, items=tuple(n for n in nodes[1:] if n is not None),
+                            generics=generics,
                             span=self.span(meta))
 
     def impl_member(self, meta, children):
         # impl_member: attribute* (fn_item | const_item)
         attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
         inner = children[-1]
+        if any(a.name == "cfg" and cfg_removes(a, self.sink) for a in attrs):
+            return None  # `#[cfg(P)]` with P false: no such member (the impl drops it)
         return replace(inner, attrs=attrs) if attrs else inner
 
     def tuple_struct_item(self, meta, children):

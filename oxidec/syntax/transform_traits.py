@@ -95,7 +95,8 @@ class TraitRules:
         nodes = _nodes(children)
         trait_ty, self_ty = nodes[0], nodes[1]
         return ast.TraitImplItem(attrs=(), name=self_ty.span.text(), name_span=self_ty.span,
-                                 trait_ty=trait_ty, self_ty=self_ty, items=tuple(nodes[2:]),
+                                 trait_ty=trait_ty, self_ty=self_ty,
+                                 items=tuple(n for n in nodes[2:] if n is not None),
                                  generics=generics, span=self.span(meta))
 
     def _qualified(self, meta, children):
