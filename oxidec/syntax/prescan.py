@@ -282,8 +282,7 @@ def match_delimiters(toks: list[Tok]) -> tuple[dict[int, int], list[LexError]]:
 # ---------------------------------------------------------------------------
 # Items
 
-from .item_words import (_DEVICE_ATTRS, _FN_QUALIFIERS, _HOST_FN_ATTRS,  # noqa: E402
-                         _HOST_ONLY_WORDS, _ITEM_STARTS)
+from .item_words import _FN_QUALIFIERS, _HOST_ONLY_WORDS, _ITEM_STARTS  # noqa: E402
 
 
 class _ItemScanner:
