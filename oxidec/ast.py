@@ -302,6 +302,7 @@ class ClosureExpr(Expr):
     params: tuple[ClosureParam, ...]
     body: Expr
     is_move: bool = False
+    ret: TypeExpr | None = None  # `|k: usize| -> f32 { .. }` (the body is then a block)
 
 
 @node
@@ -338,12 +339,14 @@ class WhileExpr(Expr):
     cond: Expr  # may be a LetExpr
     body: Block
     label: str | None = None
+    attrs: tuple["Attribute", ...] = ()  # `#[unroll]` on the loop
 
 
 @node
 class LoopExpr(Expr):
     body: Block
     label: str | None = None
+    attrs: tuple["Attribute", ...] = ()  # `#[unroll]` on the loop
 
 
 @node
@@ -427,12 +430,14 @@ class LetStmt(Stmt):
     ty: TypeExpr | None
     init: Expr | None
     else_: "Block | None" = None  # `let PAT = EXPR else { diverge };`
+    attrs: tuple["Attribute", ...] = ()  # lint levels: `#[allow(arithmetic_overflow)]`
 
 
 @node
 class ExprStmt(Stmt):
     expr: Expr
     semi: bool
+    attrs: tuple["Attribute", ...] = ()  # lint levels (a loop's `#[unroll]` is the loop's)
 
 
 @node

@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "E0594": "assignment through `&`, `*const`, or to a binding that is not `mut`",
     "E0596": "mutable borrow of something that is not mutable",
     "E0597": "a borrowed value does not live long enough",
+    "E0658": "an attribute on an expression (unstable in rustc)",
     "E0599": "no method with that name for this type",
     "E0600": "cannot apply unary operator",
     "E0606": "invalid cast",

@@ -147,6 +147,14 @@ class ConstFnMixin:
             self.env.pop()
 
     def _default_ty(self, init: ast.Expr):
+        # the type checker's type of the initialiser, where it checked this code (a const's
+        # value is checked before it is evaluated: `let mut i = 0; while i < N` is usize)
+        r = getattr(self.tc, "r", None)
+        known = r.expr_ty.get(init) if r is not None else None
+        if known is not None:
+            known = self.tc.deep(known)
+            if T.is_scalar(known) or isinstance(known, (T.ArrayTy, T.TupleTy, T.StructTy)):
+                return known
         ret = getattr(self, "ret_ty", None)
         if isinstance(init, ast.LitExpr) and not init.suffix:
             if init.kind == "int" and isinstance(ret, T.IntTy):
@@ -166,6 +174,9 @@ class ConstFnMixin:
         unit = ConstValue(None, T.UNIT)
         if not self.tick(e):
             raise _Return(None)
+        if isinstance(e, (ast.AssignExpr, ast.CompoundAssignExpr)) \
+                and isinstance(e.lhs, (ast.IndexExpr, ast.FieldExpr)):
+            return self.exec_place_assign(e)  # `t[i] = v`, `s.x += 1`
         if isinstance(e, (ast.AssignExpr, ast.CompoundAssignExpr)):
             if not (isinstance(e.lhs, ast.PathExpr) and len(e.lhs.path.names) == 1):
                 self.fail(e.lhs, "this assignment")
@@ -211,6 +222,35 @@ class ConstFnMixin:
         if v is None:
             raise _Return(None)
         return v
+
+    def exec_place_assign(self, e):
+        from .consteval import ConstValue
+        cur = self.eval(e.lhs, None)
+        if cur is None:
+            raise _Return(None)
+        if isinstance(e, ast.AssignExpr):
+            v = self.eval(e.rhs, cur.ty)
+        else:
+            v = self.eval(ast.BinaryExpr(op=e.op, lhs=e.lhs, rhs=e.rhs, op_span=e.op_span,
+                                         span=e.span), cur.ty)
+        if v is None:
+            raise _Return(None)
+        if not self.assign_place(e.lhs, v):  # const_aggregates.py
+            self.fail(e.lhs, "this assignment")
+            raise _Return(None)
+        return ConstValue(None, T.UNIT)
+
+    def eval_in_frame(self, e: ast.Expr, expected):
+        """A block (or `if`, `loop`) as a constant's whole value: run it like a const fn's
+        body, with a frame of its own."""
+        saved_env, saved_ret = getattr(self, "env", None), getattr(self, "ret_ty", None)
+        self.env, self.ret_ty, self.steps = [{}], expected, 0
+        try:
+            return self.exec_expr(e, expected)
+        except (_Return, _Break, _Continue):
+            return None
+        finally:
+            self.env, self.ret_ty = saved_env, saved_ret
 
     def exec_loop(self, e):
         from .consteval import ConstValue

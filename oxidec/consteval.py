@@ -14,6 +14,7 @@ from . import types as T
 from .diagnostics import DiagnosticSink
 from .mir.syntax import Constant
 from .passes.consteval import eval_binary, eval_cast, eval_unary
+from .const_aggregates import ConstAggregateMixin
 from .const_fn import ConstFnMixin
 from .syntax.literals import Decimal, float_literal
 
@@ -33,7 +34,7 @@ def cast_value(value, src: T.Ty, dst: T.Ty):
 FLOATS = ("f16", "bf16", "f32", "f64")
 
 
-class ConstEvaluator(ConstFnMixin):
+class ConstEvaluator(ConstFnMixin, ConstAggregateMixin):
     def __init__(self, items, sink: DiagnosticSink, lower_type, tc=None):
         self.items = items
         self.sink = sink
@@ -194,9 +195,14 @@ class ConstEvaluator(ConstFnMixin):
         if isinstance(e, ast.MethodCallExpr) and e.method in ("to_bits", "wrapping_add",
                                                              "wrapping_sub", "wrapping_mul"):
             return self.eval_method(e, expected)
-        if getattr(self, "env", None) and isinstance(e, (ast.IfExpr, ast.BlockExpr,
-                                                         ast.LoopExpr)):
-            return self.exec_expr(e, expected)
+        if isinstance(e, (ast.IfExpr, ast.BlockExpr, ast.LoopExpr)) and not (
+                isinstance(e, ast.BlockExpr) and e.unsafe):
+            if getattr(self, "env", None):
+                return self.exec_expr(e, expected)
+            return self.eval_in_frame(e, expected)  # `const T: [f32; 4] = { let .. };`
+        v = self.eval_aggregate(e, expected)  # const_aggregates.py
+        if v is not False:
+            return v
         self.fail(e)
         return None
 

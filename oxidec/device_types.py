@@ -42,3 +42,17 @@ def managed_barrier_parts(ty: Ty) -> tuple[str, str, int] | None:
         return None
     state, kind, ident = ty.name[len("ManagedBarrier<"):-1].split(", ")
     return state, kind, int(ident)
+
+
+# `cusimd::CuSimd<T, N>` (device_api/cusimd.py): N values of T in registers, a `[T; N]`
+def cusimd_ty(elem: Ty, n: int) -> StructTy:
+    from .types import ArrayTy
+    return StructTy(f"CuSimd<{elem}, {n}>", (("0", ArrayTy(elem, n)),), True)
+
+
+def cusimd_parts(ty: Ty) -> tuple[Ty, int] | None:
+    """(T, N) of a CuSimd type, else None."""
+    if isinstance(ty, StructTy) and ty.name.startswith("CuSimd<") and len(ty.fields) == 1:
+        arr = ty.fields[0][1]
+        return arr.elem, arr.length
+    return None

@@ -165,4 +165,13 @@ Only a fieldless enum converts to an integer with `as` (its discriminant).
     enum E { A(f32), B }
     let n = e as u32;                // error[E0605]
 """,
+    "E0658": """\
+An attribute on an expression that is not a statement on its own. rustc attaches the
+attribute of `#[a] x += 1;` to the operand `x`, and attributes on expressions need the
+unstable `stmt_expr_attributes`; on a `let`, a call statement or a block-like statement
+(`unsafe { .. }`, a loop, `{ .. }`) it is fine.
+
+    #[allow(unused)] s += 1;         // error[E0658]
+    #[allow(unused)] { s += 1; }     // ok
+""",
 }

@@ -434,6 +434,8 @@ THREAD_COORD32 = StructTy("ThreadCoord2D32", (("0", U32), ("1", U32)))
 # cooperative groups: zero-sized handles; a tile's size is in its type
 THREAD_BLOCK = StructTy("ThreadBlock", (), True)
 GRID = StructTy("Grid", (), True)
+CLUSTER = StructTy("Cluster", (), True)
+COALESCED = StructTy("CoalescedThreads", (("mask", U32),), True)
 
 
 def warp_tile_ty(n: int) -> StructTy:
@@ -550,4 +552,5 @@ from .scalar_consts import (FLOAT_CONSTS, FLOAT_INT_CONSTS, HALF_CONSTS,  # noqa
 
 # the handle types of parts of the device API (after everything they are built of)
 from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
-                           managed_barrier_parts, managed_barrier_ty, runtime2d_slice_ty)
+                           cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
+                           runtime2d_slice_ty)

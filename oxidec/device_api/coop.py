@@ -25,6 +25,10 @@ TYPES = [
     ApiType("Grid", "cooperative_groups",
             doc="every thread of the launch; `sync()` needs `#[cooperative_launch]`"),
     ApiType("ThreadBlock", "cooperative_groups", doc="the threads of this block"),
+    ApiType("CoalescedThreads", "cooperative_groups",
+            doc="the lanes of the warp active where it was made (a snapshot of activemask)"),
+    ApiType("Cluster", "cooperative_groups", min_sm=90,
+            doc="the blocks of this thread-block cluster (sm_90; GPU only)"),
     ApiType("WarpTile", "cooperative_groups", "<const N: u32>",
             doc="N consecutive lanes of one warp (N a power of two <= 32)"),
 ]
@@ -50,6 +54,21 @@ FNS = [
     _m("Grid", "num_blocks", (), "u32", "coop_grid"),
     _m("Grid", "block_rank", (), "u32", "coop_grid"),
     ApiFn(CG + "this_thread_block", (), "ThreadBlock", hook("coop_handle")),
+    # `coalesced_threads()`: the active lanes (activemask); shfl(v, r) reads the lane of
+    # rank r, shfl_xor/down/up work on lane ids; a source outside the group: the own value
+    ApiFn(CG + "coalesced_threads", (), "CoalescedThreads", hook("coalesced")),
+    *(_m("CoalescedThreads", name, params, ret, "coalesced")
+      for name, params, ret in (("raw_mask", (), "u32"), ("size", (), "u32"),
+                                ("thread_rank", (), "u32"), ("sync", (), "()"),
+                                ("all", ("bool",), "bool"), ("any", ("bool",), "bool"),
+                                *((n, ("u32", "u32"), "u32") for n in TILE_SHUFFLES),
+                                *((f"{n}_f32", ("f32", "u32"), "f32") for n in TILE_SHUFFLES))),
+    # the cluster of this block (sm_90): sync() is the cluster barrier, ranks are the
+    # block's %cluster_ctarank and the linear thread order within it
+    ApiFn(CG + "this_cluster", (), "Cluster", hook("coop_handle"), min_sm=90),
+    *(_m("Cluster", name, (), ret, "coop_cluster", min_sm=90)
+      for name, ret in (("sync", "()"), ("thread_rank", "u32"), ("size", "u32"),
+                        ("num_blocks", "u32"), ("block_rank", "u32"))),
     _m("ThreadBlock", "sync", (), "()", "coop_block"),
     _m("ThreadBlock", "thread_rank", (), "u32", "coop_block"),
     _m("ThreadBlock", "size", (), "u32", "coop_block"),

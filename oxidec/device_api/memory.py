@@ -36,6 +36,21 @@ FNS = [
           hook("disjoint_from_raw_parts"), kind="assoc_fn", owner="DisjointSlice",
           type_params=("T",), unsafe=True, check="elem_from_ptr"),
     ApiFn("shared::dynamic_smem_size", (), "u32", op("dynamic_smem_size")),
+    # SharedArray<T, N, ALIGN>: the allocation's address (no bounds check: no access
+    # happens), `as_raw_mut_ptr(&raw mut S)` without a reference to the whole array, and
+    # the constants N, N == 0 and the alignment (`SharedArray::<T, N, A>::len()`)
+    ApiFn("SharedArray::as_ptr", (), "*const T", hook("shared_ptr"), kind="method",
+          owner="SharedArray", type_params=("T",)),
+    ApiFn("SharedArray::as_mut_ptr", (), "*mut T", hook("shared_ptr"), kind="method",
+          owner="SharedArray", type_params=("T",)),
+    ApiFn("SharedArray::as_raw_mut_ptr", ("_",), "*mut u8", hook("shared_ptr"),
+          kind="assoc_fn", owner="SharedArray", unsafe=True, check="shared_array_assoc",
+          aliases=("shared::SharedArray::as_raw_mut_ptr",)),
+    *(ApiFn(f"SharedArray::{name}", (), ret, hook("shared_array_const"), kind="assoc_fn",
+            owner="SharedArray", check="shared_array_assoc")
+      for name, ret in (("len", "usize"), ("is_empty", "bool"), ("alignment", "usize"))),
+    ApiFn("DynamicSharedArray::alignment", (), "usize", hook("shared_array_const"),
+          kind="assoc_fn", owner="DynamicSharedArray", check="shared_array_assoc"),
     # `DynamicSharedArray::<T>::get()`: the type argument is on the type's segment, or
     # inferred from the expected `*mut T` (typeck hook `dynamic_shared`)
     ApiFn("DynamicSharedArray::get", (), "*mut T", hook("dynamic_shared"), kind="assoc_fn",

@@ -71,3 +71,9 @@ for _t in INT_NAMES:
         ApiFn(f"{_t}::from_le_bytes", (f"[u8; {_n}]",), _t, hook("int_from_le_bytes")),
         ApiFn(f"{_t}::from_ne_bytes", (f"[u8; {_n}]",), _t, hook("int_from_le_bytes")),
     ]
+for _t, _n in (("f32", 4), ("f64", 8)):  # the bytes of the bits (lower/num_methods.py)
+    FNS += [
+        ApiFn(f"{_t}::from_be_bytes", (f"[u8; {_n}]",), _t, hook("float_from_be_bytes")),
+        ApiFn(f"{_t}::from_le_bytes", (f"[u8; {_n}]",), _t, hook("float_from_le_bytes")),
+        ApiFn(f"{_t}::from_ne_bytes", (f"[u8; {_n}]",), _t, hook("float_from_le_bytes")),
+    ]

@@ -125,7 +125,7 @@ def _masked() -> list[Op]:
         *(Op(f"{n}_sync", "arg1", **coll, doc="(mask, value, lane or delta)")
           for n in SHUFFLE_OPS),
         *(Op(f"{n}_sync", r, warp_uniform_result=True, **coll, doc="(mask, predicate)")
-          for n, r in (("ballot", "u32"), ("any", "bool"), ("all", "bool"))),
+          for n, r in (("ballot", "u32"), ("any", "bool"), ("all", "bool"), ("uni", "bool"))),
         Op("match_any_sync", "u32", min_sm=70, **coll,
            doc="(mask, value): the lanes of the mask whose value equals this lane's"),
         Op("match_all_sync", "u32", min_sm=70, warp_uniform_result=True, **coll,

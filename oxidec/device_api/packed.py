@@ -41,6 +41,17 @@ for _k in ("max", "min"):
     for _suffix, _mods in (("", ""), ("_nan", ".NaN")):
         SCALAR[("bf16", f"{_k}{_suffix}_bf16")] = f"{_k}{_mods}.bf16"
 
+# `.xorsign.abs` (sm_86): max/min of the magnitudes, the sign the XOR of the operands' signs
+XORSIGN: dict[tuple[str, str], str] = {}
+for _k in ("max", "min"):
+    for _t, _mods in (("f16", (("", ""), ("_ftz", ".ftz"), ("_nan", ".NaN"),
+                               ("_ftz_nan", ".ftz.NaN"))),
+                      ("bf16", (("", ""), ("_nan", ".NaN")))):
+        for _suffix, _m in _mods:
+            XORSIGN[(_t, f"{_k}{_suffix}_xorsign_abs_{_t}")] = f"{_k}{_m}.xorsign.abs.{_t}"
+            XORSIGN[(f"{_t}x2", f"{_k}{_suffix}_xorsign_abs_{_t}x2")] = \
+                f"{_k}{_m}.xorsign.abs.{_t}x2"
+
 # f32 pair (lo, hi) -> packed: (module, fn) -> PTX instruction
 PACK = {
     ("convert", "cvt_f16x2_f32"): "cvt.rn.f16x2.f32",
@@ -63,6 +74,9 @@ def ops() -> list[Op]:
              for name in UNPACK]
     rows += [Op(name, "u16", min_sm=80, doc=f"`{name}` on a half's bits (u16)")
              for name in SCALAR.values()]
+    rows += [Op(name, "u32" if name.endswith("x2") else "u16", min_sm=86,
+                doc=f"`{name}`: magnitudes, the XOR of the signs")
+             for name in XORSIGN.values()]
     return rows
 
 
@@ -77,4 +91,7 @@ FNS = [
       for fmt in ("f16", "bf16")),
     *(ApiFn(f"{mod}::{fn}", ("u16", "u16"), "u16", op(name), min_sm=80)
       for (mod, fn), name in SCALAR.items()),
+    *(ApiFn(f"{mod}::{fn}", ("u32", "u32") if mod.endswith("x2") else ("u16", "u16"),
+            "u32" if mod.endswith("x2") else "u16", op(name), min_sm=86)
+      for (mod, fn), name in XORSIGN.items()),
 ]

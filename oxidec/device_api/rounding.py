@@ -49,6 +49,11 @@ def _names() -> dict[str, tuple[str, int, str]]:
         add([o, "approx", "ftz"], 1, "f32")
     add(["rcp", "approx", "ftz"], 1, "f64")
     add(["rsqrt", "approx"], 1, "f64")
+    # max/min of the magnitudes with the XOR of the signs (sm_86; `nan` is PTX's `.NaN`)
+    for k in ("max", "min"):
+        for mods in ((), ("ftz",), ("nan",), ("ftz", "nan")):
+            ptx = [k, *("NaN" if m == "nan" else m for m in mods), "xorsign", "abs"]
+            out["_".join([k, *mods, "xorsign", "abs", "f32"])] = (".".join(ptx), 2, "f32")
     return out
 
 
@@ -57,13 +62,15 @@ NAMES = _names()
 OPCODES = sorted({opcode for opcode, _, _ in NAMES.values()})
 
 
+def min_sm(opcode: str) -> int:
+    return 86 if "xorsign" in opcode else 75 if opcode.startswith("tanh") else 0
+
+
 def ops() -> list[Op]:
-    return [Op(f"float.{opcode}", "arg0",
-               min_sm=75 if opcode.startswith("tanh") else 0,
+    return [Op(f"float.{opcode}", "arg0", min_sm=min_sm(opcode),
                doc=f"`{opcode}.<f32|f64>`: one instruction (device_api/rounding.py)")
             for opcode in OPCODES]
 
 
-FNS = [ApiFn(f"float::{name}", (t,) * n, t, op(f"float.{opcode}"),
-             min_sm=75 if opcode.startswith("tanh") else 0)
+FNS = [ApiFn(f"float::{name}", (t,) * n, t, op(f"float.{opcode}"), min_sm=min_sm(opcode))
        for name, (opcode, n, t) in NAMES.items()]

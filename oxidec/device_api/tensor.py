@@ -22,8 +22,9 @@ MMA: dict[str, tuple[str, str, str, str, str]] = {}
 
 
 def _mma(name: str, shape: str, acc: str, a: str, b: str, sig: tuple[str, str, str],
-         sat: bool = False) -> None:
-    ptx = f"mma.{shape}.{acc}.{a}.{b}" + (".satfinite" if sat else "")
+         sat: bool = False, bit_op: str = "") -> None:
+    ptx = f"mma.{shape}.{acc}.{a}.{b}" + (".satfinite" if sat else "") + \
+        (f".{bit_op}" if bit_op else "")
     MMA[name] = (ptx, *sig)
 
 
@@ -46,6 +47,20 @@ for _a in ("s8", "u8"):
             _suffix = (_a if _a == _b else f"{_a}_{_b}") + ("_satfinite" if _sat else "")
             _mma(f"mma_m16n8k32_s32_{_suffix}", "m16n8k32", "s32", _a, _b, _S32_4, _sat)
             _mma(f"mma_m16n8k16_s32_{_suffix}", "m16n8k16", "s32", _a, _b, _S32_2, _sat)
+# 4-bit integers: 8 to a register, twice the k of the 8-bit shapes with the same registers
+for _a in ("s4", "u4"):
+    for _b in ("s4", "u4"):
+        for _sat in (False, True):
+            _suffix = (_a if _a == _b else f"{_a}_{_b}") + ("_satfinite" if _sat else "")
+            _mma(f"mma_m16n8k64_s32_{_suffix}", "m16n8k64", "s32", _a, _b, _S32_4, _sat)
+            _mma(f"mma_m16n8k32_s32_{_suffix}", "m16n8k32", "s32", _a, _b, _S32_2, _sat)
+
+# 1-bit: d = c + popc of (a AND b) or (a XOR b) along k, 32 bits to a register
+for _op in ("and", "xor"):
+    _mma(f"mma_m16n8k256_s32_b1_{_op}_popc", "m16n8k256", "s32", "b1", "b1", _S32_4,
+         bit_op=_op)
+    _mma(f"mma_m16n8k128_s32_b1_{_op}_popc", "m16n8k128", "s32", "b1", "b1", _S32_2,
+         bit_op=_op)
 
 # ldmatrix: cuda-oxide name -> (matrices, transposed)
 LDMATRIX = {f"ldmatrix_x{n}{'_trans' if t else ''}": (n, t) for n in (1, 2, 4)

@@ -39,6 +39,9 @@ FNS = [
           owner="ThreadIndex"),
     ApiFn("ThreadIndex::in_bounds", ("usize",), "bool", hook("thread_index_in_bounds"),
           kind="method", owner="ThreadIndex"),
+    # false when the launch shape check failed (index_1d in a 2-D/3-D launch: usize::MAX)
+    ApiFn("ThreadIndex::is_valid", (), "bool", hook("thread_index_is_valid"), kind="method",
+          owner="ThreadIndex"),
     # `#[kernel(launch_context = ctx)]` names the launch; these read 32-bit coordinates
     # from it (blockIdx * blockDim + threadIdx in u32 arithmetic, as cuda-oxide)
     ApiFn("thread::index_1d_u32", ("LaunchContext",), "ThreadIndex32", hook("coords_u32")),

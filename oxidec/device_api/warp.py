@@ -60,6 +60,8 @@ FNS = [
     ApiFn("warp::ballot_sync", ("u32", "bool"), "u32", op("ballot_sync")),
     ApiFn("warp::any_sync", ("u32", "bool"), "bool", op("any_sync")),
     ApiFn("warp::all_sync", ("u32", "bool"), "bool", op("all_sync")),
+    # true when the predicate is the same in every lane of the mask (`vote.sync.uni`)
+    ApiFn("warp::uni_sync", ("u32", "bool"), "bool", op("uni_sync")),
     ApiFn("warp::active_mask", (), "u32", op("active_mask")),
     ApiFn("warp::sync_mask", ("u32",), "()", op("warp_sync")),
     ApiFn("warp::match_any_sync", ("u32", "u32"), "u32", op("match_any_sync"), min_sm=70),

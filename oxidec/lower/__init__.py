@@ -35,6 +35,8 @@ from .coop_api import CoopApiLowering
 from .math_api import MathApiLowering
 from .runtime2d_api import Runtime2DLowering
 from .barrier_api import BarrierApiLowering
+from .coop_ops import CoopOpsLowering
+from .coalesced_api import CoalescedLowering
 from .overflow_lint import OverflowLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
@@ -60,7 +62,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
-                  BarrierApiLowering):
+                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

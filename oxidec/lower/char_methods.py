@@ -24,6 +24,9 @@ ASCII_CLASSES = {
     "graphic": ((0x21, 0x7E),),
     "control": ((0x00, 0x1F), (0x7F, 0x7F)),
 }
+WHITE_SPACE = ((0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680),
+               (0x2000, 0x200A), (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F),
+               (0x3000, 0x3000))
 RADIX_PANIC = "to_digit: invalid radix -- radix must be in the range 2 to 36 inclusive"
 
 
@@ -38,6 +41,12 @@ def _in_ranges(o: _Ops, c, ranges) -> M.Operand:
 
 
 class CharLowering:
+
+    def char_is_whitespace(self, o, c, ret):
+        """core's `is_whitespace`: `' '`, `'\\t'..='\\r'`, or Unicode's White_Space set
+        above ASCII (U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F,
+        U+205F, U+3000: the property's whole list, unchanged since Unicode 6.3)."""
+        return _in_ranges(o, o.cast(c, T.U32), WHITE_SPACE)
 
     def char_is_ascii(self, o, c, ret):
         return o.bin("lt", o.cast(c, T.U32), k(0x80, T.U32), T.U32)

@@ -78,6 +78,28 @@ class CoopApiLowering:
         return self._bin("add", self._bin("mul", linear("ctaid", "nctaid"), count("ntid"), span),
                          linear("tid", "ntid"), span)
 
+    def api_coop_cluster(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        """`this_cluster()`'s methods: the cluster barrier and the cluster's ranks."""
+        span = e.span
+        if api.name == "sync":
+            self.push(M.Effect("cluster_sync", (), span))
+            return UNIT_CONST
+        if api.name == "num_blocks":
+            return self.special("cluster_nctarank", span)
+        if api.name == "block_rank":
+            return self.special("cluster_ctarank", span)
+        nx, ny = self.special("ntid.x", span), self.special("ntid.y", span)
+        per_block = self._bin("mul", self._bin("mul", nx, ny, span),
+                              self.special("ntid.z", span), span)
+        if api.name == "size":
+            return self._bin("mul", self.special("cluster_nctarank", span), per_block, span)
+        zy = self._bin("add", self._bin("mul", self.special("tid.z", span), ny, span),
+                       self.special("tid.y", span), span)
+        rank = self._bin("add", self._bin("mul", zy, nx, span), self.special("tid.x", span),
+                         span)
+        return self._bin("add", self._bin("mul", self.special("cluster_ctarank", span),
+                                          per_block, span), rank, span)
+
     def api_coop_tile(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         span = e.span
         recv = self.ty(e.receiver)

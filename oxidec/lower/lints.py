@@ -6,22 +6,26 @@ from __future__ import annotations
 
 from .. import ast
 
-LEVEL_ATTRS = ("allow", "warn", "deny", "forbid")
+LEVEL_ATTRS = ("allow", "expect", "warn", "deny", "forbid")
+
+
+def level_of(attrs, inherited: dict[str, str]) -> dict[str, str]:
+    """The lint levels under `attrs` (of an item or a statement), inside `inherited`.
+    `forbid` acts as `deny`, `expect` as `allow` (oxidec does not report an unmet one)."""
+    levels = dict(inherited)
+    for a in attrs:
+        if a.name in LEVEL_ATTRS and a.args:
+            for arg in a.args:
+                if isinstance(arg, ast.PathExpr):
+                    levels[arg.path.names[-1]] = {"forbid": "deny", "expect": "allow"}.get(
+                        a.name, a.name)
+    return levels
 
 
 def lint_levels(unit: ast.SourceUnit | None) -> dict[str, dict[str, str]]:
     """fn name -> {lint name -> "allow" | "warn" | "deny"} for the lints its attributes or
     its modules' name."""
     out: dict[str, dict[str, str]] = {}
-
-    def level_of(attrs, inherited: dict[str, str]) -> dict[str, str]:
-        levels = dict(inherited)
-        for a in attrs:
-            if a.name in LEVEL_ATTRS and a.args:
-                for arg in a.args:
-                    if isinstance(arg, ast.PathExpr):
-                        levels[arg.path.names[-1]] = "deny" if a.name == "forbid" else a.name
-        return levels
 
     def walk(items, inherited: dict[str, str]) -> None:
         for item in items:

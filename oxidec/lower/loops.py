@@ -97,6 +97,9 @@ class ForLowering:
     # Full unrolling of constant-trip loops: `#[unroll]` asks for it (up to MAX_UNROLL
     # iterations); without the attribute, loops of at most AUTO_UNROLL iterations unroll.
     # `#[unroll(N)]` unrolls fully when N covers the trip count, else leaves the loop alone.
+    # On `while` and `loop` (stmt_attrs.py puts it there) `#[unroll]` is accepted as a hint
+    # and nothing more: a counted `while` is unrolled by passes/loop_unroll.py with its own
+    # factor, whatever N says; other loops are not unrolled.
     # Unrolling here, with one fresh local per iteration for the loop variable, turns the
     # loop variable into a constant in each copy, so indexing becomes ConstIndex and the
     # bounds checks fold away (the tiled matmul's inner loop).

@@ -393,8 +393,9 @@ class NumLowering:
         (x,) = self.lower_in_order(e.args)
         return x
 
-    def _from_bytes(self, e: ast.CallExpr, big_endian: bool) -> M.Operand:
-        ty = self.ty(e)
+    def _from_bytes(self, e: ast.CallExpr, big_endian: bool, ty: T.Ty | None = None
+                    ) -> M.Operand:
+        ty = ty or self.ty(e)
         o = _Ops(self, e.span)
         (arr,) = self.lower_in_order(e.args)
         local = self.operand_local(arr, self.ty(e.args[0]), e.span)
@@ -413,6 +414,18 @@ class NumLowering:
     def api_int_from_le_bytes(self, e: ast.CallExpr, api) -> M.Operand:
         return self._from_bytes(e, False)
 
+    def _float_from_bytes(self, e: ast.CallExpr, big_endian: bool) -> M.Operand:
+        """`f32::from_le_bytes(b)`: the integer of those bytes, its bits reinterpreted."""
+        ty = self.ty(e)
+        bits = self._from_bytes(e, big_endian, T.IntTy(ty.bits, False))
+        return _Ops(self, e.span).intr("bitcast", (bits,), ty)
+
+    def api_float_from_be_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        return self._float_from_bytes(e, True)
+
+    def api_float_from_le_bytes(self, e: ast.CallExpr, api) -> M.Operand:
+        return self._float_from_bytes(e, False)
+
     # -- floats -------------------------------------------------------------------------
     def float_method(self, o: _Ops, name: str, a, args, ty: T.FloatTy, ret: T.Ty):
         if name in FLOAT_ROUTINES:
@@ -421,6 +434,18 @@ class NumLowering:
 
     def float_fract(self, o, a, ty, ret):
         return o.bin("sub", a, o.intr("trunc", (a,), ty), ty)
+
+    def _float_bits(self, o, a, ty):
+        bits = T.IntTy(ty.bits, False)
+        return o.intr("bitcast", (a,), bits), bits
+
+    def float_to_le_bytes(self, o, a, ty, ret):  # the bits' bytes (the device is little-endian)
+        return self.int_to_le_bytes(o, *self._float_bits(o, a, ty), ret)
+
+    float_to_ne_bytes = float_to_le_bytes
+
+    def float_to_be_bytes(self, o, a, ty, ret):
+        return self.int_to_be_bytes(o, *self._float_bits(o, a, ty), ret)
 
     def float_round_ties_even(self, o, a, ty, ret):
         return o.intr("rint", (a,), ty)

@@ -59,6 +59,8 @@ class PlaceLowering:
             return M.Place(self.lower_subslice(e, False), (M.Deref(),))
         base = self.lower_place(e.base)
         bty = self.ty(e.base)
+        if T.cusimd_parts(bty) is not None:  # `v[i]` of a CuSimd: its array's element
+            base, bty = base.project(M.Field(0)), bty.fields[0][1]
         index = self.lower_expr(e.index)
         idx = self.operand_local(index, T.USIZE, e.index.span)
         if isinstance(bty, T.RefTy) and isinstance(bty.inner, T.SliceTy):

@@ -79,6 +79,13 @@ class Runtime2DLowering:
         data = self.to_temp(M.Intrinsic("slice_from_parts", (ptr, n)), slice_ty, e.span)
         return self.to_temp(M.Aggregate(ty, (data, width)), ty, e.span)
 
+    def api_thread_index_is_valid(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
+        """A 1-D witness is invalid as usize::MAX (lower/calls.py index_1d)."""
+        place = self.runtime2d_receiver(e.receiver)
+        idx = self.to_temp(M.Use(M.Copy(place)), T.USIZE, e.span)
+        return self.to_temp(M.BinaryOp("ne", idx, M.Constant(T.int_range(T.USIZE)[1],
+                                                              T.USIZE)), T.BOOL, e.span)
+
     def api_witness2d_field(self, e: ast.MethodCallExpr, api: ApiFn) -> M.Operand:
         place = self.runtime2d_receiver(e.receiver)
         field = 1 if api.name == "col" else 0

@@ -103,6 +103,23 @@ class SliceLowering:
         return self.operand_local(self.to_temp(M.Intrinsic("slice_from_parts", (start, n)), ty,
                                                span), ty, span)
 
+    def halves(self, fat: int, elem: T.Ty, mutable: bool, mid: M.Operand, length: M.Operand,
+               span: Span) -> tuple[M.Operand, M.Operand]:
+        """`(s[..mid], s[mid..])` (mid already checked): both from one reborrow of the data,
+        so borrowck sees one loan, kept by the pair (and each half taken out of it), as
+        rustc's `split_at_mut` gives two disjoint borrows of one: the right half starts at
+        a raw copy of that reborrow's address."""
+        ref_ty, raw_ty = T.RefTy(elem, mutable), T.PtrTy(elem, mutable)
+        data = self.operand_local(self.data_ptr(fat, elem, mutable, span), ref_ty, span)
+        raw = self.to_temp(M.Cast(M.Copy(M.Place(data)), raw_ty), raw_ty, span)
+        start = self.to_temp(M.Intrinsic("ptr_add", (raw, mid)), raw_ty, span)
+        rest = self.to_temp(M.BinaryOp("sub", length, mid), T.USIZE, span)
+        half = T.RefTy(T.SliceTy(elem), mutable)
+        left = self.to_temp(M.Intrinsic("slice_from_parts", (M.Move(M.Place(data)), mid)), half,
+                            span)
+        right = self.to_temp(M.Intrinsic("slice_from_parts", (start, rest)), half, span)
+        return left, right
+
     # -- the methods --------------------------------------------------------------
     def lower_slice_method(self, e: ast.MethodCallExpr, name: str) -> M.Operand:
         span, ty = e.span, self.ty(e)
@@ -124,7 +141,7 @@ class SliceLowering:
             else:
                 self.swap_elements(place, length, elem, args, span)
             return UNIT_CONST
-        mutable = name.endswith("_mut") or name == "copy_from_slice"
+        mutable = name.endswith("_mut") or name in ("copy_from_slice", "split_at_mut_checked")
         fat, elem = self.as_fat(e.receiver, mutable)
         length = self.to_temp(M.Len(M.Place(fat)), T.USIZE, span)
         args = list(self.lower_in_order(e.args))
@@ -145,11 +162,18 @@ class SliceLowering:
             mid = M.Copy(M.Place(self.usize_local(args[0], span)))
             if self.checked:
                 self.check(self.less("le", mid, length, span), "mid > len", span)
-            left = self.fat_from(fat, elem, mutable, ZERO, mid, span)
-            right = self.fat_from(fat, elem, mutable, mid, length, span)
-            half = T.RefTy(T.SliceTy(elem), mutable)
-            return self.to_temp(M.Aggregate(ty, (self.read(M.Place(left), half),
-                                                 self.read(M.Place(right), half))), ty, span)
+            left, right = self.halves(fat, elem, mutable, mid, length, span)
+            return self.to_temp(M.Aggregate(ty, (left, right)), ty, span)
+        if name in ("split_at_checked", "split_at_mut_checked"):  # None when mid > len
+            mid = self.usize_local(args[0], span)
+            ok = self.less("le", M.Copy(M.Place(mid)), length, span)
+            # the halves of `min(mid, len)`: no out-of-range slice even when unused
+            cut = self.to_temp(M.Intrinsic("min", (M.Copy(M.Place(mid)), length)), T.USIZE,
+                               span)
+            left, right = self.halves(fat, elem, mutable, cut, length, span)
+            pair_ty = ty.variants[1].fields[0][1]
+            pair = self.to_temp(M.Aggregate(pair_ty, (left, right)), pair_ty, span)
+            return self.to_temp(M.Aggregate(ty, (ok, pair)), ty, span)
         if name == "as_chunks":
             (n,) = self.r.generic_values[e]
             count = self.to_temp(M.BinaryOp("div", length, M.Constant(n, T.USIZE)), T.USIZE,

@@ -13,6 +13,7 @@ from ..mir import syntax as M
 from ..span import Span
 from ..typeck import Var
 from .builder import UNIT_CONST
+from .lints import level_of
 
 class StmtLowering:
 
@@ -41,6 +42,17 @@ class StmtLowering:
         del self.scope_vars[mark:]
 
     def lower_stmt(self, stmt: ast.Stmt) -> None:
+        attrs = getattr(stmt, "attrs", ())
+        if attrs:  # `#[allow(arithmetic_overflow)] let x = ..;`: levels for this statement
+            outer, self.lint_levels = self.lint_levels, level_of(attrs, self.lint_levels)
+            try:
+                self.lower_stmt_kind(stmt)
+            finally:
+                self.lint_levels = outer
+        else:
+            self.lower_stmt_kind(stmt)
+
+    def lower_stmt_kind(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.LetStmt):
             self.lower_let_stmt(stmt)
         elif isinstance(stmt, ast.ExprStmt):

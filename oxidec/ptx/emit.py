@@ -15,7 +15,7 @@ from . import abi, bulk
 from .atomics import emit_atomic
 from ..mir.cfg import postorder, successors
 from .fusion import plan_fusion
-from .instrs import EFFECTS, INT_COMPARE, instr
+from .instrs import EFFECTS, INT_COMPARE, instr, nan_test
 from .intrinsics import EFFECTS_WITH_OPERANDS
 from .places import PlaceAccess, RegPlace, Val
 from .predicate import EXIT, MAX_INSTRUCTIONS, is_memory_load, plan_regions, speculate, unguardable
@@ -56,6 +56,7 @@ class FunctionEmitter(PlaceAccess):
     # -- services for places/rvalues ------------------------------------------
 
     def emit(self, line: str) -> None:
+        line = nan_test(line)  # a float compared with itself: `testp` (instrs.py says why)
         guarded = False
         if self.guard is not None:
             line, guarded = self.guarded_line(line)

@@ -10,8 +10,13 @@ from .places import Val
 
 
 def convert(em, rv, ty, hint) -> list[Val]:
-    em.module.min_version = max(em.module.min_version, "7.8", key=float)
+    version = "8.1" if rv.name == "cvt.rna.satfinite.tf32.f32" else "7.8"  # (PTX ISA)
+    em.module.min_version = max(em.module.min_version, version, key=float)
     regs = [em.as_reg(em.scalar(em.operand(a))).text for a in rv.args]
+    if rv.name.endswith(".tf32.f32"):  # f32 -> tf32 in a .b32
+        dst = hint[0] if hint else em.tmp(U32)
+        em.emit(instr(rv.name, dst, regs[0]))
+        return [Val(dst, U32)]
     if rv.name.startswith("cvt.rn.f16x2") or rv.name.startswith("cvt.rn.relu.f16x2"):
         pair = em.tmp(F16)
         em.emit(instr("cvt.u16.u32", pair, regs[0]))

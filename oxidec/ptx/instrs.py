@@ -96,6 +96,7 @@ VOTES = {
     "ballot": "vote.sync.ballot.b32",
     "any": "vote.sync.any.pred",
     "all": "vote.sync.all.pred",
+    "uni": "vote.sync.uni.pred",  # (masked only: `uni_sync`)
 }
 
 # Effects without operands: name -> the instruction (their rows: oxidec/device_api/ops.py).
@@ -123,3 +124,27 @@ def fill(template: str, s: str = "", b: str = "", f: str = "") -> str:
 def instr(opcode: str, *operands: str) -> str:
     """One instruction line as nvcc lays it out: `opcode \tdst, a, b;`."""
     return f"{opcode} \t{', '.join(operands)};"
+
+
+# A float compared with itself is a NaN test; it is written as `testp`, never as `setp`.
+# ptxas 13.0 (and the driver 580 JIT at -O1 and up) miscompiles a 64-bit select fed by
+# `setp.neu.f64 p, x, x` when x is warp-uniform: on the uniform datapath it selects the low
+# word and leaves the high word at the other arm's (measured on the H200: `is_nan(x) ?
+# 0x7ff8.. : x.to_bits()` came out 0x7ff80000_<low word of x>, oracle programs 10862, 30918,
+# 40095, 41362). `testp.notanumber` has the same meaning and is compiled correctly.
+_SELF_COMPARE_TESTS = {"neu": "notanumber", "nan": "notanumber", "eq": "number", "num": "number"}
+
+
+def nan_test(line: str) -> str:
+    """`setp.{neu,nan}.fN p, x, x` -> `testp.notanumber.fN p, x` (`eq`/`num` -> `number`);
+    any other line unchanged."""
+    if not line.startswith("setp."):
+        return line
+    opcode, _, rest = line.partition(" \t")
+    parts = opcode.split(".")
+    if len(parts) != 3 or parts[2] not in ("f32", "f64") or parts[1] not in _SELF_COMPARE_TESTS:
+        return line
+    operands = rest.rstrip(";").split(", ")
+    if len(operands) != 3 or operands[1] != operands[2]:
+        return line
+    return instr(f"testp.{_SELF_COMPARE_TESTS[parts[1]]}.{parts[2]}", operands[0], operands[1])

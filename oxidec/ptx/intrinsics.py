@@ -332,7 +332,7 @@ INTRINSICS["vprintf"] = vprintf.emit_vprintf
 INTRINSICS.update({f"atom.add.noftz.{k}x2": atomics.emit_packed_add for k in ("f16", "bf16")})
 INTRINSICS.update({name: count for name in ("popc", "clz", "ctz")})
 INTRINSICS.update({name: shuffle for name in SHUFFLE_MODES})
-INTRINSICS.update({name: vote for name in VOTES})
+INTRINSICS.update({name: vote for name in VOTES if name != "uni"})  # uni: masked only
 INTRINSICS.update(warp.MASKED)
 INTRINSICS.update(packed.PACKED)
 INTRINSICS.update(asynchrony.INTRINSICS)

@@ -2,7 +2,7 @@
 operation; unpacking a half is a `cvt.f32.f16` of its 16 bits (f16) or a shift (bf16)."""
 from __future__ import annotations
 
-from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK
+from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK, XORSIGN
 from ..types import F16, F32, U16, U32
 from .instrs import instr
 from .places import Val
@@ -61,6 +61,7 @@ def scalar(em, rv, ty, hint) -> list[Val]:
 
 PACKED = {
     **{name: scalar for name in SCALAR.values()},
+    **{name: (arith if name.endswith("x2") else scalar) for name in XORSIGN.values()},
     **{name: arith for name, _, _ in ARITH.values()},
     **{name: pack for name in PACK.values()},
     **{name: unpack for name in UNPACK},

@@ -33,9 +33,10 @@ def mma(em, rv, ty, hint) -> list[Val]:
     parts = rv.name.split(".")
     shape, acc, a_ty, b_ty = parts[1:5]
     sat = ".satfinite" if parts[-1] == "satfinite" else ""
+    popc = f".{parts[-1]}.popc" if parts[-1] in ("and", "xor") else ""  # b1: .and/.xor.popc
     c, a, b = (_regs(em, op) for op in rv.args)
     d = _dests(em, ty, hint)
-    opcode = f"mma.sync.aligned.{shape}.row.col{sat}.{acc}.{a_ty}.{b_ty}.{acc}"
+    opcode = f"mma.sync.aligned.{shape}.row.col{sat}.{acc}.{a_ty}.{b_ty}.{acc}{popc}"
     em.emit(instr(opcode, _vec([v.text for v in d]), _vec(a), _vec(b), _vec(c)))
     return d
 

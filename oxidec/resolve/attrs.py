@@ -5,15 +5,17 @@ import difflib
 
 from .. import ast
 from ..diagnostics import DiagnosticSink
+from ..syntax.stmt_attrs import cfg_removes
 
+# Attributes every item may carry: lint levels (oxidec's own lints read them, lints.py) and
+# `cfg` (an item whose predicate is false never gets here: prescan removed it)
+COMMON_ATTRS = {"allow", "expect", "warn", "deny", "forbid", "doc", "cfg"}
 # Attributes oxidec understands, by the item kind they may appear on.
-FN_ATTRS = {"kernel", "device", "launch_bounds", "launch_contract", "cluster_launch", "inline",
-            "cooperative_launch",
-            "allow",
-            "warn", "deny", "doc", "must_use", "cold"}
-MOD_ATTRS = {"cuda_module", "allow", "doc", "cfg"}
-STRUCT_ATTRS = {"derive", "repr", "allow", "doc"}
-OTHER_ATTRS = {"allow", "doc"}
+FN_ATTRS = COMMON_ATTRS | {"kernel", "device", "launch_bounds", "launch_contract",
+                           "cluster_launch", "cooperative_launch", "inline", "must_use", "cold"}
+MOD_ATTRS = COMMON_ATTRS | {"cuda_module"}
+STRUCT_ATTRS = COMMON_ATTRS | {"derive", "repr"}
+OTHER_ATTRS = COMMON_ATTRS
 STATIC_ATTRS = OTHER_ATTRS | {"constant"}  # `#[constant] static X: ConstantMemory<T>`
 KNOWN_ATTRS = FN_ATTRS | MOD_ATTRS | STRUCT_ATTRS | STATIC_ATTRS | {"unroll"}
 
@@ -27,6 +29,8 @@ def attr(item: ast.Item, name: str) -> ast.Attribute | None:
 
 def check_attrs(item: ast.Item, allowed: set[str], sink: DiagnosticSink) -> None:
     for a in item.attrs:
+        if a.name == "cfg":
+            check_cfg(a, sink)
         if a.name in allowed:
             continue
         if a.name in KNOWN_ATTRS:
@@ -37,6 +41,11 @@ def check_attrs(item: ast.Item, allowed: set[str], sink: DiagnosticSink) -> None
             sink.error("OX0003", f"cannot find attribute `{a.name}` in this scope", a.span,
                        "unknown attribute",
                        help=f"did you mean `{hint}`?" if hint else None)
+
+
+def check_cfg(a: ast.Attribute, sink: DiagnosticSink) -> None:
+    """A `#[cfg(P)]` still here held, or P is malformed: cfg_removes reports the latter."""
+    cfg_removes(a, sink)
 
 
 def nearest(name: str, candidates) -> str | None:

@@ -69,11 +69,15 @@ class Collector:
         elif isinstance(item, ast.UseItem):
             for imp in item.imports:
                 (module.globs if imp.glob else module.imports).append(imp)
+        elif isinstance(item, ast.SkippedItem) and item.kind == "macro":
+            module.macro_calls.append(item)  # not expanded: named in "cannot find" errors
         elif isinstance(item, ast.SkippedItem) and item.kind == "trait":
             self.host_traits.add(item.name)
         elif isinstance(item, ast.SkippedItem) and item.kind in ("struct", "enum", "union",
                                                                   "type"):
             self.host_types.add(item.name)
+            if item.kind == "union":
+                self.table.unions.setdefault(item.name, item.span)
         # SkippedItem: host code nobody reaches (reach.py promotes the reached ones)
 
     def define(self, module: Module, ns: str, d: Def, quiet: bool = False) -> None:

@@ -186,7 +186,8 @@ class Resolver:
             helps = [f"a {what} with a similar name exists: `{hint}`"] if hint else []
             imp = self.import_help(name, ns) if failed == 0 else None
             self.sink.error(code, f"cannot find {what} `{name}` in {where}", seg.span,
-                            f"not found in {where}", help=helps + ([imp] if imp else []))
+                            f"not found in {where}", help=helps + ([imp] if imp else []),
+                            notes=macro_notes(module) if not hint else [])
             return
         if failed == 0:
             hint = nearest(name, self.visible(module, "type"))
@@ -194,7 +195,12 @@ class Resolver:
                             f"`{name}`", seg.span,
                             f"use of undeclared crate or module `{name}`",
                             help=f"a module with a similar name exists: `{hint}`" if hint
-                            else None)
+                            else "if it is another crate of the project, put the device "
+                                 "functions used from it in this file (or a `mod` in it)",
+                            notes=[] if hint else [
+                                "oxidec builds one source file: another crate (a Cargo "
+                                "dependency) is not visible; rustc too needs it passed as "
+                                f"`--extern {name}=..`"])
         else:
             self.sink.error("E0433", f"failed to resolve: could not find `{name}` in "
                             f"`{names[failed - 1]}`", seg.span,
@@ -244,3 +250,18 @@ class Resolver:
         if t is not None and t.module is not None:
             return self._names(t.module, ns, set())
         return []
+
+
+def macro_notes(module: Module) -> list[str]:
+    """Item-level macro calls anywhere in the crate: a name they define is unknown to
+    oxidec, which does not expand macros; say so rather than only "not found"."""
+    root = module
+    while root.parent is not None:
+        root = root.parent
+    calls, todo = [], [root]
+    while todo:
+        m = todo.pop()
+        calls += m.macro_calls
+        todo += m.children
+    return [f"the item macro call `{c.name}!` at line {c.span.line} is not expanded: oxidec "
+            "does not expand macros, so the items it defines are unknown" for c in calls[:3]]

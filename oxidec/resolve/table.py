@@ -51,6 +51,7 @@ class Module:
     imports: list[ast.UseImport] = field(default_factory=list)  # non-glob leaves
     globs: list[ast.UseImport] = field(default_factory=list)
     children: list["Module"] = field(default_factory=list)
+    macro_calls: list[ast.Item] = field(default_factory=list)  # `name! { .. }` at item level
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -93,6 +94,7 @@ class ItemTable:
     scopes: dict[int, Module] = field(default_factory=dict)  # id(ast.Block) -> its items
     source: ast.SourceUnit | None = None
     unparsed: dict = field(default_factory=dict)  # host item offset -> its syntax error
+    unions: dict = field(default_factory=dict)  # name -> span of a `union` (not compiled yet)
 
     @property
     def structs(self) -> dict[str, ast.StructItem]:

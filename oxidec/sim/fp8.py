@@ -51,7 +51,29 @@ def narrow(x: np.ndarray, fmt: str, relu: bool) -> np.ndarray:
     return encode(r, fmt)
 
 
+def tf32(x: np.ndarray, name: str) -> np.ndarray:
+    """f32 -> tf32 bits: the low 13 bits rounded off (rna: ties away from zero; rn: to even;
+    rz: cut), relu, satfinite; NaN: 0x7fffffff."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    sign, mag = bits & np.uint64(0x8000_0000), bits & np.uint64(0x7FFF_FFFF)
+    if ".rna" in name:
+        mag = mag + np.uint64(0x1000)
+    elif ".rn" in name:
+        mag = mag + np.uint64(0xFFF) + ((mag >> np.uint64(13)) & np.uint64(1))
+    finite = (bits & np.uint64(0x7F80_0000)) != np.uint64(0x7F80_0000)
+    mag = np.where(finite, mag & np.uint64(0x7FFF_E000), bits & np.uint64(0x7FFF_FFFF))
+    if ".satfinite" in name:
+        mag = np.where(mag == np.uint64(0x7F80_0000), np.uint64(0x7F7F_E000), mag)
+    out = sign | mag
+    nan = np.isnan(np.asarray(x, dtype=np.float32))
+    if ".relu" in name:
+        out = np.where(sign != 0, np.uint64(0), out)
+    return np.where(nan, np.uint64(0x7FFF_FFFF), out).astype(np.uint32)
+
+
 def _impl(name: str, src: str):
+    if src == "tf32":
+        return lambda x, args, arg_tys, result_ty: tf32(args[0], name)
     parts = name.split(".")
     relu = "relu" in parts
     fmt = next(p for p in parts if p in ("e4m3x2", "e5m2x2"))[:4]

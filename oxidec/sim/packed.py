@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK
+from ..device_api.packed import ARITH, PACK, SCALAR, UNPACK, XORSIGN
 from .intrinsics import INTRINSICS
 
 # format -> (significand bits with the implicit one, minimum normal exponent, largest finite)
@@ -64,8 +64,14 @@ def _flush(x: np.ndarray, fmt: str) -> np.ndarray:
     return np.where(np.abs(x) < tiny, np.copysign(0.0, x), x)
 
 
-def _minmax(kind: str, nan: bool, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """PTX min/max: -0.0 < +0.0; without .NaN a NaN operand yields the other one."""
+def _minmax(kind: str, nan: bool, a: np.ndarray, b: np.ndarray, xorsign: bool = False
+            ) -> np.ndarray:
+    """PTX min/max: -0.0 < +0.0; without .NaN a NaN operand yields the other one.
+    `.xorsign.abs`: of |a| and |b|, a non-NaN result with the XOR of a's and b's signs."""
+    if xorsign:
+        negative = np.signbit(a) ^ np.signbit(b)
+        r = _minmax(kind, nan, np.abs(a), np.abs(b))
+        return np.where(np.isnan(r), r, np.where(negative, -np.abs(r), np.abs(r)))
     pick_a = (a < b) if kind == "min" else (a > b)
     same = a == b  # +0.0 vs -0.0: by the sign bit
     sign_a, sign_b = np.signbit(a), np.signbit(b)
@@ -88,7 +94,7 @@ def compute(name: str, args: list[np.ndarray], fmt: str) -> np.ndarray:
         if op in ("neg", "abs"):
             return -args[0] if op == "neg" else np.abs(args[0])
         if op in ("min", "max"):
-            return _minmax(op, "NaN" in mods, *args)
+            return _minmax(op, "NaN" in mods, *args, xorsign="xorsign" in mods)
         a, b = args[0], args[1]
         exact = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
                  "fma": lambda: a * b + args[2]}[op]()
@@ -185,7 +191,7 @@ def _scalar(name: str):
         a, b = (decode(np.asarray(v).astype(np.uint16), fmt) for v in args)
         if "ftz" in mods:
             a, b = _flush(a, fmt), _flush(b, fmt)
-        r = _minmax(op, "NaN" in mods, a, b)
+        r = _minmax(op, "NaN" in mods, a, b, xorsign="xorsign" in mods)
         if "ftz" in mods:
             r = _flush(r, fmt)
         return encode(r, fmt)
@@ -194,3 +200,5 @@ def _scalar(name: str):
 
 for _name in SCALAR.values():
     INTRINSICS[_name] = _scalar(_name)
+for _name in XORSIGN.values():
+    INTRINSICS[_name] = _arith(_name) if _name.endswith("x2") else _scalar(_name)

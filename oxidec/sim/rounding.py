@@ -140,7 +140,11 @@ def rounded(opcode: str):
         if ftz:
             args = [_flush(a) for a in args]
         with np.errstate(all="ignore"):
-            if "approx" in parts:
+            if op in ("max", "min"):  # `.xorsign.abs` (sim/packed.py: the PTX rules)
+                from .packed import _minmax
+                out = _minmax(op, "NaN" in parts, *(a.astype(np.float64) for a in args),
+                              xorsign=True).astype(dt)
+            elif "approx" in parts:
                 out = _APPROX[op](*(a.astype(np.float64) for a in args)).astype(dt)
             else:
                 rn = _NUMPY[op](*(a.astype(np.float64) for a in args)).astype(dt)

@@ -63,11 +63,23 @@ LAYOUTS = {
     ("m16n8k16", "8"): ((16, 16, 2, 4, lambda r, e: (G + 8 * r, 4 * TQ + e)),
                         (16, 8, 1, 4, lambda r, e: (4 * TQ + e, G))),
     ("m8n8k4", "f64"): ((8, 4, 1, 1, lambda r, e: (G, TQ)), (4, 8, 1, 1, lambda r, e: (TQ, G))),
+    # 4-bit: the 8-bit layouts with 8 elements to a register (k doubled)
+    ("m16n8k64", "4"): ((16, 64, 4, 8, lambda r, e: (G + 8 * (r & 1), 8 * TQ + e + 32 * (r >> 1))),
+                        (64, 8, 2, 8, lambda r, e: (8 * TQ + e + 32 * r, G))),
+    ("m16n8k32", "4"): ((16, 32, 2, 8, lambda r, e: (G + 8 * r, 8 * TQ + e)),
+                        (32, 8, 1, 8, lambda r, e: (8 * TQ + e, G))),
+    # 1-bit: 32 elements to a register (bit e of the register is element e)
+    ("m16n8k256", "1"): ((16, 256, 4, 32,
+                          lambda r, e: (G + 8 * (r & 1), 32 * TQ + e + 128 * (r >> 1))),
+                         (256, 8, 2, 32, lambda r, e: (32 * TQ + e + 128 * r, G))),
+    ("m16n8k128", "1"): ((16, 128, 2, 32, lambda r, e: (G + 8 * r, 32 * TQ + e)),
+                         (128, 8, 1, 32, lambda r, e: (32 * TQ + e, G))),
 }
 ACC = {"f32": (16, 8, 4, 1, _acc), "s32": (16, 8, 4, 1, _acc),
        "f16": (16, 8, 2, 2, lambda r, e: (G + 8 * r, 2 * TQ + e)),
        "f64": (8, 8, 2, 1, lambda r, e: (G, 2 * TQ + r))}
-FORMAT = {"bf16": "16", "f16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64"}
+FORMAT = {"bf16": "16", "f16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64",
+          "s4": "4", "u4": "4", "b1": "1"}
 
 
 def _warps(x, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -100,9 +112,13 @@ def _elements(regs: np.ndarray, fmt: str, nelem: int) -> np.ndarray:
         if fmt == "bf16":
             return (halves << np.uint32(16)).view(np.float32).astype(np.float64)
         return halves.astype(np.uint16).view(np.float16).astype(np.float64)
-    parts = np.stack([(u >> np.uint32(8 * j)) & np.uint32(0xFF) for j in range(nelem)], -1)
+    width = 1 if fmt == "b1" else 4 if fmt in ("s4", "u4") else 8
+    top = np.uint32((1 << width) - 1)
+    parts = np.stack([(u >> np.uint32(width * j)) & top for j in range(nelem)], -1)
     parts = parts.astype(np.int64)
-    return np.where(parts >= 128, parts - 256, parts) if fmt == "s8" else parts
+    if fmt in ("s8", "s4"):
+        return np.where(parts >= 1 << (width - 1), parts - (1 << width), parts)
+    return parts
 
 
 def _gather(vals: np.ndarray, wid, lane, nw: int, spec) -> np.ndarray:
@@ -117,6 +133,7 @@ def _mma(ptx: str, c_ty: str):
     parts = ptx.split(".")
     shape, acc, a_fmt, b_fmt = parts[1:5]
     sat = parts[-1] == "satfinite"
+    bit_op = parts[-1] if parts[-1] in ("and", "xor") else None  # b1: popc of AND / XOR
     a_spec, b_spec = LAYOUTS[(shape, FORMAT[a_fmt])]
     c_spec = ACC[acc]
 
@@ -132,7 +149,10 @@ def _mma(ptx: str, c_ty: str):
             cv = _regs(c, c_spec[2])
             C = _gather((cv.astype(np.int64) if acc == "s32" else cv.astype(np.float64))
                         [..., None], wid, lane, nw, c_spec)
-        D = np.einsum("wik,wkj->wij", A, B) + C
+        P = np.einsum("wik,wkj->wij", A, B)
+        if bit_op == "xor":  # a ^ b = a + b - 2ab on bits
+            P = A.sum(2)[:, :, None] + B.sum(1)[:, None, :] - 2 * P
+        D = P + C
         m = _map(c_spec[2], c_spec[3], c_spec[4])[lane]
         d = D[np.broadcast_to(wid[:, None, None], m.shape[:3]), m[..., 0], m[..., 1]]
         if acc == "s32":

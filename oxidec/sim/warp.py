@@ -86,6 +86,13 @@ def _all_sync(x, args, arg_tys, result_ty):
     return (_ballot(x, args[1]) & mask) == (_ballot(x, np.ones(x.n, dtype=bool)) & mask)
 
 
+@intrinsic("uni_sync")
+def _uni_sync(x, args, arg_tys, result_ty):
+    mask = check_mask(x, "uni_sync", args[0])
+    ones = _ballot(x, args[1]) & mask
+    return (ones == 0) | (ones == (_ballot(x, np.ones(x.n, dtype=bool)) & mask))
+
+
 def _equal_lanes(x, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per active lane: which lanes (0..32) of its warp hold an equal value, and which
     lanes of its warp are active."""

@@ -24,7 +24,7 @@ import re
 from lark.common import LexerConf
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
-from lark.lexer import BasicLexer, ContextualLexer, LexerThread, PatternRE, PatternStr, TerminalDef
+from lark.lexer import Token, BasicLexer, ContextualLexer, LexerThread, PatternRE, PatternStr, TerminalDef
 from lark.parse_tree_builder import ParseTreeBuilder
 from lark.parsers.lalr_analysis import Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
@@ -122,6 +122,11 @@ class _Lexer(ContextualLexer):
                         lexer_state.last_token = saved
                     token = self.lexers[parser_state.position].next_token(lexer_state,
                                                                           parser_state)
+                if token.type in _SPLIT and not _shifts(states, parser_state, token.type) \
+                        and _shifts(states, parser_state, "GT"):
+                    lc.char_pos, lc.line, lc.column, lc.line_start_pos, \
+                        lexer_state.last_token = saved
+                    token = _split_gt(lexer_state)
                 yield token
         except EOFError:
             pass
@@ -135,6 +140,40 @@ class _Lexer(ContextualLexer):
                                       terminals_by_name=root.terminals_by_name)
             except UnexpectedCharacters:
                 raise e from None
+
+
+# `>>`, `>=`, `>>=` whose first `>` closes a generic argument list (`W<W<W<u32>>>`): after
+# the type `W<u32>` a `>>` may follow in a cast (`x as W<u32> >> 1`), so the state accepts it
+# and the contextual lexer keeps it whole; rustc splits such a token when it needs a `>`.
+_SPLIT = frozenset({"SHR", "SHREQ", "GE"})
+
+
+def _shifts(states, parser_state, term: str) -> bool:
+    """Whether the parser, after the reductions `term` causes, shifts it."""
+    stack = list(parser_state.state_stack)
+    while True:
+        action = states[stack[-1]].get(term)
+        if action is None:
+            return False
+        kind, arg = action
+        if kind is Shift:
+            return True
+        if arg.expansion:
+            del stack[-len(arg.expansion):]
+        goto = states[stack[-1]].get(arg.origin.name)
+        if goto is None:
+            return False
+        stack.append(goto[1])
+
+
+def _split_gt(lexer_state) -> Token:
+    """A `>` token for the first character at the lexer's position; the rest is read next."""
+    lc = lexer_state.line_ctr
+    tok = Token("GT", ">", lc.char_pos, lc.line, lc.column, lc.line, lc.column + 1,
+                lc.char_pos + 1)
+    lc.feed(">")
+    lexer_state.last_token = tok
+    return tok
 
 
 def _terminal(row: tuple) -> TerminalDef:

@@ -266,3 +266,38 @@ def decode_char(text: str) -> str:
     if len(value) != 1:
         raise LiteralError("character literal may only contain one codepoint", "")
     return value
+
+
+_BYTE_ESCAPES = {"n": 10, "r": 13, "t": 9, "\\": 92, "0": 0, "'": 39, '"': 34}
+
+
+def decode_bytes(text: str) -> bytes:
+    """The bytes of `b"..."` or `b'x'` (the whole token): ASCII characters and the byte
+    escapes, `\\x00`..`\\xFF` included; no `\\u{..}`, as in rustc."""
+    body, out, i = text[2:-1], bytearray(), 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            if ord(ch) > 0x7F:
+                raise LiteralError("non-ASCII character in byte literal", "must be ASCII",
+                                   "use a `\\xHH` escape for a byte above 0x7F", 2 + i, 1)
+            out.append(ord(ch))
+            i += 1
+            continue
+        e = body[i + 1] if i + 1 < len(body) else ""
+        if e in _BYTE_ESCAPES:
+            out.append(_BYTE_ESCAPES[e])
+            i += 2
+        elif e == "x" and re.fullmatch(r"[0-9A-Fa-f]{2}", body[i + 2:i + 4]):
+            out.append(int(body[i + 2:i + 4], 16))
+            i += 4
+        elif e == "\n" and text.startswith('b"'):  # a line continuation
+            i += 2
+            while i < len(body) and body[i] in " \t\r\n":
+                i += 1
+        else:
+            raise LiteralError(f"unknown byte escape: `{_show(e)}`", "unknown byte escape",
+                               None, 2 + i, 2)
+    if text.startswith("b'") and len(out) != 1:
+        raise LiteralError("byte literal may only contain one byte", "")
+    return bytes(out)

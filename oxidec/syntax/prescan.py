@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass, field
 
 from .prescan_traits import skip_to_self_type
+from .prescan_attrs import DEVICE_ATTRS as _DEVICE_ATTRS, HOST_FN_ATTRS as _HOST_FN_ATTRS
+from .prescan_attrs import configured_out, strip_item
 from .prescan_generics import GENERIC_WORDS, after_generics
 
 HOST_MARK = "\x01"
@@ -280,27 +282,8 @@ def match_delimiters(toks: list[Tok]) -> tuple[dict[int, int], list[LexError]]:
 # ---------------------------------------------------------------------------
 # Items
 
-# qualifiers that may come between the visibility and `fn`
-_FN_QUALIFIERS = frozenset({"const", "async", "unsafe", "extern", "default", "safe"})
-# tokens that only host code has: a const/static/struct holding one is host code
-_HOST_ONLY_WORDS = frozenset({"dyn", "impl", "where", "move", "async", "await"})
-_DEVICE_ATTRS = frozenset({"kernel", "device"})
-# Attributes a host `fn` may carry: Rust's built-in ones and oxidec's. A host fn with any other
-# plain (one-word) attribute goes to the parser, so that resolve reports it: `#[kernal]` on a
-# kernel must not turn the kernel into host code that silently vanishes. Path attributes
-# (`tokio::main`, `rustfmt::skip`) belong to host crates and are left alone.
-_HOST_FN_ATTRS = frozenset({
-    "allow", "warn", "deny", "forbid", "expect", "cfg", "cfg_attr", "doc", "inline", "cold",
-    "must_use", "deprecated", "test", "ignore", "should_panic", "bench", "no_mangle",
-    "export_name", "link_section", "track_caller", "target_feature", "naked", "used",
-    "instruction_set", "no_builtins", "automatically_derived", "proc_macro",
-    "proc_macro_attribute", "proc_macro_derive", "launch_bounds", "launch_contract", "cluster_launch",
-    "cooperative_launch", "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic",
-    "coverage", "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
-})
-# words that begin an item and occur in no item header (so a missing body ends there)
-_ITEM_STARTS = frozenset({"pub", "mod", "struct", "enum", "use", "static", "trait", "let",
-                          "macro_rules"})
+from .item_words import (_DEVICE_ATTRS, _FN_QUALIFIERS, _HOST_FN_ATTRS,  # noqa: E402
+                         _HOST_ONLY_WORDS, _ITEM_STARTS)
 
 
 class _ItemScanner:
@@ -383,7 +366,8 @@ class _ItemScanner:
             if t.text in allow:
                 prev = t.text
                 continue
-            if t.kind == LIFETIME or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
+            host_lifetime = t.kind == LIFETIME and t.text != "'static"  # `&'static T`: device
+            if host_lifetime or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
                 return True
             if t.kind == PUNCT and t.text in "?$":
                 return True
@@ -440,6 +424,10 @@ class _ItemScanner:
                 if junk_start is None:
                     junk_start = self.toks[attr_i].start
                 i = self.skip_group(i)
+                continue
+            if configured_out(self, attr_i, i):  # `#[cfg(P)]` with P false: gone
+                strip_item(self, attr_i, item_end)
+                i = item_end + 1
                 continue
             if junk_start is not None:
                 self.regions.append(ItemRegion(junk_start, junk_start,

@@ -20,6 +20,7 @@ from ..diagnostics import DiagnosticSink
 from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
+from .stmt_attrs import attach_stmt_attrs
 from .transform_enums import EnumRules
 from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
@@ -341,6 +342,8 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
                     stmts[-1] = replace(last, semi=True, span=last.span.to(c.span))
             elif isinstance(c, ast.Stmt):
                 stmts.append(c)
+            elif c is None:  # removed by `#[cfg(P)]`
+                continue
             else:
                 tail = c
         # a trailing block-like statement without `;` is the block's value, as in rustc
@@ -353,18 +356,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
         # stmt: attribute* _stmt_kind
         attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
         inner = children[-1]
-        if not attrs:
-            return inner
-        if isinstance(inner, ast.ItemStmt):
-            return replace(inner, item=replace(inner.item, attrs=attrs + inner.item.attrs))
-        if isinstance(inner, ast.ExprStmt) and isinstance(inner.expr, ast.ForExpr):
-            return replace(inner, expr=replace(inner.expr, attrs=attrs))
-        what = "a `let` statement" if isinstance(inner, ast.LetStmt) else "this expression"
-        for a in attrs:
-            self.sink.error(ATTR, f"attribute `{a.name}` is not supported on {what}", a.span,
-                            "not supported here",
-                            notes=["attributes go on items and on `for` loops"])
-        return inner
+        return attach_stmt_attrs(inner, attrs, self.sink) if attrs else inner  # stmt_attrs.py
 
     def empty_stmt(self, meta, children):
         # stmt: SEMICOLON
@@ -539,6 +531,26 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
             self._literal_error(err, tok)
             value = "\0"
         return ast.LitExpr(kind="char", value=value, span=self.span(meta))
+
+    def byte_char_lit(self, meta, children):
+        # literal: BYTE_CHAR   `b'x'` is a `u8`
+        data = self._bytes(children[0]) or b"\0"
+        return ast.LitExpr(kind="int", value=data[0], suffix="u8", span=self.span(meta))
+
+    def byte_str_lit(self, meta, children):
+        # literal: BYTE_STRING   `b"ab"` is `&[u8; 2]`: `&[97u8, 98u8]`, a constant
+        span = self.span(meta)
+        elems = tuple(ast.LitExpr(kind="int", value=b, suffix="u8", span=span)
+                      for b in self._bytes(children[0]))
+        return ast.RefExpr(mutable=False, operand=ast.ArrayExpr(elems=elems, span=span),
+                           span=span)
+
+    def _bytes(self, tok: Token) -> bytes:
+        try:
+            return literals.decode_bytes(tok.value)
+        except literals.LiteralError as err:
+            self._literal_error(err, tok)
+            return b""
 
     def bool_lit(self, meta, children):
         # literal: TRUE | FALSE

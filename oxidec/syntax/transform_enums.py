@@ -129,9 +129,11 @@ class EnumRules:
     @rule
     def closure_expr(self, meta, children):
         # assign: MOVE? closure_params assign
+        # | MOVE? closure_params "->" type block_expr
         params = next(c for c in children if isinstance(c, tuple))
+        ret = next((c for c in children if isinstance(c, ast.TypeExpr)), None)
         return ast.ClosureExpr(params=params, body=children[-1], is_move=_has(children, "MOVE"),
-                               span=self.span(meta))
+                               ret=ret, span=self.span(meta))
 
     @rule
     def impl_fn_type(self, meta, children):

@@ -14,7 +14,8 @@ from ..span import Span
 
 
 API_STRUCTS = {t.name: t for t in (T.LAUNCH_CONTEXT, T.THREAD_INDEX32, T.THREAD_COORD32,
-                                   T.THREAD_BLOCK, T.GRID, T.TMA_DESCRIPTOR,
+                                   T.THREAD_BLOCK, T.GRID, T.CLUSTER, T.COALESCED,
+                                   T.TMA_DESCRIPTOR,
                                    T.BARRIER_TOKEN)}
 
 
@@ -95,6 +96,41 @@ class ApiMixin:
                                "newer; oxidec targets sm_80 to sm_90 (the H200 is sm_90)"])
         return True
 
+
+    def call_shared_array_assoc(self, e, api: ApiFn) -> T.Ty:
+        """`SharedArray::as_raw_mut_ptr(&raw mut S)` (-> *mut T) and the constants of
+        `SharedArray::<T, N[, ALIGN]>` / `DynamicSharedArray::<T[, ALIGN]>`: `len()`,
+        `is_empty()`, `alignment()` (ALIGN, else T's own alignment)."""
+        from ..mir.layout import align_of
+        if api.name == "as_raw_mut_ptr":
+            ty = self.shallow(self.check_expr(e.args[0])) if len(e.args) == 1 else T.ERROR
+            inner = ty.inner if isinstance(ty, T.PtrTy) else None
+            if not isinstance(inner, T.SharedArrayTy):
+                if not isinstance(ty, T.ErrorTy):
+                    self.sink.error("E0308", "mismatched types", e.span,
+                                    "expected `*mut SharedArray<T, N>` (`&raw mut STATIC`)")
+                return T.ERROR
+            return T.PtrTy(inner.elem, True)
+        segs = e.func.path.segments
+        gargs = segs[-2].generic_args if len(segs) >= 2 else ()
+        dynamic = api.owner == "DynamicSharedArray"
+        if not gargs or (not dynamic and len(gargs) not in (2, 3)) or (dynamic and
+                                                                      len(gargs) > 2):
+            self.sink.error("E0282", "type annotations needed", e.func.span,
+                            f"write `{api.owner}::<T, ..>::{api.name}()`")
+            return T.ERROR
+        elem = self._type_arg(gargs[0])
+        rest = [self.consts.eval_usize(self._const_arg(g)) for g in gargs[1:]]
+        if any(v is None for v in rest) or isinstance(elem, T.ErrorTy):
+            return T.ERROR
+        n = rest[0] if not dynamic else 0
+        align = (rest[1] if len(rest) > 1 else 0) if not dynamic else (rest[0] if rest else 16)
+        if api.name == "alignment":
+            value = max(align, align_of(elem)) if align or dynamic else align_of(elem)
+        else:
+            value = n if api.name == "len" else int(n == 0)
+        self.r.generic_values[e] = (value,)
+        return self.api_sig(api)[1]
 
     def call_swizzle(self, e, api: ApiFn) -> T.Ty:
         """`Swizzle::<B, M, S>::apply(x)`: B, M, S on the type's segment, the swizzle an

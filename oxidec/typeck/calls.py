@@ -188,6 +188,12 @@ class CallMixin:
             return self.call_swizzle(e, api)
         if api.check == "managed_from_static":  # typeck/barriers.py
             return self.call_managed_from_static(e, api)
+        if api.check == "shared_array_assoc":  # typeck/api.py
+            return self.call_shared_array_assoc(e, api)
+        if api.check == "coop_collective":  # typeck/coop_ops.py
+            return self.call_coop_collective(e, api)
+        if api.check == "cusimd_new":  # typeck/cusimd.py
+            return self.call_cusimd_new(e, api, expected)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)

@@ -88,7 +88,11 @@ class ClosureMixin:
                 what = "`return`" if isinstance(node, ast.ReturnExpr) else "`?`"
                 self.unsupported(node.span, f"{what} inside closures",
                                  help="make the closure's body an expression")
-        out = self.check_expr(c.body, expected)
+        if c.ret is not None:  # `|k| -> f32 { .. }`: the body has that type
+            out = self.lower_type(c.ret)
+            self.coerce(self.check_expr(c.body, out), out, c.body.span)
+        else:
+            out = self.check_expr(c.body, expected)
         self.ctx.loops = saved_loops
         self.ctx.scopes.pop()
         where = f"{c.span.file.name.rsplit('/', 1)[-1]}:{c.span.line}:{c.span.col}"

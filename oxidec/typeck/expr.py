@@ -169,6 +169,11 @@ class ExprMixin:
         if ty is None:
             ty = self.self_ty if e.path.names == ("Self",) else \
                 self.user_type(ast.PathType(path=e.path, span=e.path.span))
+        if not isinstance(ty, T.StructTy) and name in self.items.unions:
+            self.lower_type(ast.PathType(path=e.path, span=e.path.span))  # OX0002 (types.py)
+            for _, x in e.fields:
+                self.check_expr(x)
+            return T.ERROR
         if not isinstance(ty, T.StructTy):
             hint = nearest(name, self.resolver.visible(self.module, "type"))
             self.sink.error("E0422", f"cannot find struct, variant or union type `{name}` in "
@@ -474,6 +479,8 @@ class ExprMixin:
             base = self.shallow(base.inner)
         if isinstance(base, (T.SliceTy, T.ArrayTy, T.SharedArrayTy)):
             return base.elem
+        if T.cusimd_parts(base) is not None:  # `v[i]`: its array's element
+            return T.cusimd_parts(base)[0]
         if isinstance(base, T.ErrorTy):
             return T.ERROR
         help = None

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 from .. import ast
 from .. import types as T
+from ..diagnostics import DiagnosticSink
 from ..resolve import Res
 from ..resolve.table import EXTERN_CRATES
 from .reach import HOST_TYPES
-from .results import ConstRes, nearest
+from .results import ConstRes, StaticRes, nearest
+from ..const_aggregates import is_aggregate, pack
 
 
 def _api_namespace(first: str) -> bool:
@@ -43,6 +45,8 @@ def _computed(e: ast.Expr) -> bool:
     """Whether a const's value needs more than the scalar const folder (consteval.py)."""
     if isinstance(e, _COMPUTED):
         return True
+    if isinstance(e, ast.RefExpr) and not e.raw:  # `&TABLE`: a reference to a global
+        return True
     if isinstance(e, ast.BlockExpr):
         return bool(e.block.stmts) or (e.block.tail is not None and _computed(e.block.tail))
     if isinstance(e, (ast.UnaryExpr, ast.CastExpr)):
@@ -52,21 +56,49 @@ def _computed(e: ast.Expr) -> bool:
     return False
 
 
+def _small_literal(e: ast.Expr) -> bool:
+    """A short aggregate written out (`[0.5, 0.25]`, `P { a: 1, b: 2.0 }`): it stays inlined
+    at its uses (InlineConst), where constant indices fold it to immediates; a bigger or a
+    computed one is a device global (const_global)."""
+    count = 0
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        count += 1
+        if isinstance(x, (ast.ArrayExpr, ast.TupleExpr)):
+            todo.extend(x.elems)
+        elif isinstance(x, ast.StructExpr) and x.base is None:
+            todo.extend(v for _, v in x.fields)
+        elif isinstance(x, (ast.UnaryExpr, ast.CastExpr)):
+            todo.append(x.operand if isinstance(x, ast.UnaryExpr) else x.expr)
+        elif not isinstance(x, ast.LitExpr):
+            return False
+    return count <= SMALL_LITERAL
+
+
+SMALL_LITERAL = 64
+
+
 class ItemPathMixin:
 
     def inline_const(self, item: ast.ConstItem) -> InlineConst | None:
         """The const as an inlined expression, when it is one (see InlineConst): a scalar
         const the const evaluator folds (`const fn` calls included) stays a constant."""
-        if not _computed(item.value) or self.ctx is None:
+        if self.ctx is None:
             return None
         memo = self.__dict__.setdefault("_inline_consts", {})
         if id(item) in memo:
             return memo[id(item)]
         with self.in_scope_of(item):
             ty = self.lower_type(item.ty)
+            if not _computed(item.value) and not isinstance(ty, (T.EnumTy, T.StructTy)):
+                memo[id(item)] = None  # `None`, `E::Unit`: an enum value, not a scalar
+                return None
             if T.is_scalar(ty) and self.consts.try_eval_item(item) is not None:
                 memo[id(item)] = None
                 return None
+            if T.is_scalar(ty):
+                self.report_const_failure(item)
             res = memo[id(item)] = InlineConst(item, ty)
             saved = self.ctx.scopes
             self.ctx.scopes = [{}]  # a const's value sees items, not the function's locals
@@ -76,7 +108,57 @@ class ItemPathMixin:
                 self.ctx.scopes = saved
         return res
 
+    def const_global(self, item: ast.ConstItem) -> StaticRes | None:
+        """An array, tuple or struct const that the const evaluator computes: a read-only
+        device global holding its value (const_aggregates.py), made once; None for any
+        other const. Rust computes such a const at compile time too."""
+        memo = self.__dict__.setdefault("_const_globals", {})
+        if id(item) in memo:
+            return memo[id(item)]
+        memo[id(item)] = None
+        with self.in_scope_of(item):
+            ty = self.lower_type(item.ty)
+            if not is_aggregate(ty) or _small_literal(item.value):
+                return None
+            if self.ctx is not None:  # types for the evaluator's `let`s (const_fn.py)
+                saved = self.ctx.scopes
+                self.ctx.scopes = [{}]
+                try:
+                    self.coerce(self.check_expr(item.value, ty), ty, item.value.span)
+                finally:
+                    self.ctx.scopes = saved
+            value = self.consts.try_eval_item(item)
+            if value is None:
+                self.report_const_failure(item)
+        if value is None:
+            return None
+        name = f"{item.name}$const{len(memo)}"
+        res = memo[id(item)] = StaticRes(name, ty, False, item.name_span, "global",
+                                         pack(value.value, ty))
+        self.r.statics[name] = res
+        return res
+
+    def report_const_failure(self, item: ast.ConstItem) -> None:
+        """The evaluator could not compute an aggregate const: if that is because its
+        evaluation fails (an index out of bounds, a division by zero), that is rustc's
+        E0080 and reported; if it is something oxidec does not evaluate, the const is
+        computed at each use instead (inline_const)."""
+        scratch = DiagnosticSink()
+        saved, self.consts.sink = self.consts.sink, scratch
+        try:
+            self.consts.eval_item(item)
+        finally:
+            self.consts.sink = saved
+            self.consts.memo.pop(f"{id(item)}", None)
+        for d in scratch.diagnostics:
+            if d.code == "E0080" and "cannot be evaluated" not in d.primary.message:
+                self.sink.emit(d)
+
     def const_value(self, e: ast.PathExpr, item: ast.ConstItem) -> T.Ty:
+        glob = self.const_global(item)
+        if glob is not None:
+            self.r.res[e] = glob
+            return glob.ty
         inline = self.inline_const(item)
         if inline is not None:
             self.r.res[e] = inline

@@ -43,6 +43,8 @@ from .slices import SliceMixin
 from .panics import PanicMixin
 from .uninit import UninitMixin
 from .barriers import BarrierMixin
+from .cusimd import CuSimdMixin
+from .coop_ops import CoopOpsMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -51,7 +53,7 @@ class Typeck(ClosureMixin, IteratorMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
-             FnValueMixin, BarrierMixin):
+             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

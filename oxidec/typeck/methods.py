@@ -42,7 +42,12 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ManagedBarrier"
     if ty == T.BARRIER_TOKEN:
         return "BarrierToken"
-    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID):
+    if T.cusimd_parts(ty) is not None:
+        return "CuSimd"
+    if isinstance(ty, T.SharedArrayTy) and not ty.name:  # (not a `Barrier`)
+        return "SharedArray"
+    if ty in (T.THREAD_INDEX32, T.THREAD_COORD32, T.THREAD_BLOCK, T.GRID, T.CLUSTER,
+              T.COALESCED):
         return ty.name
     if T.warp_tile_size(ty) is not None:
         return "WarpTile"
@@ -116,6 +121,8 @@ class MethodMixin:
                 ret = self.tiled_partition(e)
             elif api.check == "managed_barrier":  # typeck/barriers.py: per state
                 ret = self.managed_barrier_method(e, api, base)
+            elif api.check == "cusimd":  # typeck/cusimd.py: from T and N
+                ret = self.cusimd_method(e, api, base)
             done("", params, ret)
             self.r.methods[e] = api
             return ret
@@ -136,6 +143,14 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
+        if isinstance(base, T.CharTy) and m in num.UNICODE_CHAR_METHODS:
+            for a in e.args:
+                self.check_expr(a)
+            ascii_form = "is_ascii_digit" if m == "is_numeric" else \
+                m.replace("is_", "is_ascii_").replace("to_", "to_ascii_")
+            self.unsupported(e.method_span, f"`char::{m}` (Unicode's tables)",
+                             help=f"for ASCII text, `{ascii_form}` gives the same answer")
+            return T.ERROR
         if isinstance(base, T.CharTy) and m in num.CHAR_METHODS:
             params, ret = num.signature(num.CHAR_METHODS, m, base)
             return done("num_char", params, ret)

@@ -71,7 +71,10 @@ FLOAT_METHODS: dict[str, tuple[str, str, str]] = {
     # device math (oxidec/mathlib/hyperbolic.py: same bound and sweep as the other routines)
     **_family("", "exp_m1 ln_1p sinh cosh asinh acosh atanh asin acos", "", "s"),
     "sin_cos": ("", "ss", ""),
+    **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
     "log": ("s", "s", ""),
+    # the bytes of the float's bits (lower/num_methods.py: through the unsigned integer)
+    **_family("", "to_be_bytes to_le_bytes to_ne_bytes", "", "bytes"),
 }
 
 
@@ -79,9 +82,15 @@ CHAR_METHODS: dict[str, tuple[str, str, str]] = {
     **_family("is_ascii_", "digit alphabetic alphanumeric uppercase lowercase whitespace "
               "hexdigit punctuation graphic control", "", "b"),
     "is_ascii": ("", "b", ""),
+    "is_whitespace": ("", "b", ""),  # Unicode White_Space: a fixed set (lower/char_methods.py)
     **_family("to_ascii_", "uppercase lowercase", "", "s"),
     "to_digit": ("u", "ou", ""), "is_digit": ("u", "b", ""), "len_utf8": ("", "z", ""),
 }
+
+
+# Unicode classifications that need core's tables: refused, with the ASCII form suggested
+UNICODE_CHAR_METHODS = ("is_alphabetic", "is_numeric", "is_alphanumeric", "is_lowercase",
+                        "is_uppercase", "is_control", "to_lowercase", "to_uppercase")
 
 
 def unsigned_of(ty: T.IntTy) -> T.IntTy:

@@ -2,8 +2,9 @@
 or a derive orders (lower/ordering.py builds them from `<` and `==`).
 
     o.is_lt()  o.is_le()  o.is_gt()  o.is_ge()  o.is_eq()  o.is_ne()  -> bool
-    o.reverse()  o.then(p)                                          -> Ordering
+    o.reverse()  o.then(p)  o.then_with(|| p)                       -> Ordering
     a.cmp(&b)           integers, char, bool, `#[derive(Ord)]` types -> Ordering
+    a.max(b)  a.min(b)  a.clamp(lo, hi)   `Ord` types (derived or a user `cmp`) -> Self
     a.partial_cmp(&b)   those and floats (None when a NaN is involved) -> Option<Ordering>
     x.total_cmp(&y)     f32, f64: IEEE 754 totalOrder                  -> Ordering
 
@@ -31,6 +32,13 @@ def ordering_method(ck, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
             ck.coerce(ck.check_expr(e.args[0], T.CMP_ORDERING), T.CMP_ORDERING, e.args[0].span)
             ck.r.methods[e] = ("trait", "ord:then")
             return T.CMP_ORDERING
+        if m == "then_with" and n == 1:  # the closure runs only when `o` is `Equal`
+            ck.coerce(ck.closure_arg(e.args[0], [], T.CMP_ORDERING), T.CMP_ORDERING,
+                      e.args[0].span)
+            ck.r.methods[e] = ("trait", "ord:then_with")
+            return T.CMP_ORDERING
+    if m in ("max", "min", "clamp") and isinstance(base, (T.StructTy, T.EnumTy)):
+        return ord_choice(ck, e, base)
     if m not in ("cmp", "partial_cmp", "total_cmp") or n != 1:
         return None
     total = isinstance(base, (T.IntTy, T.BoolTy)) or (
@@ -50,3 +58,19 @@ def ordering_method(ck, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
     ck.coerce(got, want, e.args[0].span)
     ck.r.methods[e] = ("trait", f"ord:{m}")
     return T.option_ty(T.CMP_ORDERING) if m == "partial_cmp" else T.CMP_ORDERING
+
+
+def ord_choice(ck, e: ast.MethodCallExpr, base: T.Ty) -> T.Ty | None:
+    """`a.max(b)`, `a.min(b)`, `a.clamp(lo, hi)` of an `Ord` type, core's default methods
+    (lower/ordering.py), through a user `cmp` (`r.overloads[e]`) or the derived order."""
+    want = 2 if e.method == "clamp" else 1
+    derived = "Ord" in ck.derived(base) and ck.derived_comparable(base, "PartialOrd")
+    user = [i.fns["cmp"] for i in ck.impls_of(base, "Ord") if "cmp" in i.fns]
+    if len(e.args) != want or not (derived or user):
+        return None
+    for a in e.args:
+        ck.coerce(ck.check_expr(a, base), base, a.span)
+    if user:
+        ck.r.overloads[e] = ("cmp", ck.impl_fn_sig(user[0], base, e.method_span))
+    ck.r.methods[e] = ("trait", f"ord:{e.method}")
+    return base

@@ -2,7 +2,8 @@
 
     index_expr with a range: s[a..b]  s[a..]  s[..b]  s[..]  s[a..=b]   (a place of type [T])
     method_call_expr on `&[T]` / `&mut [T]` / `[T; N]`: as_ptr as_mut_ptr is_empty get
-        get_mut first last first_mut last_mut split_at split_at_mut copy_from_slice fill swap
+        get_mut first last first_mut last_mut split_at split_at_mut split_at_checked
+        split_at_mut_checked copy_from_slice fill swap
 
 `r.methods[e] = ("slice", name)`; lower/slices.py builds them (every access is
 bounds-checked there). `iter` and the iterator adapters belong to the iterators' modules.
@@ -20,6 +21,8 @@ SLICE_METHODS: dict[str, tuple[tuple[str, ...], str, bool]] = {
     "first": ((), "opt_ref", False), "last": ((), "opt_ref", False),
     "first_mut": ((), "opt_mut", True), "last_mut": ((), "opt_mut", True),
     "split_at": (("usize",), "pair", False), "split_at_mut": (("usize",), "mut_pair", True),
+    "split_at_checked": (("usize",), "opt_pair", False),
+    "split_at_mut_checked": (("usize",), "opt_mut_pair", True),
     "copy_from_slice": (("slice",), "unit", True),
     "fill": (("elem",), "unit", True),
     "swap": (("usize", "usize"), "unit", True),
@@ -64,7 +67,9 @@ class SliceMixin:
                    "opt_ref": T.option_ty(T.RefTy(elem, False)),
                    "opt_mut": T.option_ty(T.RefTy(elem, True)),
                    "pair": T.TupleTy((slice_ref, slice_ref)),
-                   "mut_pair": T.TupleTy((slice_mut, slice_mut)), "unit": T.UNIT}
+                   "mut_pair": T.TupleTy((slice_mut, slice_mut)), "unit": T.UNIT,
+                   "opt_pair": T.option_ty(T.TupleTy((slice_ref, slice_ref))),
+                   "opt_mut_pair": T.option_ty(T.TupleTy((slice_mut, slice_mut)))}
         return done("slice", tuple(kinds[k] for k in params), results[result])
 
     def slice_writable(self, receiver: ast.Expr, recv: T.Ty) -> bool:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..diagnostics import Label
 from ..device_api import API_TYPES
 from ..resolve import ADT_KINDS, attr
 from .reach import HOST_TYPES
 from .results import (nearest)
 from .uninit import maybe_uninit_ty
 from .barriers import MANAGED_ALIASES
+from .cusimd import CUSIMD_ALIASES
 
 
 def range_struct(elem: T.Ty) -> T.StructTy:
@@ -122,10 +124,16 @@ class TypeLoweringMixin:
             return T.THREAD_BLOCK
         if name == "Grid" and not gargs:
             return T.GRID
+        if name == "Cluster" and not gargs and names[0] in ("cooperative_groups", "Cluster"):
+            return T.CLUSTER
+        if name == "CoalescedThreads" and not gargs:
+            return T.COALESCED
         if name == "BarrierToken" and not gargs:
             return T.BARRIER_TOKEN
         if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
             return self.managed_barrier_type(name, gargs, te.span)
+        if name == "CuSimd" or name in CUSIMD_ALIASES:  # typeck/cusimd.py
+            return self.cusimd_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
             n = self.consts.eval_usize(self._const_arg(gargs[0]))
             if n is not None and 1 <= n <= 32 and n & (n - 1) == 0:
@@ -168,6 +176,13 @@ class TypeLoweringMixin:
         known = list(T.SCALARS) + self.resolver.visible(self.module, "type") + ["Option", "Result"] \
             + list(API_TYPES)
         hint = nearest(name, known)
+        if name in self.items.unions and len(names) == 1:
+            self.sink.error("OX0002", "`union` types are not supported by oxidec yet", te.span,
+                            "a union", labels=[Label(self.items.unions[name],
+                                                     f"`{name}` declared here")],
+                            help="use a struct and `core::mem::transmute` (or `to_bits`/"
+                                 "`from_bits`) between the views of the same bytes")
+            return T.ERROR
         if name in ("DisjointSlice", "SharedArray", "Option", "Result"):
             self.sink.error("E0107", f"wrong number of generic arguments for `{name}`", te.span,
                             "wrong number of generic arguments")

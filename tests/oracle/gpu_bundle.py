@@ -1,13 +1,15 @@
 """The oracle's programs on the GPU, in one device call.
 
     python tests/oracle/gpu_bundle.py write DIR --seeds 0:1000 [--jobs 2]   # here (rustc)
-    python tests/oracle/gpu_bundle.py run DIR                               # on the GPU machine
+    python tests/oracle/gpu_bundle.py run DIR [--recompile --jobs N]        # on the GPU machine
 
 `write` compiles each program with oxidec (PTX, `--fmad=false`), runs it on the simulator and
 with rustc on the CPU, and writes DIR/manifest.json (seed, inputs, both expected outputs) and
 DIR/<name>.ptx + DIR/<name>.sig.pkl (the kernel signature). Programs where the simulator and
 rustc disagree are marked and left out of the comparison (the oracle reports those).
 `run` loads each PTX as it is (no compiler needed on the GPU machine beyond oxidec's runtime),
+or with `--recompile` first compiles each program's source again with the oxidec there (the
+rustc outputs stay valid for any compiler: a bundle written once checks later compilers), and
 launches it and compares with rustc's outputs, word for word: integers exactly, floats by
 their bits (the generator uses only correctly rounded float operations). It prints a summary
 and writes DIR/report.json; exit 1 on any mismatch.
@@ -53,18 +55,41 @@ def save_outcomes(out: Path, outcomes) -> dict:
     return manifest
 
 
-def run_bundle(bundle: Path) -> dict:
+def _compile(path: str) -> tuple[str, bytes] | str:
+    """(PTX, pickled signatures) of one bundled program, as `write` compiles it; or the error."""
+    from oxidec.api import compile_source
+    try:
+        mod = compile_source(Path(path).read_text(), Path(path).name, fmad=False, opt_level=2)
+    except Exception as err:  # a program oxidec once compiled and now refuses: a finding
+        return f"{type(err).__name__}: {err}"
+    return mod.ptx, pickle.dumps(mod.signatures)
+
+
+def run_bundle(bundle: Path, recompile: bool = False, jobs: int = 2) -> dict:
     import numpy as np
     from oxidec.api import KernelModule
     manifest = json.loads((bundle / "manifest.json").read_text())
     n_out = manifest["outputs"]
     mismatches, ran = [], 0
-    for entry in manifest["programs"]:
-        if "expected" not in entry:
-            continue
+    todo = [e for e in manifest["programs"] if "expected" in e]
+    compiled = {}
+    if recompile:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            compiled = dict(zip((e["name"] for e in todo),
+                                pool.map(_compile, [str(bundle / f"{e['name']}.rs") for e in todo],
+                                         chunksize=8)))
+    for entry in todo:
         name = entry["name"]
-        ptx = (bundle / f"{name}.ptx").read_text()
-        sigs = pickle.loads((bundle / f"{name}.sig.pkl").read_bytes())
+        if recompile:
+            got = compiled[name]
+            if isinstance(got, str):
+                mismatches.append({"name": name, "seed": entry["seed"], "error": got})
+                continue
+            ptx, sigs = got[0], pickle.loads(got[1])
+        else:
+            ptx = (bundle / f"{name}.ptx").read_text()
+            sigs = pickle.loads((bundle / f"{name}.sig.pkl").read_bytes())
         mod = KernelModule.from_ptx(ptx, sigs, name=name)
         out = np.full(n_out, 0xDEAD_BEEF_DEAD_BEEF, dtype=np.uint64)
         try:
@@ -93,6 +118,9 @@ def main(argv=None) -> int:
     w.add_argument("--jobs", type=int, default=2)
     r = sub.add_parser("run")
     r.add_argument("dir", type=Path)
+    r.add_argument("--recompile", action="store_true",
+                   help="compile each program's .rs with this oxidec instead of the bundled PTX")
+    r.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     if args.cmd == "write":
         a, b = args.seeds.split(":")
@@ -101,7 +129,7 @@ def main(argv=None) -> int:
         print(f"gpu_bundle: {kept} of {len(m['programs'])} programs written to {args.dir} "
               f"(the rest: simulator and rustc disagree, or rustc rejects: see the oracle)")
         return 0
-    rep = run_bundle(args.dir)
+    rep = run_bundle(args.dir, args.recompile, args.jobs)
     print(f"gpu_bundle: {rep['programs']} programs run on the GPU, "
           f"{len(rep['mismatches'])} mismatches")
     for m in rep["mismatches"][:20]:

@@ -16,6 +16,7 @@ from oxidec.device_api.fp8 import CONVERSIONS
 from oxidec.diagnostics import CompileError, render_all
 
 F32_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "f32"]
+TF32_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "tf32"]
 F16_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "f16x2"]
 UP_FNS = [n for n, (_, src) in CONVERSIONS.items() if src == "fp8x2"]
 
@@ -31,8 +32,8 @@ pub unsafe fn fp8(lo: &[f32], hi: &[f32], h: &[u32], p: &[u16], out: *mut u32) {
                  {", ".join(f"{n}(h[i]) as u32" for n in F16_FNS)},
                  {", ".join(f"{n}(p[i])" for n in UP_FNS)}];
         let mut k = 0;
-        while k < {len(CONVERSIONS)} {{
-            *out.add(i * {len(CONVERSIONS)} + k) = r[k];
+        while k < {len(CONVERSIONS) - len(TF32_FNS)} {{
+            *out.add(i * {len(CONVERSIONS) - len(TF32_FNS)} + k) = r[k];
             k += 1;
         }}
     }}
@@ -119,10 +120,11 @@ def inputs(rng, k):
 
 def run(device, rng, k=320):
     lo, hi, h, p = inputs(rng, k)
-    out = np.full(k * len(CONVERSIONS), 0xDEAD_BEEF, np.uint32)
+    width = len(CONVERSIONS) - len(TF32_FNS)
+    out = np.full(k * width, 0xDEAD_BEEF, np.uint32)
     compile_source(SRC, "fp8.rs", arch="sm_90").fp8[((k + 63) // 64,), (64,)](
         lo, hi, h, p, out, device=device)
-    return out.reshape(k, len(CONVERSIONS)), expected(lo, hi, h, p)
+    return out.reshape(k, width), expected(lo, hi, h, p)
 
 
 def test_fp8_conversions_on_the_simulator(rng):
@@ -144,8 +146,8 @@ def test_fp8_assembles(ptxas, tmp_path):
         ptx = driver.compile_source(SRC, "fp8.rs", driver.Options(arch="sm_90")).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
-    for name, _ in CONVERSIONS.values():
-        assert name in ptx, name
+    for name, src in CONVERSIONS.values():
+        assert name in ptx or src == "tf32", name
     path = tmp_path / "f.ptx"
     path.write_text(ptx)
     r = subprocess.run([ptxas, "-arch=sm_90", str(path), "-o", str(tmp_path / "f.cubin")],
@@ -160,3 +162,97 @@ def test_fp8_conversions_on_gpu(rng):
     assert bad.size == 0, f"{len(bad)} differ, first (row, fn): {bad[:5].tolist()} " \
         f"got {[hex(int(got[tuple(b)])) for b in bad[:5]]} want " \
         f"{[hex(int(want[tuple(b)])) for b in bad[:5]]}"
+
+
+# -- tf32 ---------------------------------------------------------------------------------
+
+TF32_SRC = f"""
+use cuda_device::convert::*;
+use cuda_device::{{kernel, thread}};
+
+#[kernel]
+pub unsafe fn tf32(x: &[f32], out: *mut u32) {{
+    let i = thread::index_1d().get();
+    if i < x.len() {{
+        let r = [{", ".join(f"{n}(x[i])" for n in TF32_FNS)}];
+        let mut k = 0;
+        while k < {len(TF32_FNS)} {{
+            *out.add(i * {len(TF32_FNS)} + k) = r[k];
+            k += 1;
+        }}
+    }}
+}}
+"""
+TF32_MAX = 0x7F7FE000
+
+
+def tf32_ref(x: float, name: str) -> int:
+    """By the value: the tf32 neighbours of x (multiples of its ulp at 10 significand bits)."""
+    if math.isnan(x):
+        return 0x7FFFFFFF
+    neg = math.copysign(1, x) < 0
+    if "relu" in name and neg:
+        return 0
+    sat = "satfinite" in name
+    if math.isinf(x):
+        mag = TF32_MAX if sat else 0x7F800000
+    else:
+        from fractions import Fraction
+        a = Fraction(abs(x))
+        if a == 0:
+            mag = 0
+        else:
+            e = max(math.frexp(abs(x))[1] - 1, -126)
+            q = a / Fraction(2) ** (e - 10)
+            n, rem = divmod(q.numerator, q.denominator)
+            half = Fraction(rem, q.denominator)
+            if "rna" in name:
+                n += half >= Fraction(1, 2)
+            elif "_rn_" in name:
+                n += half > Fraction(1, 2) or (half == Fraction(1, 2) and n % 2 == 1)
+            v = n * Fraction(2) ** (e - 10)
+            big = float(v) > float(np.finfo(np.float32).max) if v else False
+            if big:
+                mag = TF32_MAX if sat else 0x7F800000
+            else:
+                mag = int(np.array([float(v)], np.float32).view(np.uint32)[0])
+    return (0x80000000 if neg else 0) | mag
+
+
+def run_tf32(device, rng, k=256):
+    x = (np.exp2(rng.uniform(-130, 128, k)) * rng.choice([-1.0, 1.0], k)).astype(np.float32)
+    bits = rng.integers(0, 1 << 13, 32, dtype=np.uint32)
+    x[:32] = (np.array([0x3F800000] * 32, np.uint32) | (bits & 0x1FFF) |
+              np.uint32(0x1000) * (np.arange(32) % 2 == 0)).view(np.float32)  # ties, near-ties
+    x[32:36] = np.array([0x3F801000, 0x3F803000, 0xBF801000, 0x7F7FF000], np.uint32).view(
+        np.float32)  # exact ties; the largest f32 rounding up
+    x[-5:] = [np.nan, np.inf, -np.inf, -0.0, np.finfo(np.float32).max]
+    out = np.full(k * len(TF32_FNS), 0xDEAD_BEEF, np.uint32)
+    compile_source(TF32_SRC, "tf32.rs", arch="sm_90").tf32[((k + 63) // 64,), (64,)](
+        x, out, device=device)
+    want = np.array([[tf32_ref(float(v), n) for n in TF32_FNS] for v in x], np.uint32)
+    return out.reshape(k, len(TF32_FNS)), want
+
+
+def test_tf32_conversions_on_the_simulator(rng):
+    got, want = run_tf32("sim", rng)
+    bad = np.argwhere(got != want)
+    assert bad.size == 0, f"{bad[:5].tolist()} got {[hex(int(got[tuple(b)])) for b in bad[:5]]}" \
+        f" want {[hex(int(want[tuple(b)])) for b in bad[:5]]}"
+
+
+def test_tf32_assembles(ptxas, tmp_path):
+    ptx = driver.compile_source(TF32_SRC, "tf32.rs", driver.Options(arch="sm_90")).ptx
+    path = tmp_path / "t.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([ptxas, "-arch=sm_90", str(path), "-o", str(tmp_path / "t.cubin")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.gpu
+def test_tf32_conversions_on_gpu(rng):
+    got, want = run_tf32("gpu", rng, k=512)
+    bad = np.argwhere(got != want)
+    assert bad.size == 0, f"{bad[:5].tolist()} got {[hex(int(got[tuple(b)])) for b in bad[:5]]}" \
+        f" want {[hex(int(want[tuple(b)])) for b in bad[:5]]}"
