@@ -148,6 +148,20 @@ def ptxas() -> str:
     return path
 
 
+@pytest.fixture
+def assemble(ptxas, tmp_path):
+    """`assemble(ptx, arch)`: ptxas must accept the PTX for that arch (its stderr otherwise)."""
+    import subprocess
+
+    def run(ptx: str, arch: str) -> None:
+        path = tmp_path / f"k_{arch}.ptx"
+        path.write_text(ptx)
+        r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(path.with_suffix(".cubin"))],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    return run
+
+
 # --------------------------------------------------------------------------------------------
 # packaging guard
 

@@ -70,15 +70,11 @@ def test_compare_exchange_result_on_the_simulator():
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_atomics_extra_ptx(arch, ptxas, tmp_path):
+def test_atomics_extra_ptx(arch, assemble):
     ptx = compile_source(SRC, "cas.rs", arch=arch).ptx
     assert "atom.acq_rel.sys.global.cas.b32" in ptx and "fence.sc.sys;" in ptx
     assert "atom.relaxed.gpu.global.cas.b32" in ptx
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

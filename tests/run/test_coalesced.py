@@ -4,8 +4,6 @@ size: the own value) and shfl_xor/down/up by lane id (a source outside the group
 value), u32 and f32. On the simulator against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -82,17 +80,13 @@ def test_coalesced_threads_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_coalesced_threads_assemble(arch, ptxas, tmp_path):
+def test_coalesced_threads_assemble(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "co.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
     assert "activemask.b32" in ptx
-    path = tmp_path / "c.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "c.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

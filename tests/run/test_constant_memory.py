@@ -93,15 +93,11 @@ def test_set_constant_checks_name_and_size():
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_constant_memory_ptx(arch, ptxas, tmp_path):
+def test_constant_memory_ptx(arch, assemble):
     ptx = compile_source(SRC, "const.rs", arch=arch).ptx
     assert ".const .align 4 .b8 TABLE[64];" in ptx and ".const .align 8 .b8 PAIR[16];" in ptx
     assert "ld.const.f32" in ptx and "ld.const.u32" in ptx and "ld.const.f64" in ptx
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 def test_run_command_sets_constants(tmp_path):

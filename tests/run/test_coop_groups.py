@@ -97,13 +97,9 @@ def test_thread_block_and_tiles_on_the_simulator(k, rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_tiles_assemble(arch, ptxas, tmp_path):
+def test_tiles_assemble(arch, assemble):
     ptx = build(TILES, arch).ptx
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
     for needle in ("shfl.sync.idx.b32", "vote.sync.ballot.b32", "bar.warp.sync", "bar.sync"):
         assert needle in ptx, needle
 

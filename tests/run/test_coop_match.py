@@ -3,8 +3,6 @@
 the simulator against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -79,17 +77,13 @@ def test_tile_match_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_tile_match_assembles(arch, ptxas, tmp_path):
+def test_tile_match_assembles(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "m.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
     assert "match.any.sync.b32" in ptx and "match.all.sync.b64" in ptx
-    path = tmp_path / "m.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "m.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

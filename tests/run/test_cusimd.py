@@ -5,8 +5,6 @@ aliases (`Float4`, `Uint2`, ..), as a device-function parameter, and the compile
 the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -91,16 +89,12 @@ def test_cusimd_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_cusimd_assembles(arch, ptxas, tmp_path):
+def test_cusimd_assembles(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "simd.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
-    path = tmp_path / "s.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "s.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.parametrize("bad, message", [

@@ -7,7 +7,6 @@ PTX error bounds)."""
 from __future__ import annotations
 
 import math
-import subprocess
 from fractions import Fraction
 
 import numpy as np
@@ -212,7 +211,7 @@ def test_approximations_on_the_simulator(ty, rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_every_float_function_assembles(arch, ptxas, tmp_path):
+def test_every_float_function_assembles(arch, assemble):
     for ty in ("f32", "f64"):
         src = kernel_source({n: v for n, v in ROUNDED.items() if v[2] == ty}, ty)
         try:
@@ -222,11 +221,7 @@ def test_every_float_function_assembles(arch, ptxas, tmp_path):
         for opcode, _, t in ROUNDED.values():
             if t == ty:
                 assert f"{opcode}.{ty}" in ptx, opcode
-        path = tmp_path / "f.ptx"
-        path.write_text(ptx)
-        r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "f.cubin")],
-                           capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
+        assemble(ptx, arch)
 
 
 @pytest.mark.gpu

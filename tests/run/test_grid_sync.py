@@ -6,8 +6,6 @@ the cooperative attribute and the PTX reads the driver's grid workspace. On the 
 against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -109,18 +107,14 @@ def test_grid_sync_on_the_simulator(blocks, rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_grid_sync_assembles(arch, ptxas, tmp_path):
+def test_grid_sync_assembles(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "grid.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
     for needle in ("%envreg1", "%envreg2", "atom.add.u32", "ld.volatile.u32", "bar.sync"):
         assert needle in ptx, needle
-    path = tmp_path / "g.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "g.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 def test_a_block_that_leaves_before_the_grid_barrier_is_reported(rng):

@@ -361,16 +361,12 @@ def test_half_literals_and_constants():
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_halves_assemble(ptxas, tmp_path, arch):
+def test_halves_assemble(arch, assemble):
     ptx = module(arch).ptx
     for needle in ("add.rn.f16", "fma.rn.bf16", "cvt.rn.f16.f64", "cvt.rz.f32.f64",
                    "xor.b16", "cvt.f32.bf16", "ld.global.nc.b16"):
         assert needle in ptx, needle
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

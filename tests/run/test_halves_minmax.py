@@ -4,8 +4,6 @@ against PTX's min/max rules computed here from NumPy's float16 and exact bf16 va
 for sm_80 and sm_90, and the GPU against the same reference."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -93,15 +91,11 @@ def test_scalar_minmax_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_scalar_minmax_assemble(ptxas, tmp_path, arch):
+def test_scalar_minmax_assemble(arch, assemble):
     ptx = compile_source(SRC, "mm.rs", arch=arch).ptx
     for needle in ("max.f16", "min.ftz.NaN.f16", "max.NaN.bf16", "min.bf16"):
         assert needle in ptx, needle
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

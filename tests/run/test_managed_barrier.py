@@ -5,8 +5,6 @@ E0599 for a method of another state. On the simulator against NumPy (a two-phase
 through shared memory ordered only by the barrier), through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -86,7 +84,7 @@ def test_managed_barrier_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_managed_barrier_assembles(arch, ptxas, tmp_path):
+def test_managed_barrier_assembles(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "mb.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
@@ -94,11 +92,7 @@ def test_managed_barrier_assembles(arch, ptxas, tmp_path):
     for needle in ("mbarrier.init.shared.b64", "mbarrier.arrive.shared.b64",
                    "mbarrier.test_wait.shared.b64", "mbarrier.inval.shared.b64"):
         assert needle in ptx, needle
-    path = tmp_path / "m.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "m.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 def test_a_method_of_another_state_is_e0599():

@@ -110,18 +110,14 @@ def test_int4_mma_on_the_simulator(shape, rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_int4_mma_assembles(arch, ptxas, tmp_path):
+def test_int4_mma_assembles(arch, assemble):
     for shape in SHAPES:
         try:
             ptx = driver.compile_source(source(shape), "m.rs", driver.Options(arch=arch)).ptx
         except CompileError as err:
             raise AssertionError(render_all(err.diagnostics)) from None
         assert f"mma.sync.aligned.{shape}.row.col" in ptx and ".s4.u4" in ptx
-        path = tmp_path / "m.ptx"
-        path.write_text(ptx)
-        r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "m.cubin")],
-                           capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
+        assemble(ptx, arch)
 
 
 @pytest.mark.gpu

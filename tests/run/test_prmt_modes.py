@@ -81,15 +81,11 @@ def test_prmt_modes_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_prmt_modes_assemble(ptxas, tmp_path, arch):
+def test_prmt_modes_assemble(arch, assemble):
     ptx = compile_source(SRC, "p.rs", arch=arch).ptx
     for mode in ORDER:
         assert f"prmt.b32.{mode}" in ptx, mode
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

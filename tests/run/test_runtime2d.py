@@ -6,8 +6,6 @@ passed by value to a device function, and `DisjointSlice::from_raw_parts_with_sp
 simulator against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -107,14 +105,10 @@ def test_a_runtime_width_slice_needs_a_2d_array(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_runtime_width_slices_assemble(arch, ptxas, tmp_path):
+def test_runtime_width_slices_assemble(arch, assemble):
     ptx = build(arch).ptx
     assert ".param .align 8 .b8 mix_param_0[24]" in ptx  # cuda-oxide's {ptr, len, row_width}
-    path = tmp_path / "r.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "r.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

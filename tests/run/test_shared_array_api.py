@@ -4,8 +4,6 @@
 simulator against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -61,16 +59,12 @@ def test_shared_array_api_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_shared_array_api_assembles(arch, ptxas, tmp_path):
+def test_shared_array_api_assembles(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "sa.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
-    path = tmp_path / "s.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "s.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

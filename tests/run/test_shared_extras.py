@@ -3,8 +3,6 @@ shared arrays, `DynamicSharedArray::<T, ALIGN>::get_raw()` and `offset(bytes)`. 
 simulator against NumPy, through ptxas for sm_80 and sm_90, on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -74,16 +72,12 @@ def test_shared_extras_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_shared_extras_ptx(arch, ptxas, tmp_path):
+def test_shared_extras_ptx(arch, assemble):
     ptx = compile_source(SRC, "shared.rs", arch=arch).ptx
     assert ".shared .align 128 .b8 STAGE[512];" in ptx
     assert ".shared .align 64 .b8 stage$FLAGS[100];" in ptx
     assert ".extern .shared .align 128 .b8 dyn_smem[];" in ptx
-    path = tmp_path / "k.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "k.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 @pytest.mark.gpu

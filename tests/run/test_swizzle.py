@@ -3,8 +3,6 @@ offsets, a transpose through a swizzled shared tile, and the compile error for a
 that is not an involution. On the simulator against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -59,16 +57,12 @@ def test_swizzle_on_the_simulator(rng):
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_swizzle_assembles(arch, ptxas, tmp_path):
+def test_swizzle_assembles(arch, assemble):
     try:
         ptx = driver.compile_source(SRC, "swz.rs", driver.Options(arch=arch)).ptx
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
-    path = tmp_path / "s.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "s.cubin")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assemble(ptx, arch)
 
 
 def test_a_swizzle_that_is_not_an_involution_is_an_error():
