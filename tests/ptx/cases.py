@@ -472,7 +472,7 @@ def float_compare_ne_is_unordered():
     out = f.arg("out", PtrTy(BOOL, True))
     bb = f.block()
     ne, lt, eq, both = f.local(BOOL), f.local(BOOL), f.local(BOOL), f.local(BOOL)
-    f.assign(bb, ne, BinaryOp("ne", cp(a), cp(a)))
+    f.assign(bb, ne, BinaryOp("ne", cp(a), c(0.5, F32)))
     f.assign(bb, lt, BinaryOp("lt", cp(b), c(0.1, F64)))
     f.assign(bb, eq, BinaryOp("eq", cp(ne), cp(lt)))
     f.assign(bb, both, BinaryOp("bitand", cp(eq), cp(ne)))
@@ -481,6 +481,23 @@ def float_compare_ne_is_unordered():
     checks = ["setp.neu.f32", "setp.lt.f64", "0d3FB999999999999A", "xor.pred", "not.pred",
               "and.pred", "selp.u32", "st.global.u8"]
     return Case(program(f), checks, absent=["setp.ne.f32"])
+
+
+@case
+def float_compared_with_itself_is_testp():
+    """`x != x` / `x == x` are NaN tests, written `testp` (ptx/instrs.py nan_test says why)."""
+    f = Fn("selfcmp")
+    a, b = f.arg("a", F32), f.arg("b", F64)
+    out = f.arg("out", PtrTy(BOOL, True))
+    bb = f.block()
+    ne, eq, both = f.local(BOOL), f.local(BOOL), f.local(BOOL)
+    f.assign(bb, ne, BinaryOp("ne", cp(a), cp(a)))
+    f.assign(bb, eq, BinaryOp("eq", cp(b), cp(b)))
+    f.assign(bb, both, BinaryOp("bitand", cp(eq), cp(ne)))
+    f.assign(bb, P(out, D), Use(cp(both)))
+    f.term(bb, Return)
+    return Case(program(f), ["testp.notanumber.f32", "testp.number.f64"],
+                absent=["setp.neu.f32", "setp.eq.f64"])
 
 
 @case
