@@ -190,8 +190,12 @@ APPROX_REF = {"sin": np.sin, "cos": np.cos, "ex2": np.exp2, "lg2": np.log2, "tan
 def check_approx(out, sel, args, dt):
     a = args[0].astype(np.float64)  # in [0.5, 3.5): see run_approx
     for j, (name, (opcode, _, _)) in enumerate(sel.items()):
-        want = APPROX_REF[opcode.split(".")[0]](a)
-        np.testing.assert_allclose(out[:, j], want, rtol=4e-6, atol=2e-6, err_msg=name)
+        base = opcode.split(".")[0]
+        want = APPROX_REF[base](a)
+        # the PTX ISA's bound for tanh.approx.f32 is a relative error of 2^-10.987 (measured
+        # on the H200: 1.03e-5); the others are within a few f32 ulps
+        rtol = 2.0 ** -10.9 if base == "tanh" else 4e-6
+        np.testing.assert_allclose(out[:, j], want, rtol=rtol, atol=2e-6, err_msg=name)
 
 
 def run_approx(device, rng, ty, k=64):
