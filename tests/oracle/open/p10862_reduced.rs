@@ -2,6 +2,10 @@
 // rustc and the simulator give 0.0. Right with the driver JIT at -O0, wrong at -O1..4, at
 // oxidec -O0 and -O2. Inputs: tests/oracle/gen.py generate(10862).inputs. Reduced on the GPU
 // by tests/oracle/gpu_reduce.py from oracle program 10862.
+// Diagnosis (2026-12-03, SASS of ptxas 13.0 -O3): ptxas selects only the low word of
+// `is_nan(x3) ? 0x7ff8.. : x3.to_bits()` on the uniform datapath (DSETP + VOTEU.ANY + one USEL);
+// the high word stays 0x7ff80000. Emitting the NaN test as `testp.notanumber` (ptx/instrs.py
+// nan_test) gives correct SASS here; the same change fixed programs 40095 and 41362 on the H200.
 use cuda_device::{cuda_module, device, kernel, thread, DisjointSlice};
 
 // oracle program, seed 10862
