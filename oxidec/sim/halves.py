@@ -84,8 +84,10 @@ def cast(v: np.ndarray, src: T.Ty, dst: T.Ty) -> np.ndarray:
         x = value(v, src)
         if T.is_half(dst):
             return from_float(x, dst)
+        if isinstance(dst, T.FloatTy) and dst.bits == 32:
+            return _half_to_f32(np.asarray(v), x, src)
         if isinstance(dst, T.FloatTy):
-            return x.astype(np.float32 if dst.bits == 32 else np.float64)
+            return x.astype(np.float64)
         if isinstance(dst, T.IntTy):
             from .layout import canon, scalar_dtype
             return float_to_int(x, scalar_dtype(canon(dst)))
@@ -98,6 +100,20 @@ def cast(v: np.ndarray, src: T.Ty, dst: T.Ty) -> np.ndarray:
     if v.dtype.kind in "iu":
         return from_float(_int_to_odd(v), dst)
     raise SimError(f"cannot cast `{src}` to `{dst}`")
+
+
+def _half_to_f32(bits: np.ndarray, x: np.ndarray, src: T.FloatTy) -> np.ndarray:
+    """`h as f32` as the H200 does it: a bf16 is its bits shifted up (a signalling NaN stays
+    signalling: 0x7fa1 -> 0x7fa10000); an f16 NaN becomes the canonical 0x7fffffff
+    (`cvt.f32.f16`, measured on the H200 for 0x7e00)."""
+    if src == T.BF16:
+        return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+    out = x.astype(np.float32)
+    nan = np.isnan(out)
+    if nan.any():
+        out = out.copy()
+        out.view(np.uint32)[nan] = np.uint32(0x7FFFFFFF)
+    return out
 
 
 def _f64_nans_to_f16(v: np.ndarray, bits: np.ndarray) -> np.ndarray:
