@@ -137,16 +137,8 @@ class ClosureMixin:
     # -- calls of a closure ------------------------------------------------------
     def check_closure_call(self, e: ast.CallExpr, var: Var, cty) -> T.Ty:
         """`f(a, b)`: `f` a `let`-bound closure (`ClosureTy`) or an `impl Fn` parameter."""
-        if len(e.args) != len(cty.params):
-            n, m = len(cty.params), len(e.args)
-            self.sink.error("E0057", f"this function takes {n} argument{'s' if n != 1 else ''} "
-                            f"but {m} argument{'s were' if m != 1 else ' was'} supplied",
-                            e.span, f"expected {n} argument{'s' if n != 1 else ''}")
-            for a in e.args:
-                self.check_expr(a)
+        if not self.check_closure_args(e, cty):
             return cty.ret
-        for a, p in zip(e.args, cty.params):
-            self.coerce(self.check_expr(a, p), p, a.span)
         self.r.calls[e] = ("closure", var)
         if isinstance(cty, T.FnBoundTy):
             if cty.trait == "FnMut" and not var.mutable:
@@ -159,6 +151,13 @@ class ClosureMixin:
 
     def check_closure_value_call(self, e: ast.CallExpr, cty) -> T.Ty:
         """`(s.f)(x)`, `(*r)(x)`: a closure reached through a value, not a variable."""
+        if self.check_closure_args(e, cty):
+            self.r.calls[e] = ("closure_value", cty)
+        return cty.ret
+
+    def check_closure_args(self, e: ast.CallExpr, cty) -> bool:
+        """The arguments of a closure call against its parameters; False (E0057 reported,
+        each argument still checked) when their number is wrong."""
         if len(e.args) != len(cty.params):
             n, m = len(cty.params), len(e.args)
             self.sink.error("E0057", f"this function takes {n} argument{'s' if n != 1 else ''} "
@@ -166,11 +165,10 @@ class ClosureMixin:
                             e.span, f"expected {n} argument{'s' if n != 1 else ''}")
             for a in e.args:
                 self.check_expr(a)
-            return cty.ret
+            return False
         for a, p in zip(e.args, cty.params):
             self.coerce(self.check_expr(a, p), p, a.span)
-        self.r.calls[e] = ("closure_value", cty)
-        return cty.ret
+        return True
 
     def not_mut_closure(self, e: ast.CallExpr, var: Var) -> None:
         self.sink.error("E0596", f"cannot borrow `{var.name}` as mutable, as it is not "
