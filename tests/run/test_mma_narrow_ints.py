@@ -23,13 +23,14 @@ def fn_name(shape, a, b, sat):
     return f"mma_{shape}_s32_{a if a == b else a + '_' + b}{'_satfinite' if sat else ''}"
 
 
-def source(shape: str) -> str:
-    k, na, nb = SHAPES[shape]
+def mma_kernel(name: str, na: int, nb: int, fns: list[str]) -> str:
+    """A one-warp kernel: each lane loads its A/B/C fragments (`na`/`nb` registers of A/B,
+    four of C), calls every `wmma::` function of `fns` and writes its D to out[n][lane][0..4]."""
     b_ty = "u32" if nb == 1 else f"[u32; {nb}]"
     b_expr = "b[lane]" if nb == 1 else f"[{', '.join(f'b[lane * {nb} + {j}]' for j in range(nb))}]"
     calls = []
-    for n, (a, bb, sat) in enumerate(KINDS):
-        calls.append(f"""        let d = wmma::{fn_name(shape, a, bb, sat)}(c, av, bv);
+    for n, fn in enumerate(fns):
+        calls.append(f"""        let d = wmma::{fn}(c, av, bv);
         let mut j = 0;
         while j < 4 {{
             *out.add(({n} * 32 + lane) * 4 + j) = d[j];
@@ -39,7 +40,7 @@ def source(shape: str) -> str:
 use cuda_device::{{kernel, thread, wmma}};
 
 #[kernel]
-pub unsafe fn mma4(a: &[u32], b: &[u32], cin: &[i32], out: *mut i32) {{
+pub unsafe fn {name}(a: &[u32], b: &[u32], cin: &[i32], out: *mut i32) {{
     let lane = thread::threadIdx_x() as usize;
     let av: [u32; {na}] = [{', '.join(f'a[lane * {na} + {j}]' for j in range(na))}];
     let bv: {b_ty} = {b_expr};
@@ -49,6 +50,11 @@ pub unsafe fn mma4(a: &[u32], b: &[u32], cin: &[i32], out: *mut i32) {{
     }}
 }}
 """
+
+
+def source(shape: str) -> str:
+    k, na, nb = SHAPES[shape]
+    return mma_kernel("mma4", na, nb, [fn_name(shape, a, bb, sat) for a, bb, sat in KINDS])
 
 
 def a_pos(shape, lane, r, e):
@@ -134,30 +140,7 @@ B1 = {"m16n8k256": (256, 4, 2), "m16n8k128": (128, 2, 1)}
 
 def b1_source(shape: str) -> str:
     k, na, nb = B1[shape]
-    b_ty = "u32" if nb == 1 else f"[u32; {nb}]"
-    b_expr = "b[lane]" if nb == 1 else f"[{', '.join(f'b[lane * {nb} + {j}]' for j in range(nb))}]"
-    calls = []
-    for n, op in enumerate(("and", "xor")):
-        calls.append(f"""        let d = wmma::mma_{shape}_s32_b1_{op}_popc(c, av, bv);
-        let mut j = 0;
-        while j < 4 {{
-            *out.add(({n} * 32 + lane) * 4 + j) = d[j];
-            j += 1;
-        }}""")
-    return f"""
-use cuda_device::{{kernel, thread, wmma}};
-
-#[kernel]
-pub unsafe fn mma1(a: &[u32], b: &[u32], cin: &[i32], out: *mut i32) {{
-    let lane = thread::threadIdx_x() as usize;
-    let av: [u32; {na}] = [{', '.join(f'a[lane * {na} + {j}]' for j in range(na))}];
-    let bv: {b_ty} = {b_expr};
-    let c = [cin[lane * 4], cin[lane * 4 + 1], cin[lane * 4 + 2], cin[lane * 4 + 3]];
-    unsafe {{
-{chr(10).join(calls)}
-    }}
-}}
-"""
+    return mma_kernel("mma1", na, nb, [f"mma_{shape}_s32_b1_{op}_popc" for op in ("and", "xor")])
 
 
 def b1_pos(shape, lane, r, e):
