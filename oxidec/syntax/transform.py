@@ -222,14 +222,23 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
                                span=self.span(meta))
 
     def cast_path_type(self, meta, children):
-        # cast_type: IDENT ("::" IDENT)*
-        segs = tuple(ast.PathSegment(name=self.name(t), span=self.tspan(t)) for t in children)
+        # cast_type: IDENT ("::" IDENT)* cast_generic_args?
+        args = children[-1].args if isinstance(children[-1], _Generics) else ()
+        names = children[:-1] if args else children
+        segs = tuple(ast.PathSegment(name=self.name(t), span=self.tspan(t)) for t in names)
+        if args:
+            last = segs[-1]
+            end = children[-1].span
+            segs = segs[:-1] + (ast.PathSegment(name=last.name, generic_args=args,
+                                                span=last.span.to(end)),)
         return ast.PathType(path=ast.Path(segments=segs, span=self.span(meta)),
                             span=self.span(meta))
 
     def generic_args(self, meta, children):
         # generic_args: LT generic_arg ("," generic_arg)* ","? GT
         return _Generics(tuple(_nodes(children)), self.span(meta))
+
+    cast_generic_args = generic_args  # CAST_LT generic_arg ("," generic_arg)* ","? GT
 
     def neg_literal(self, meta, children):
         # generic_arg: MINUS INT
