@@ -135,12 +135,17 @@ class OptionLowering:
             return self.to_temp(M.Aggregate(ty, (), 0), ty, span)
         return self.unsupported(span, f"`Default` for `{ty}` is")
 
-    def panic(self, message: str, span: Span) -> None:
-        """Rust's panic: the message through `printf`, then a trap."""
+    def panic(self, message: str, span: Span, names_trap: bool = False) -> None:
+        """Rust's panic: the message through `printf`, then a trap (`names_trap`: a failed
+        assertion carrying the message, as `panic!` has, so the simulator's trap names it)."""
         where = f"{span.file.name}:{span.line}:{span.col}"
         fmt = f"panicked at {where}:\n{message}\n".replace("%", "%%")
         if fmt not in self.strings:
             self.strings.append(fmt)
         self.push(M.Effect("printf", (M.Constant(self.strings.index(fmt), T.U32),), span))
+        if names_trap:
+            dead = self.new_block()
+            self.terminate(M.Assert(M.Constant(False, T.BOOL), True, message, dead, span))
+            self.cur = dead
         self.terminate(M.Unreachable(span))
 

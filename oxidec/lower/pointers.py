@@ -210,6 +210,9 @@ class PointerLowering:
             fields = [f for _, f in ty.fields] if isinstance(ty, T.StructTy) else ty.elems
             ops = tuple(self.zero_value(f, span) for f in fields)
             return self.to_temp(M.Aggregate(ty, ops), ty, span)
+        if isinstance(ty, T.EnumTy):  # the flat fields, tag first (mir/layout.py)
+            ops = tuple(self.zero_value(f, span) for f in layout.fields_of(ty))
+            return self.to_temp(M.Aggregate(ty, ops, None), ty, span)
         return self.unsupported(span, f"`MaybeUninit<{ty}>` is")
 
     def lower_uninit_method(self, e: ast.MethodCallExpr, name: str) -> M.Operand:
@@ -222,6 +225,10 @@ class PointerLowering:
             self.assign(place, M.Use(value), span)
             return self.to_temp(M.Ref(place, True), ty, span)
         place = self.uninit_place(e.receiver)
+        if name == "assume_init" and T.is_uninhabited(ty):
+            # rustc's `assert_inhabited::<T>` guard: a panic at run time, never a value
+            self.panic(f"attempted to instantiate uninhabited type `{ty}`", span, names_trap=True)
+            return self.zero_value(ty, span)
         if name == "assume_init":
             return self.read(place, ty)
         return self.to_temp(M.Ref(place, name == "as_mut_ptr"), ty, span)

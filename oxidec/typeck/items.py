@@ -215,6 +215,7 @@ class Typeck(ClosureMixin, IteratorMixin,
         for lit, negated in ctx.lits:
             self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
         self.finish_transmutes()
+        self.finish_uninits()
 
     def finalize_results(self) -> None:
         """Apply inference results and literal defaults to every side table, once for the

@@ -152,6 +152,9 @@ class TypeLoweringMixin:
             for g in gargs:
                 self._type_arg(g)
             return T.PHANTOM_DATA
+        if name == "Infallible" and not gargs and names[0] in ("convert", "Infallible") \
+                and name not in self.items.enums:
+            return T.INFALLIBLE  # `core::convert::Infallible`
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
         if name == "ThreadIndex" and len(gargs) == 1:  # its index kind (lifetimes are dropped)
