@@ -116,6 +116,7 @@ class StructTy(Ty):
     name: str
     fields: tuple[tuple[str, Ty], ...]
     is_copy: bool = False
+    align: int = 1  # `#[repr(align(N))]`: the least alignment, whatever the fields need
 
     def field_index(self, name: str) -> int | None:
         for i, (fname, _) in enumerate(self.fields):

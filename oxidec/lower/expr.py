@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..mir import layout
 from ..mir import syntax as M
 from ..syntax.literals import float_literal
 from ..span import Span
@@ -154,8 +155,10 @@ class ExprLowering:
         if src == dst:
             return value
         if isinstance(src, T.RefTy) and isinstance(dst, T.PtrTy) and T.is_zero_sized(src.inner):
-            # a zero-sized value lives in no register and no memory: it has no address
-            return self.unsupported(e.span, "the address of a zero-sized value is")
+            # a zero-sized value lives in no register and no memory; any non-null address
+            # aligned for it is one of its addresses (rustc's `NonNull::dangling()` value)
+            align = M.Constant(layout.align_of(src.inner), T.USIZE)
+            return self.to_temp(M.Cast(align, dst), dst, e.span)
         return self.to_temp(M.Cast(value, dst), dst, e.span)
 
     def lower_assign_expr(self, e: ast.AssignExpr) -> M.Operand:
