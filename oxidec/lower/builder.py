@@ -195,10 +195,13 @@ class BuilderCore:
         fn = self.sig.item
         bounds = None
         lb = attr(fn, "launch_bounds")
-        if lb and lb.args:
+        if self.sig.name in self.r.launch_bounds:  # constant expressions (typeck/items.py)
+            bounds = self.r.launch_bounds[self.sig.name]
+            check_launch_bounds(bounds, lb.args, self.sink)
+        elif lb and lb.args:
             vals = [a.value for a in lb.args if isinstance(a, ast.LitExpr) and a.kind == "int"]
             if len(vals) != len(lb.args) or not 1 <= len(vals) <= 2:
-                self.sink.error("OX0003", "`#[launch_bounds]` takes one or two integer literals",
+                self.sink.error("OX0003", "`#[launch_bounds]` takes one or two constant integers",
                                 lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
             else:
                 bounds = tuple(vals)

@@ -10,7 +10,7 @@ from ..consteval import ConstEvaluator
 from ..diagnostics import DiagnosticSink
 from ..resolve import ItemTable, Resolver, attr
 from ..span import Span
-from .results import (FnCtx, FnSig, TypeckResults, Var)
+from .results import (ConstRes, FnCtx, FnSig, TypeckResults, Var)
 from .infer import InferMixin
 from .types import TypeLoweringMixin
 from .stmts import StmtMixin
@@ -187,6 +187,7 @@ class Typeck(ClosureMixin, IteratorMixin,
             var = Var(ctx_arg.rhs.path.names[0], T.LAUNCH_CONTEXT, False, ctx_arg.rhs.span)
             self.r.launch_context[fn.name] = var
             ctx.scopes[-1][var.name] = var
+        self.eval_launch_bounds(sig)
         body_ty = self.check_block(fn.body, sig.ret)
         tail_span = fn.body.tail.span if fn.body.tail else fn.body.span
         if fn.body.tail is not None or not isinstance(self.shallow(body_ty), T.NeverTy):
@@ -202,6 +203,27 @@ class Typeck(ClosureMixin, IteratorMixin,
         self.finish_fn(ctx)
         self.check_closure_escapes(fn.body)
         self.ctx = None
+
+    def eval_launch_bounds(self, sig: FnSig) -> None:
+        """`#[launch_bounds(P::MAX_THREADS, P::MIN_BLOCKS)]`: constant `u32` expressions,
+        evaluated for this instance of the kernel (lower/builder.py reads literals itself)."""
+        lb = attr(sig.item, "launch_bounds")
+        if lb is None or not lb.args or len(lb.args) > 2 or all(
+                isinstance(a, ast.LitExpr) and a.kind == "int" for a in lb.args):
+            return
+        vals = [self.const_u32_arg(a) for a in lb.args]
+        if None not in vals:
+            self.r.launch_bounds[sig.name] = tuple(vals)
+
+    def const_u32_arg(self, a: ast.Expr) -> int | None:
+        """An attribute's argument that is a constant `u32` expression (`P::UNROLL`, `N * 2`)
+        in the instance being checked; None (reported) when it is not one."""
+        if isinstance(a, ast.LitExpr) and a.kind == "int":
+            return a.value
+        self.check_expr(a, T.U32)  # `P::MAX`: the instance's associated constant
+        res = self.r.res.get(a)
+        v = res.value if isinstance(res, ConstRes) else self.consts.eval(a, T.U32)
+        return v.value if v is not None and isinstance(v.value, int) else None
 
     def finish_fn(self, ctx: FnCtx) -> None:
         for var, span in ctx.lets:
