@@ -155,6 +155,7 @@ class BuilderCore:
         fn = self.sig.item
         outs, body_ret = out_types(self.sig)
         self.locals[0] = M.LocalDecl(body_ret, None, True, fn.name_span)
+        destructured = []
         for p, ty in zip(fn.params, self.sig.params):
             var = self.r.param_var.get(p)
             name = var.name if var else "_"
@@ -165,7 +166,11 @@ class BuilderCore:
                                    (var.mutable if var else False) or by_value_mut)
             if var:
                 self.var_local[id(var)] = local
+            elif not isinstance(p.pat, ast.WildPat):  # a pattern: bound from the argument
+                destructured.append((p, local, local_ty))
         self.check_returned_ref(fn)  # user_calls.py
+        for p, local, ty in destructured:
+            self.bind_pattern(p.pat, self.read(M.Place(local), ty), ty, p.span)
         ctx_var = self.r.launch_context.get(fn.name)
         if ctx_var is not None:  # `#[kernel(launch_context = NAME)]`: a value with no data
             local = self.new_local(T.LAUNCH_CONTEXT, ctx_var.span, ctx_var.name, False)

@@ -180,8 +180,8 @@ class Typeck(ClosureMixin, IteratorMixin,
                 self.note_param_var(p, var)
                 self.r.pat_var[p.pat] = var
                 ctx.scopes[-1][p.pat.name] = var
-            elif not isinstance(p.pat, ast.WildPat):
-                self.unsupported(p.pat.span, "patterns in parameters")
+            elif not isinstance(p.pat, ast.WildPat):  # `(a, (b, c)): (u32, (u32, u32))`
+                self.bind_pattern(p.pat, ty, irrefutable=True)
         ctx_arg = launch_context_arg(fn)
         if ctx_arg is not None:  # `#[kernel(launch_context = NAME)]`
             var = Var(ctx_arg.rhs.path.names[0], T.LAUNCH_CONTEXT, False, ctx_arg.rhs.span)
