@@ -21,7 +21,7 @@ from ..diagnostics import DiagnosticSink
 from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
-from .stmt_attrs import attach_stmt_attrs
+from .stmt_attrs import attach_stmt_attrs, attrs_of
 from .transform_enums import EnumRules
 from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
@@ -129,7 +129,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
 
     def item(self, meta, children):
         # item: attribute* _item_kind
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
+        attrs = attrs_of(children, self.sink)  # stmt_attrs.py: `cfg_attr` expanded
         inner = children[-1]
         return replace(inner, attrs=attrs) if attrs else inner
 
@@ -364,7 +364,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
 
     def stmt(self, meta, children):
         # stmt: attribute* _stmt_kind
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
+        attrs = attrs_of(children, self.sink)  # stmt_attrs.py: `cfg_attr` expanded
         inner = children[-1]
         return attach_stmt_attrs(inner, attrs, self.sink) if attrs else inner  # stmt_attrs.py
 

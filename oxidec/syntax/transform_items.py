@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from lark.lexer import Token
 
 from .. import ast
-from .stmt_attrs import cfg_removes
+from .stmt_attrs import attrs_of, cfg_removes
 from ..span import Span
 
 SYNTAX = "OX0001"
@@ -121,7 +121,7 @@ class ItemRules:
 
     def impl_member(self, meta, children):
         # impl_member: attribute* (fn_item | const_item)
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
+        attrs = attrs_of(children, self.sink)  # stmt_attrs.py: `cfg_attr` expanded
         inner = children[-1]
         if any(a.name == "cfg" and cfg_removes(a, self.sink) for a in attrs):
             return None  # `#[cfg(P)]` with P false: no such member (the impl drops it)
