@@ -264,4 +264,5 @@ def macro_notes(module: Module) -> list[str]:
         calls += m.macro_calls
         todo += m.children
     return [f"the item macro call `{c.name}!` at line {c.span.line} is not expanded: oxidec "
-            "does not expand macros, so the items it defines are unknown" for c in calls[:3]]
+            "expands only the `macro_rules!` of this file, so the items it defines are unknown"
+            for c in calls[:3]]
