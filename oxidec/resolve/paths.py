@@ -254,7 +254,7 @@ class Resolver:
 
 def macro_notes(module: Module) -> list[str]:
     """Item-level macro calls anywhere in the crate: a name they define is unknown to
-    oxidec, which does not expand macros; say so rather than only "not found"."""
+    oxidec, which expands only the `macro_rules!` of this file; say so rather than "not found"."""
     root = module
     while root.parent is not None:
         root = root.parent
