@@ -103,9 +103,12 @@ class Typeck(ClosureMixin, IteratorMixin,
         if isinstance(ret, T.FnBoundTy):  # the returned closure is reported (closures.py)
             ret = T.ERROR
         sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
+        aggregates = (T.StructTy, T.TupleTy, T.ArrayTy)
+        inlined = any(isinstance(p, T.RefTy) and isinstance(p.inner, aggregates)
+                      for p in params)  # a reference into one: inlined (lower/user_calls.py)
         if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
-                ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
-            # `&S` parameters are passed by value (lower/user_calls.py): nothing to point at
+                ret.inner, aggregates) and not inlined:
+            # `&S` results live in no memory: only a reference into a parameter is one
             self.unsupported(fn.ret.span, "returning a reference to a struct, tuple or array "
                              "from a function", help="return the value itself (or `()` after "
                              "updating `&mut self`)")
