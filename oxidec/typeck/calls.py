@@ -162,7 +162,10 @@ class CallMixin:
         # reach.py parses every fn device code names, so this one did not parse
         err = self.items.unparsed.get(host.span.start)
         why = []
-        if err is not None:
+        if "#[custom_mir" in host.span.text():
+            from ..resolve.attrs import CUSTOM_MIR_NOTE
+            why = [CUSTOM_MIR_NOTE]
+        elif err is not None:
             sp = err.primary.span
             why = [f"oxidec cannot parse `{host.name}` as device code: {err.message} "
                    f"(at {sp.line}:{sp.col})"]
