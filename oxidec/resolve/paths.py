@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..diagnostics import DiagnosticSink
+from ..diagnostics import DiagnosticSink, Label
 from .attrs import nearest
 from .table import EXTERN_CRATES, Def, ItemTable, Module
 
@@ -189,7 +189,15 @@ class Resolver:
                             f"not found in {where}", help=helps + ([imp] if imp else []),
                             notes=macro_notes(module) if not hint else [])
             return
-        if failed == 0:
+        decl = _file_mod(module, name) if failed == 0 else None
+        if decl is not None:
+            self.sink.error("E0433", f"failed to resolve: module `{name}` is in another file",
+                            seg.span, f"`{name}` is declared `mod {name};`",
+                            labels=[Label(decl.span, "declared here")],
+                            notes=[f"oxidec builds one source file: the body of `mod {name};` "
+                                   f"(`{name}.rs` or `{name}/mod.rs`) is not read"],
+                            help=f"write the module in this file: `mod {name} {{ .. }}`")
+        elif failed == 0:
             hint = nearest(name, self.visible(module, "type"))
             self.sink.error("E0433", f"failed to resolve: use of undeclared crate or module "
                             f"`{name}`", seg.span,
@@ -250,6 +258,15 @@ class Resolver:
         if t is not None and t.module is not None:
             return self._names(t.module, ns, set())
         return []
+
+
+def _file_mod(module: Module, name: str):
+    """The `mod name;` (body in another file) of `module` or a module enclosing it."""
+    while module is not None:
+        if name in module.file_mods:
+            return module.file_mods[name]
+        module = module.parent
+    return None
 
 
 def macro_notes(module: Module) -> list[str]:
