@@ -37,13 +37,13 @@ class FnValueMixin:
         ret = self.lower_type(te.ret) if te.ret is not None else T.UNIT
         return T.FnPtrTy(params=params, ret=ret)
 
-    def fn_value(self, e: ast.PathExpr, d) -> T.Ty:
+    def fn_value(self, e: ast.PathExpr, d, expected=None) -> T.Ty:
         """`inc` (or `S::helper`) used as a value: its number, typed as a fn pointer."""
         from ..resolve.generics import is_generic
         if d.kind == "host_fn":
             return self.call_host_fn_value(e, d)
         if is_generic(self.items, d.item):
-            sig = self.generic_fn_value(e, d)
+            sig = self.generic_fn_value(e, d, expected)
             if sig is None:
                 return T.ERROR
         else:
@@ -64,12 +64,24 @@ class FnValueMixin:
         self.r.res[e] = FnValueRes(sig.name, ids[sig.name])
         return T.FnPtrTy(params=tuple(sig.params), ret=sig.ret)
 
-    def generic_fn_value(self, e: ast.PathExpr, d):
-        """`add::<9>`, `identity::<u32>`: the instance the turbofish names, as a value (every
-        generic parameter written: oxidec does not infer them from the use)."""
+    def generic_fn_value(self, e: ast.PathExpr, d, expected=None):
+        """`add::<9>`, `identity::<u32>`: the instance the turbofish names, as a value; or,
+        without one, the instance an expected `fn(A) -> R` type fixes (`let f: fn(u32) ->
+        u32 = identity;`)."""
         from ..resolve.generics import impl_params, own_params
         fparams = own_params(d.item)
         gargs = e.path.segments[-1].generic_args
+        exp = self.shallow(expected) if expected is not None else None
+        if not gargs and isinstance(exp, T.FnPtrTy) and not impl_params(self.items, d.item) \
+                and all(p.kind == "type" for p in fparams):
+            env = {p.name: self.fresh("any") for p in fparams}
+            ptys, ret = self.probe_signature(d.item, env)
+            if None not in ptys and len(ptys) == len(exp.params) and all(
+                    self.unify(a, b) for a, b in zip(ptys, exp.params)) \
+                    and self.unify(ret, exp.ret):
+                env = {k: self.deep(v) for k, v in env.items()}
+                if not any(isinstance(v, T.InferTy) for v in env.values()):
+                    return self.instantiate_fn(d, env, e.span)
         if impl_params(self.items, d.item) or not gargs:
             self.unsupported(e.span, "generic functions used as values without all their "
                              "generic arguments",

@@ -18,6 +18,7 @@ fn apply_ref<F: Fn(u32) -> u32>(f: &F, x: u32) -> u32 { f(x) + f(x + 1) }
 fn apply_mut<F: FnMut(u32) -> u32>(f: &mut F, x: u32) -> u32 { f(x) ^ f(x) }
 fn apply_two<F: FnOnce(u32, u32) -> u32>(f: F, a: u32, b: u32) -> u32 { f(a, b) }
 fn apply_value<T, R, F: FnOnce(T) -> R>(f: F, v: T) -> R { f(v) }
+fn apply_ptr(f: fn(u32) -> u32, x: u32) -> u32 { f(x) }
 
 fn compute(x: f32, i: usize) -> f32 {
     let raw = i as u32;
@@ -30,6 +31,8 @@ fn compute(x: f32, i: usize) -> f32 {
     let tg = apply_value(identity::<u32>, raw);
     let sc = apply_value(|v: f32| scale::<f32>(v, 1.5), x);
     let f: fn(f32, f32) -> f32 = scale::<f32>;
+    let inferred: fn(u32) -> u32 = identity;  // T from the expected pointer type
+    let by_ptr = apply_ptr(identity, raw) + apply_ptr(add_const::<2>, raw) + inferred(raw);
     let callable_ref = &plus_seven;
     let through_ref = apply_ref(&callable_ref, raw);
     let k = raw % 5;
@@ -41,6 +44,6 @@ fn compute(x: f32, i: usize) -> f32 {
     let nested = apply_value(nested_sum, (raw, (2, 3)));
     let pats = swap_sum([raw, 4, 5], Pair { lo: 6, hi: raw });
     let total = by_once + by_ref + by_mut + multi + cg + tg + through_ref + closure_ref
-        + closure_mut + count + nested + pats;
+        + closure_mut + count + nested + pats + by_ptr;
     total as f32 + sc + f(x, 0.25)
 }
