@@ -67,6 +67,10 @@ class TypeLoweringMixin:
             return T.NEVER
         if isinstance(te, ast.InferType):
             return self.fresh("any")
+        if isinstance(te, ast.ImplTraitType):  # a parameter's became a generic (the parser)
+            self.unsupported(te.span, "`impl Trait` outside a parameter's type",
+                             help="write the type itself in place of `impl Trait`")
+            return T.ERROR
         traits = self.trait_type(te)  # `dyn Tr`, `Self::Output`, `<S as Tr>::Out`
         if traits is not None:
             return traits
