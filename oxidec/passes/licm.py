@@ -51,19 +51,29 @@ IMPURE_INTRINSICS = WARP_COLLECTIVES | VOLATILE  # the registry's convergent and
 
 
 def licm(body: Body) -> bool:
+    # The analyses are made once per run and stay right while loops are hoisted, innermost
+    # first: hoisting moves statements from a loop L to its preheader P, which lies inside
+    # every loop that holds L and outside every other loop; so a moved statement's old
+    # site in `defs` (still in L's blocks) answers "written inside loop X?" the same way
+    # for every loop X still to visit (loops inside L were visited before L), and the
+    # number of each local's writes does not change. A new preheader P comes right before
+    # L's header in reverse postorder (P's one successor is the header, which it now
+    # stands in front of for every way into the loop), so `order` gets P inserted there.
+    doms = Dominators(body)
+    defs = local_defs(body)
+    taken = address_taken(body)
+    order = list(doms.order)
     changed = False
-    for loop in find_loops(body):
+    for loop in find_loops(body, doms):
         if loop.header == 0:
             continue
-        changed |= _hoist_loop(body, loop)
+        changed |= _hoist_loop(body, loop, defs, taken, order)
     return changed
 
 
-def _hoist_loop(body: Body, loop) -> bool:
-    defs = local_defs(body)
-    taken = address_taken(body)
+def _hoist_loop(body: Body, loop, defs, taken, rpo: list[int]) -> bool:
     facts = LoopFacts(body, loop, defs, taken)
-    order = [b for b in Dominators(body).order if b in loop.blocks]
+    order = [b for b in rpo if b in loop.blocks]
     moved = []
     for b in order:
         kept = []
@@ -77,7 +87,10 @@ def _hoist_loop(body: Body, loop) -> bool:
             body.blocks[b].statements = kept
     if not moved:
         return False
+    count = len(body.blocks)
     pre = ensure_preheader(body, loop)
+    if len(body.blocks) > count:  # a new block
+        rpo.insert(rpo.index(loop.header), pre)
     body.blocks[pre].statements.extend(moved)
     return True
 
