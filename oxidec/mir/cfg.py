@@ -299,6 +299,7 @@ class LoopBlocks(AbcSet):
         if b in self:
             return
         f = self.forest
+        f.version += 1
         if b >= len(f.num):
             f.num.extend([-1] * (b + 1 - len(f.num)))
         f.num[b] = self.loop.lo
@@ -318,9 +319,10 @@ class LoopBlocks(AbcSet):
 class _Forest:
     """The numbering the loops' `LoopBlocks` share: `num[b]`, the preorder number of the
     innermost loop holding block b (-1: none); `own[n]`, the blocks whose innermost loop
-    is loop number n; `preorder`, the loops by number."""
+    is loop number n; `preorder`, the loops by number; `version`, counts the blocks added
+    since (for the analyses that index blocks by number: loops.py)."""
 
-    __slots__ = ("num", "own", "preorder")
+    __slots__ = ("num", "own", "preorder", "version")
 
 
 @dataclass(eq=False)
@@ -442,7 +444,7 @@ def _number_forest(loops: list[Loop], forest: _Forest, own: dict[int, list[int]]
         loop.hi = loop.lo + 1 if loop.hi == 0 else loop.hi
         if loop.parent is not None:
             loop.parent.hi = max(loop.parent.hi, loop.hi)
-    forest.num, forest.own, forest.preorder = num, by_number, preorder
+    forest.num, forest.own, forest.preorder, forest.version = num, by_number, preorder, 0
 
 
 def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
