@@ -454,6 +454,10 @@ def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
             for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
 
 
-def outside_predecessors(body: Body, loop: Loop) -> list[int]:
-    """The loop header's predecessors outside the loop (its ways in)."""
-    return [p for p in predecessors(body)[loop.header] if p not in loop.blocks]
+def outside_predecessors(body: Body, loop: Loop, preds: list[list[int]] | None = None
+                         ) -> list[int]:
+    """The loop header's predecessors outside the loop (its ways in); `preds`: the body's
+    `predecessors`, when the caller has them."""
+    if preds is None:
+        preds = predecessors(body)
+    return [p for p in preds[loop.header] if p not in loop.blocks]
