@@ -53,6 +53,7 @@ from .panics import PanicLowering
 from .transmute import TransmuteLowering
 from .halves import HalfLowering
 from .hopper_api import HopperApiLowering
+from .views_api import ViewLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
@@ -64,7 +65,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
-                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering):
+                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering,
+                  ViewLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

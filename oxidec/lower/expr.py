@@ -236,6 +236,10 @@ class ExprLowering:
         if isinstance(self.ty(e.operand), T.ClosureTy):  # `&f`: a closure is zero-sized and
             return M.Constant(0, self.ty(e))  # its calls are found by its type (closures.py)
         place = self.lower_place(e.operand)
+        cell = self.ty(e.operand)
+        if isinstance(cell, T.AtomicCellTy):  # `&cells[i]`: a reference to a view (the
+            view = self.to_temp(M.Ref(place, False), cell.view(), e.span)  # cell's address)
+            place = M.Place(self.operand_local(view, cell.view(), e.span))
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:

@@ -4,10 +4,11 @@
 """
 from __future__ import annotations
 
-
 from .. import ast
 from .. import types as T
 from ..device_api import ApiFn, api_names, lookup_api
+from ..device_api.tensor import SP_SELECTORS
+from ..device_api.wgmma import NO_INSTRUCTION
 from ..device_api.warp import SHUFFLE_TYPES, SHUFFLES
 from ..diagnostics import Label
 from ..span import Span
@@ -99,7 +100,10 @@ class CallMixin:
             return T.ERROR
         if self.blackwell_item(names, e.func.span):
             return T.ERROR
-        if len(names) > 1:
+        if name in NO_INSTRUCTION:  # declared by cuda-oxide, rejected by its compiler too
+            self.sink.error("OX0006", f"`{name}` has no PTX instruction", e.func.span,
+                            "not available", notes=[NO_INSTRUCTION[name]])
+        elif len(names) > 1:
             candidates = [p for p in api_names() if p.endswith("::" + name)] or \
                 closest_last_segment(name, api_names())
             self.sink.error("OX0006", f"unknown device API function `{qual}`", e.func.span,
@@ -228,7 +232,21 @@ class CallMixin:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")
         self.check_args(e, params, "function")
+        if api.check == "mma_sp" and len(e.args) == 5:
+            self.sparsity_selector(e.args[4], SP_SELECTORS[api.lowering.name], api.path)
         return ret
+
+    def sparsity_selector(self, arg: ast.Expr, top: int, path: str) -> None:
+        """`mma.sp`'s sparsity selector is an immediate of the instruction: a constant,
+        0 or 1 for the small shapes, 0 for the large ones (which lanes of each quad supply
+        the metadata)."""
+        got = self.consts.eval(arg, T.U32)
+        if got is not None and not 0 <= got.value <= top:
+            allowed = "0 or 1" if top else "0"
+            self.sink.error("OX0007", f"the sparsity selector of `{path.split('::')[-1]}` "
+                            f"is {allowed}, not {got.value}", arg.span, "out of range",
+                            notes=["`mma.sp` takes the selector as an immediate: which "
+                                   "lanes of each quad supply the metadata"])
 
     def call_elem_from_ptr(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
         """`DisjointSlice::from_raw_parts(ptr, len)`: T is what the pointer points at."""

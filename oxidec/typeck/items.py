@@ -46,6 +46,7 @@ from .uninit import UninitMixin
 from .barriers import BarrierMixin
 from .cusimd import CuSimdMixin
 from .coop_ops import CoopOpsMixin
+from .views import ViewMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -54,7 +55,7 @@ class Typeck(ClosureMixin, IteratorMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
-             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin):
+             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin, ViewMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

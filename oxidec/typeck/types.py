@@ -14,6 +14,7 @@ from .results import (nearest)
 from .uninit import maybe_uninit_ty
 from .barriers import MANAGED_ALIASES
 from .cusimd import CUSIMD_ALIASES
+from ..device_api.views import TILE_SPACES
 
 
 def range_struct(elem: T.Ty) -> T.StructTy:
@@ -235,8 +236,19 @@ class TypeLoweringMixin:
                 return "runtime2d"
             if last.name == "Index1D":
                 return "1d"
-        self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>` or "
-                        "`thread::Runtime2DIndex`)", arg.span, "not an index kind")
+            dims = TILE_SPACES.get(last.name)
+            if dims is not None and len(last.generic_args) == dims:
+                vals = [self.consts.eval_usize(self._const_arg(g)) for g in last.generic_args]
+                if any(v is None for v in vals):
+                    return "1d"
+                if any(v < 1 for v in vals):
+                    self.sink.error("E0080", f"the dimensions of `{last.name}` must be at "
+                                    "least 1", arg.span, "an empty tile")
+                    return "1d"
+                return ("tiles:" if dims == 1 else "rmtiles:") + ":".join(map(str, vals))
+        self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>`, "
+                        "`thread::Runtime2DIndex`, `LinearTiles<N>` or `RowMajorTiles<ROWS, "
+                        "COLS, ROW_STRIDE>`)", arg.span, "not an index kind")
         return "1d"
 
     def user_type(self, te: ast.PathType) -> T.Ty | None:
