@@ -168,7 +168,8 @@ def _match(elems: list, defs: _Trees, tr: _Trees, i: int, end: int, b: _Bindings
     for k, el in enumerate(elems):
         if isinstance(el, int):
             want = defs.toks[el]
-            if i >= end or tr.toks[i].text != want.text:
+            if i >= end or tr.toks[i].text != want.text \
+                    or _joint(defs, el) != _joint(tr, i):  # `=` is not the `=` of `=>`
                 return None
             i += 1
         elif isinstance(el, _Frag):
@@ -199,6 +200,20 @@ def _match(elems: list, defs: _Trees, tr: _Trees, i: int, end: int, b: _Bindings
             for name in _names(el.body):
                 b.many[name] = runs
     return i
+
+
+_COMPOUND = frozenset({"=>", "==", "!=", "<=", ">=", "->", "::", "&&", "||", "..", "+=", "-=",
+                       "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>"})
+
+
+def _joint(tr: _Trees, i: int) -> bool:
+    """Whether token i and the next form one operator (`=>`, `::`): Rust's lexer reads them
+    as one token, so a matcher's lone `=` does not match the first half of `=>`."""
+    toks = tr.toks
+    if i + 1 >= len(toks) or toks[i].kind != PUNCT or toks[i + 1].kind != PUNCT \
+            or toks[i].end != toks[i + 1].start:
+        return False
+    return toks[i].text + toks[i + 1].text in _COMPOUND
 
 
 def _follow(elems: list, k: int, defs: _Trees) -> str | None:

@@ -107,7 +107,10 @@ def expand_item_macros(unit: ast.SourceUnit, defs: dict, sink: DiagnosticSink,
                        "no rule matches this call")
             return []
         # a name in `<..>`: no `.file` of its own in the PTX line table (ptx/module.py)
-        name = f"<expansion of `{call.name}!` at {span.file.name}:{span.line}:{span.col}>"
+        outer = span.file.name
+        where = outer[outer.index(" at ") + 4:-1] if outer.startswith("<expansion of ") \
+            else f"{outer}:{span.line}:{span.col}"  # the call in the user's file
+        name = f"<expansion of `{call.name}!` at {where}>"
         file = SourceFile(name, text)
         # the expansion's plain `fn`s and `impl`s are parsed as device code (resolve/reach.py
         # decides that by name for the file itself); if one of them is host code, not
