@@ -116,6 +116,7 @@ class StructTy(Ty):
     name: str
     fields: tuple[tuple[str, Ty], ...]
     is_copy: bool = False
+    align: int = 1  # `#[repr(align(N))]`: the least alignment, whatever the fields need
 
     def field_index(self, name: str) -> int | None:
         for i, (fname, _) in enumerate(self.fields):
@@ -434,6 +435,25 @@ CMP_ORDERING_DERIVES = frozenset({"Clone", "Copy", "PartialEq", "Eq", "PartialOr
 # checker's generics, which oxidec monomorphises away; every instance is this one type)
 PHANTOM_DATA = StructTy("PhantomData", (), is_copy=True)
 PHANTOM_DATA_DERIVES = CMP_ORDERING_DERIVES | {"Default"}
+# `core::convert::Infallible`: `enum Infallible {}`, no value ever exists (core derives
+# the comparison traits for it)
+INFALLIBLE = EnumTy("Infallible", (), (), IntTy(8, False), True)
+
+
+def is_uninhabited(ty: Ty) -> bool:
+    """A type with no values: an empty enum, or a struct, tuple or array (of length > 0)
+    holding one -- what `assume_init` refuses to make (rustc's `assert_inhabited`)."""
+    if isinstance(ty, EnumTy):
+        return not ty.variants
+    if isinstance(ty, NeverTy):
+        return True
+    if isinstance(ty, StructTy):
+        return any(is_uninhabited(t) for _, t in ty.fields)
+    if isinstance(ty, TupleTy):
+        return any(is_uninhabited(t) for t in ty.elems)
+    if isinstance(ty, ArrayTy):
+        return isinstance(ty.length, int) and ty.length > 0 and is_uninhabited(ty.elem)
+    return False
 # `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
 # 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
 LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)

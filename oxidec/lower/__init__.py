@@ -27,7 +27,7 @@ from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
 from .match_ import MatchLowering
 from .options import OptionLowering
-from .user_calls import UserCallLowering, holds_closure
+from .user_calls import UserCallLowering, holds_closure, returns_inner_ref
 from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
 from .async_api import AsyncApiLowering
@@ -80,6 +80,9 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
             continue
         if any(holds_closure(t) for t in sig.params):
             continue  # inlined at each call, with the closure it gets (lower/closures.py)
+        if returns_inner_ref(sig) and name not in r.fn_ids:
+            continue  # inlined at each call (user_calls.py); a fn value needs its body
+
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings

@@ -13,6 +13,7 @@ from ..device_api.warp import SHUFFLE_TYPES, SHUFFLES
 from ..diagnostics import Label
 from ..span import Span
 from .pointers import core_fn
+from .closures import fn_bound_of
 from .uninit import uninit_ctor
 from .results import (FnSig, Var, closest_last_segment, describe, nearest)
 
@@ -53,6 +54,8 @@ class CallMixin:
             if isinstance(local, Var) and isinstance(self.shallow(local.ty),
                                                      (T.ClosureTy, T.FnBoundTy)):
                 return self.check_closure_call(e, local, self.shallow(local.ty))
+            if isinstance(local, Var) and fn_bound_of(self.shallow(local.ty)) is not None:
+                return self.check_closure_call(e, local, fn_bound_of(self.shallow(local.ty)))
             if isinstance(local, Var) and isinstance(self.shallow(local.ty), T.FnPtrTy):
                 self.check_path_expr(e.func, None)
                 return self.check_fn_ptr_call(e, self.shallow(local.ty))
@@ -143,8 +146,8 @@ class CallMixin:
                 self.check_expr(a)
             return
         for a, p in zip(e.args, params):
-            if isinstance(p, T.FnBoundTy):  # a closure argument (typeck/closures.py)
-                self.check_closure_arg_for(a, p)
+            if fn_bound_of(p) is not None:  # a closure argument (typeck/closures.py)
+                self.check_closure_arg_for(a, fn_bound_of(p))
                 continue
             self.coerce(self.check_expr(a, p), p, a.span)
 
@@ -163,7 +166,10 @@ class CallMixin:
         # reach.py parses every fn device code names, so this one did not parse
         err = self.items.unparsed.get(host.span.start)
         why = []
-        if err is not None:
+        if "#[custom_mir" in host.span.text():
+            from ..resolve.attrs import CUSTOM_MIR_NOTE
+            why = [CUSTOM_MIR_NOTE]
+        elif err is not None:
             sp = err.primary.span
             why = [f"oxidec cannot parse `{host.name}` as device code: {err.message} "
                    f"(at {sp.line}:{sp.col})"]

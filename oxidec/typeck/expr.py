@@ -319,7 +319,9 @@ class ExprMixin:
         numeric = T.is_numeric(s) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or self.comparable_tuple(s) or (
+            trait = "PartialEq" if op in ("==", "!=") else "PartialOrd"
+            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or \
+                self.comparable_tuple(s, trait) or (
                 isinstance(s, T.PtrTy) and not isinstance(s.inner, T.SliceTy))
         elif op in ("&", "|", "^"):
             ok = T.is_integer(s) or isinstance(s, T.BoolTy) or (

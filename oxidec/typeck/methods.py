@@ -159,6 +159,13 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
+        if isinstance(base, T.BoolTy) and m == "then_some":  # `b.then_some(v)`: Some(v) if b
+            t = self.fresh("any")
+            return done("bool", (t,), T.option_ty(t))
+        if isinstance(base, T.BoolTy) and m == "then" and len(e.args) == 1:  # `b.then(|| v)`
+            self.r.methods[e] = ("bool", m)
+            out = self.closure_arg(e.args[0], [], None)
+            return T.option_ty(out)
         if isinstance(base, T.CharTy) and m in num.UNICODE_CHAR_METHODS:
             for a in e.args:
                 self.check_expr(a)
