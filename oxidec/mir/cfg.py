@@ -16,6 +16,7 @@ the terminator names them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbcSet
 from dataclasses import dataclass
 
 from .syntax import Assert, Body, Call, Goto, SwitchInt, Terminator
@@ -256,62 +257,194 @@ class Dominators:
 # Natural loops: the header plus every block that reaches a back edge's source without
 # passing the header (a back edge goes to a block that dominates its source). Loops that
 # share a header are one loop; `parent` links them into the loop forest.
+#
+# Natural loops with distinct headers are nested or disjoint, so a loop's blocks are those
+# whose innermost loop lies in its subtree of the loop forest: numbering the forest in
+# preorder makes each loop an interval of numbers and membership one comparison
+# (`LoopBlocks`), and the forest is found in time linear in the CFG. (A set of blocks per
+# loop holds, for N nested loops, N^2 entries in all; the loop passes, which find the
+# loops again after each rewrite, were quadratic in the nesting for it.)
 
 
-@dataclass
+class LoopBlocks(AbcSet):
+    """A loop's blocks, as a set: membership by the forest's interval numbering; the
+    blocks themselves listed on first iteration."""
+
+    __slots__ = ("loop", "forest", "_list")
+
+    def __init__(self, loop: "Loop", forest: "_Forest") -> None:
+        self.loop = loop
+        self.forest = forest
+        self._list: list[int] | None = None
+
+    def __contains__(self, b) -> bool:
+        num = self.forest.num
+        if not (0 <= b < len(num)):
+            return False
+        n = num[b]
+        return self.loop.lo <= n < self.loop.hi
+
+    def __len__(self) -> int:
+        return self.loop.size
+
+    def __iter__(self):
+        if self._list is None:
+            f, lo, hi = self.forest, self.loop.lo, self.loop.hi
+            self._list = [b for loop in f.preorder[lo:hi] for b in f.own[loop.lo]]
+        return iter(self._list)
+
+    def add(self, b: int) -> None:
+        """Make `b` (a block added to the body) a block of this loop and of the loops
+        around it, this loop being the innermost that holds it."""
+        if b in self:
+            return
+        f = self.forest
+        f.version += 1
+        if b >= len(f.num):
+            f.num.extend([-1] * (b + 1 - len(f.num)))
+        f.num[b] = self.loop.lo
+        f.own[self.loop.lo].append(b)
+        loop = self.loop
+        while loop is not None:
+            loop.size += 1
+            loop.blocks._list = None
+            loop = loop.parent
+
+    def __repr__(self) -> str:
+        return repr(set(self))
+
+    __hash__ = None
+
+
+class _Forest:
+    """The numbering the loops' `LoopBlocks` share: `num[b]`, the preorder number of the
+    innermost loop holding block b (-1: none); `own[n]`, the blocks whose innermost loop
+    is loop number n; `preorder`, the loops by number; `version`, counts the blocks added
+    since (for the analyses that index blocks by number: loops.py)."""
+
+    __slots__ = ("num", "own", "preorder", "version")
+
+
+@dataclass(eq=False)
 class Loop:
     header: int
-    blocks: set[int]
+    blocks: LoopBlocks
     latches: list[int]  # sources of the back edges
     depth: int = 1  # 1 for an outermost loop
     parent: "Loop | None" = None
+    lo: int = 0  # the loop's interval [lo, hi) of the forest's preorder numbers
+    hi: int = 0
+    size: int = 0  # number of blocks
 
     def __contains__(self, b: int) -> bool:
         return b in self.blocks
 
+    def __repr__(self) -> str:
+        return (f"Loop(header={self.header}, blocks={set(self.blocks)}, "
+                f"latches={self.latches}, depth={self.depth})")
+
 
 def find_loops(body: Body, doms: Dominators | None = None) -> list[Loop]:
-    """The natural loops, innermost first (deepest nesting first, then by header)."""
+    """The natural loops, innermost first (deepest nesting first, then by header).
+
+    Headers are taken in reverse postorder from the last (an inner loop's header comes
+    after the header of each loop around it), each walking back from its latches over
+    the predecessors; a block already in an inner loop stands for that whole loop, through
+    a union-find to the outermost such loop found so far (whose header's predecessors are
+    its only ways in), so each block is walked once."""
     doms = doms or Dominators(body)
-    preds = predecessors(body)
-    by_header: dict[int, Loop] = {}
     rpo = doms.rpo_index
     idom = doms.idom
+    latches: dict[int, list[int]] = {}
     for b in doms.order:
         for s in successors(body.blocks[b].terminator):
             # a back edge b -> s (a dominator comes first in reverse postorder)
             if rpo[s] <= rpo[b] and doms.dominates(s, b):
-                loop = by_header.setdefault(s, Loop(s, {s}, []))
-                if b not in loop.latches:
-                    loop.latches.append(b)
-                blocks = loop.blocks
-                stack = [b]
-                while stack:
-                    n = stack.pop()
-                    if n not in blocks:
-                        blocks.add(n)
-                        for p in preds[n]:
-                            if p not in blocks and idom[p] is not None:
-                                stack.append(p)
-    loops = list(by_header.values())
-    _link_forest(loops)
+                ls = latches.setdefault(s, [])
+                if b not in ls:
+                    ls.append(b)
+    if not latches:
+        return []
+    preds = predecessors(body)
+    nblocks = len(body.blocks)
+    rep = list(range(nblocks))  # union-find: a block -> the header of a loop holding it
+
+    def find(x: int) -> int:
+        root = x
+        while rep[root] != root:
+            root = rep[root]
+        while rep[x] != root:
+            rep[x], x = root, rep[x]
+        return root
+
+    forest = _Forest()
+    inner_of: list[Loop | None] = [None] * nblocks  # the innermost loop of each block
+    own: dict[int, list[int]] = {}  # header -> the blocks whose innermost loop it heads
+    loops: list[Loop] = []
+    for h in sorted(latches, key=rpo.__getitem__, reverse=True):
+        loop = Loop(h, None, latches[h])  # blocks: set below
+        loop.blocks = LoopBlocks(loop, forest)
+        mine = [h]
+        inner_of[h] = loop
+        size = 1
+        seen = {h}
+        stack = [find(b) for b in latches[h]]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            sub = inner_of[n]
+            if sub is not None:  # the header of an inner loop: all its blocks are in
+                sub.parent = loop
+                size += sub.size
+            else:
+                inner_of[n] = loop
+                mine.append(n)
+                size += 1
+            rep[n] = h
+            for p in preds[n]:
+                if idom[p] is not None:
+                    r = find(p)
+                    if r not in seen:
+                        stack.append(r)
+        loop.size = size
+        own[h] = mine
+        loops.append(loop)
+    _number_forest(loops, forest, own, nblocks)
     loops.sort(key=lambda lp: (-lp.depth, lp.header))
     return loops
 
 
-def _link_forest(loops: list[Loop]) -> None:
-    """Each loop's parent (the smallest loop that contains it) and depth (1 + the number of
-    loops that contain it). Natural loops with distinct headers are nested or disjoint, so
-    the loops are visited largest first, each block labelled with the smallest loop seen so
-    far that holds it: the label of a loop's header when the loop is reached is its parent.
-    (A test of every pair was cubic in the nesting depth.)"""
-    innermost: dict[int, Loop] = {}
-    for loop in sorted(loops, key=lambda lp: -len(lp.blocks)):
-        parent = innermost.get(loop.header)
-        if parent is not None and loop.blocks <= parent.blocks:
-            loop.parent, loop.depth = parent, parent.depth + 1
-        for b in loop.blocks:
-            innermost[b] = loop
+def _number_forest(loops: list[Loop], forest: _Forest, own: dict[int, list[int]],
+                   nblocks: int) -> None:
+    """Depths and the preorder numbering of the forest (`loops`: inner loops first)."""
+    children: dict[int, list[Loop]] = {}
+    roots = []
+    for loop in loops:
+        if loop.parent is None:
+            roots.append(loop)
+        else:
+            children.setdefault(loop.parent.header, []).append(loop)
+    preorder: list[Loop] = []
+    num = [-1] * nblocks
+    by_number: list[list[int]] = []
+    stack = roots[::-1]
+    while stack:
+        loop = stack.pop()
+        loop.depth = loop.parent.depth + 1 if loop.parent is not None else 1
+        loop.lo = len(preorder)
+        preorder.append(loop)
+        blocks = own[loop.header]
+        by_number.append(blocks)
+        for b in blocks:
+            num[b] = loop.lo
+        stack.extend(children.get(loop.header, ())[::-1])
+    for loop in reversed(preorder):  # children before parents
+        loop.hi = loop.lo + 1 if loop.hi == 0 else loop.hi
+        if loop.parent is not None:
+            loop.parent.hi = max(loop.parent.hi, loop.hi)
+    forest.num, forest.own, forest.preorder, forest.version = num, by_number, preorder, 0
 
 
 def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
@@ -321,6 +454,10 @@ def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
             for s in successors(body.blocks[b].terminator) if s not in loop.blocks]
 
 
-def outside_predecessors(body: Body, loop: Loop) -> list[int]:
-    """The loop header's predecessors outside the loop (its ways in)."""
-    return [p for p in predecessors(body)[loop.header] if p not in loop.blocks]
+def outside_predecessors(body: Body, loop: Loop, preds: list[list[int]] | None = None
+                         ) -> list[int]:
+    """The loop header's predecessors outside the loop (its ways in); `preds`: the body's
+    `predecessors`, when the caller has them."""
+    if preds is None:
+        preds = predecessors(body)
+    return [p for p in preds[loop.header] if p not in loop.blocks]

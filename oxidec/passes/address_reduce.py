@@ -42,7 +42,7 @@ from ..mir.syntax import (
 from ..mir.typeof import place_ty
 from ..types import USIZE, DisjointSliceTy, PtrTy, RefTy, SliceTy
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
-from .loops import Site, ensure_preheader, rewrite_each_iv
+from .loops import Site, ensure_preheader, per_round, rewrite_each_iv
 from ..mir.visit import rewrite_statement, rewrite_terminator
 
 
@@ -72,36 +72,49 @@ def _element_uses(body: Body, loop, analysis: AffineAnalysis):
     (slice local, a, b, phase)."""
     facts = analysis.facts
     found: dict[tuple[int, int], dict[Place, tuple]] = {}
-    for b in sorted(loop.blocks):
-        block = body.blocks[b]
+    blocks = loop.blocks
+    for b, i, places in per_round(analysis.doms, "element_places", _element_places, body):
+        if b not in blocks:
+            continue
+        site = Site(b, i)
+        for place in places:
+            if not facts.invariant_local(place.local):
+                continue
+            phase = analysis.phase(site)
+            analysis.phases = {phase}
+            aff = analysis.of_operand(Copy(Place(place.projection[1].local)), site, 0)
+            if aff is None or aff.a == ZERO or len(analysis.phases) != 1 \
+                    or "mixed" in analysis.phases:
+                continue
+            if aff.a == ONE and not isinstance(analysis.iv.step, Constant):
+                continue  # `x[i]` in `i += stride`: i is needed anyway (see above)
+            found.setdefault((b, i), {})[place] = (place.local, aff.a, aff.b, phase)
+    return found
+
+
+def _element_places(body: Body) -> list[tuple[int, int, list[Place]]]:
+    """[(block, index, places)]: the element places of slices (`(*s)[i]..`, s a slice) at
+    each statement and terminator that has one, in block order: one walk of the body per
+    analysis round instead of one of each loop's blocks per induction variable."""
+    out = []
+    for b, block in enumerate(body.blocks):
         for i in range(len(block.statements) + 1):
-            site = Site(b, i)
             places: list[Place] = []
 
             def record(place: Place, is_def: bool) -> Place:
-                places.append(place)
+                proj = place.projection
+                if len(proj) >= 2 and isinstance(proj[0], Deref) and isinstance(proj[1], Index) \
+                        and _slice_local(body, place):
+                    places.append(place)
                 return place
 
             if i < len(block.statements):
                 rewrite_statement(block.statements[i], place_fn=record)
             else:
                 rewrite_terminator(block.terminator, place_fn=record)
-            for place in places:
-                proj = place.projection
-                if len(proj) < 2 or not (isinstance(proj[0], Deref) and isinstance(proj[1], Index)):
-                    continue
-                if not _slice_local(body, place) or not facts.invariant_local(place.local):
-                    continue
-                phase = analysis.phase(site)
-                analysis.phases = {phase}
-                aff = analysis.of_operand(Copy(Place(proj[1].local)), site, 0)
-                if aff is None or aff.a == ZERO or len(analysis.phases) != 1 \
-                        or "mixed" in analysis.phases:
-                    continue
-                if aff.a == ONE and not isinstance(analysis.iv.step, Constant):
-                    continue  # `x[i]` in `i += stride`: i is needed anyway (see above)
-                found.setdefault((b, i), {})[place] = (place.local, aff.a, aff.b, phase)
-    return found
+            if places:
+                out.append((b, i, places))
+    return out
 
 
 def _rewrite(body: Body, loop, iv, analysis: AffineAnalysis, uses) -> None:

@@ -132,7 +132,7 @@ class AffineAnalysis:
         # the one write inside the loop, dominating the read: within an iteration it is the
         # last write before the read (a write outside the loop reaches the read only
         # through the header, and from there every path passes this one)
-        inside = [d for d in self.facts.defs.get(local, []) if d.block in self.loop.blocks]
+        inside = self.facts.inside_sites(local)
         if len(inside) != 1 or local in self.facts.taken or local <= self.body.arg_count:
             return None
         d = inside[0]

@@ -461,10 +461,10 @@ class _Checker:
                     and rv.operand.value is False:
                 state.set_implies(local, TOP)
             elif src is not None and src != local:
+                if src in state.cond:  # first: an empty `implies` is kept only with a cond
+                    state.set_cond(local, state.cond[src])
                 if src in state.implies:
                     state.set_implies(local, state.implies[src])
-                if src in state.cond:
-                    state.set_cond(local, state.cond[src])
             elif when is not None:
                 state.set_implies(local, when if when is TOP else
                                   frozenset(f for f in when if not mentions(f, local)))

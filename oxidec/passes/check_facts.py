@@ -7,6 +7,10 @@ indexed so that a statement costs O(what it changes), not O(what is known).
   the facts (`TOP`: `c` is never true). Keeping the difference, not facts | {c}, is what keeps
   the state linear in the program: a copy of the facts per comparison was quadratic.
 - `cond[c]`: the comparison the bool `c` holds; `vals[l]`: the key of the value `l` holds.
+  An empty `implies[c]` of a bool with no `cond[c]` says what its absence says (nothing
+  beyond the facts), so it is not kept: the conditions of every loop of a nest, killed
+  when their counters are written, would otherwise stay in every state as empty entries
+  (a state as large as the nesting, copied and met at every block: cubic in the depth).
 - `users[l]`: the entries that mention local `l` (checked lazily: an entry may have been
   replaced since), so that writing `l` forgets exactly those instead of rescanning all.
 
@@ -113,6 +117,9 @@ class FactState:
         self._use(("c", local), fact)
 
     def set_implies(self, local: int, delta) -> None:
+        if delta is not TOP and not delta and local not in self.cond:
+            self.implies.pop(local, None)  # the same as no entry (see the module's notes)
+            return
         self.implies[local] = delta
         if delta is not TOP:
             for f in delta:
@@ -138,10 +145,16 @@ class FactState:
                 c = self.cond.get(what)
                 if c is not None and mentions(c, local):
                     del self.cond[what]
+                    if self.implies.get(what, TOP) == frozenset():
+                        del self.implies[what]  # the same as no entry now
             else:
                 d = self.implies.get(what)
                 if d is not None and d is not TOP and any(mentions(f, local) for f in d):
-                    self.implies[what] = frozenset(f for f in d if not mentions(f, local))
+                    d = frozenset(f for f in d if not mentions(f, local))
+                    if d or what in self.cond:
+                        self.implies[what] = d
+                    else:
+                        del self.implies[what]
 
     # -- questions ------------------------------------------------------------------
 
@@ -177,6 +190,9 @@ def meet(a: FactState, b: FactState) -> FactState:
     for f in fa & fb:
         out.add_fact(f)
     common = out.facts
+    for k, v in a.cond.items():  # first: an empty `implies` is kept only with a cond
+        if b.cond.get(k) == v:
+            out.set_cond(k, v)
     only_a = only_b = None
     for local in a.implies.keys() | b.implies.keys():
         x, y = a.implies.get(local, frozenset()), b.implies.get(local, frozenset())
@@ -196,9 +212,6 @@ def meet(a: FactState, b: FactState) -> FactState:
             delta = frozenset([f for f in x if (f in fb or f in y) and f not in common]
                               + [f for f in y if (f in fa or f in x) and f not in common])
         out.set_implies(local, delta)
-    for k, v in a.cond.items():
-        if b.cond.get(k) == v:
-            out.set_cond(k, v)
     for k, v in a.vals.items():
         if b.vals.get(k) == v:
             out.set_val(k, v)

@@ -40,10 +40,11 @@ from ..mir.syntax import (
     Assign, BasicBlock, BinaryOp, Body, Constant, Copy, Goto, Move, Place, StorageDead,
     StorageLive, SwitchInt, Use, COMPARISONS,
 )
-from ..mir.cfg import Loop, find_loops, map_targets, outside_predecessors
+from ..mir.cfg import Loop, find_loops, map_targets, outside_predecessors, predecessors
 from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator, statement_def
 from ..types import IntTy
 from .consteval import eval_binary
+from .loops import local_defs
 
 MAX_TRIPS = 16
 BUDGET = 256  # statements in all copies together
@@ -52,17 +53,19 @@ STEP_OPS = ("add", "sub", "mul", "div", "shl", "shr")
 
 def full_unroll(body: Body) -> bool:
     taken = address_taken(body)
+    preds = predecessors(body)
+    defs = local_defs(body)  # the body changes only when a loop is unrolled, then we stop
     for loop in find_loops(body):  # innermost first; one loop per call keeps numbering simple
-        if _unroll(body, loop, taken):
+        if _unroll(body, loop, taken, preds, defs):
             return True
     return False
 
 
-def _unroll(body: Body, loop: Loop, taken: set[int]) -> bool:
+def _unroll(body: Body, loop: Loop, taken: set[int], preds, defs) -> bool:
     if len(loop.latches) != 1:
         return False
     latch = loop.latches[0]
-    outside = outside_predecessors(body, loop)
+    outside = outside_predecessors(body, loop, preds)
     if len(outside) != 1:
         return False
     entry = outside[0]
@@ -72,9 +75,9 @@ def _unroll(body: Body, loop: Loop, taken: set[int]) -> bool:
     var, update_at, step_op, step, test_at = shape
     if var in taken or not isinstance(body.locals[var].ty, IntTy):
         return False
-    if any(statement_def(s) is not None and statement_def(s).local == var
-           for b in loop.blocks for i, s in enumerate(body.blocks[b].statements)
-           if (b, i) != (latch, update_at)):
+    # another statement inside that writes var (var is an integer: no write through it)
+    if any(d.block in loop.blocks and d.index < len(body.blocks[d.block].statements)
+           and (d.block, d.index) != (latch, update_at) for d in defs.get(var, ())):
         return False
     start = _value_on_exit(body, entry, var)
     if start is None:

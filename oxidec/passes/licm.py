@@ -51,19 +51,48 @@ IMPURE_INTRINSICS = WARP_COLLECTIVES | VOLATILE  # the registry's convergent and
 
 
 def licm(body: Body) -> bool:
+    # The analyses are made once per run and stay right while loops are hoisted, innermost
+    # first: hoisting moves statements from a loop L to its preheader P, which lies inside
+    # every loop that holds L and outside every other loop; so a moved statement's old
+    # site in `defs` (still in L's blocks) answers "written inside loop X?" the same way
+    # for every loop X still to visit (loops inside L were visited before L), and the
+    # number of each local's writes does not change. A new preheader P comes right before
+    # L's header in reverse postorder (P's one successor is the header, which it now
+    # stands in front of for every way into the loop), so P's place is just before it.
+    #
+    # A loop's walk skips the blocks of the loops inside it (visited before it): a
+    # statement left in an inner loop L is not hoistable from a loop X around L either.
+    # Whether a statement may move at all does not depend on the loop; it stayed in L
+    # because an operand was written in L (or its address taken). Written more than once
+    # or with its address taken, the operand is no more invariant in X. Written once, its
+    # write dominates the read (definitely-initialised MIR), so it came earlier in the
+    # walk; it was not hoisted either (else the operand would count as invariant), so by
+    # induction over the walk it stays in L, inside X, and the operand is not invariant
+    # in X. (Each block is walked once per run instead of once per loop around it.)
+    doms = Dominators(body)
+    defs = local_defs(body)
+    taken = address_taken(body)
+    place = {b: float(i) for i, b in enumerate(doms.order)}  # reverse postorder
     changed = False
-    for loop in find_loops(body):
+    for loop in find_loops(body, doms):
         if loop.header == 0:
             continue
-        changed |= _hoist_loop(body, loop)
+        changed |= _hoist_loop(body, loop, defs, taken, place)
     return changed
 
 
-def _hoist_loop(body: Body, loop) -> bool:
-    defs = local_defs(body)
-    taken = address_taken(body)
+def _own_blocks(loop) -> list[int]:
+    """The loop's blocks that are in no loop inside it."""
+    blocks = loop.blocks
+    forest = getattr(blocks, "forest", None)
+    if forest is None:
+        return list(blocks)
+    return list(forest.own[loop.lo])
+
+
+def _hoist_loop(body: Body, loop, defs, taken, place: dict[int, float]) -> bool:
     facts = LoopFacts(body, loop, defs, taken)
-    order = [b for b in Dominators(body).order if b in loop.blocks]
+    order = sorted(_own_blocks(loop), key=place.__getitem__)
     moved = []
     for b in order:
         kept = []
@@ -77,7 +106,10 @@ def _hoist_loop(body: Body, loop) -> bool:
             body.blocks[b].statements = kept
     if not moved:
         return False
+    count = len(body.blocks)
     pre = ensure_preheader(body, loop)
+    if len(body.blocks) > count:  # a new block: just before the header
+        place[pre] = place[loop.header] - 0.5
     body.blocks[pre].statements.extend(moved)
     return True
 

@@ -35,40 +35,51 @@ from .loops import ensure_preheader
 from ..mir.cfg import find_loops
 
 MAX_HEADER = 8
+MAX_ROTATIONS = 32  # per call (the pass pipeline calls again while anything changes)
 
 
 def loop_rotate(body: Body) -> bool:
-    changed = False
-    for _ in range(32):  # one loop per round: the loops are found again after each change
-        if not _rotate_one(body):
-            break
-        changed = True
-    return changed
+    """Rotate the eligible loops, innermost first, at most MAX_ROTATIONS per call.
 
-
-def _rotate_one(body: Body) -> bool:
+    This is the same as finding the loops again after each rotation and rotating the first
+    eligible one, with one search: rotating loop A (header H) only bypasses H (each edge
+    into H now goes where H went, and H is unreachable), which changes no other loop's
+    header or blocks, and the latches only of a loop that H was a latch of, whose latch H
+    ends in a switch and so keeps that loop ineligible (as its new latches, A's preheader
+    among them, do). It changes no loop that comes earlier in the order (a loop headed by
+    A's preheader, the only header it changes, holds A: it comes later), and A itself,
+    now headed by H's successor, has latches that end in a switch: it is not rotated
+    again. So the loops after A are asked in the same order, each on the current body."""
+    rotated = 0
     for loop in find_loops(body):
-        h = loop.header
-        header = body.blocks[h]
-        if h == 0 or not isinstance(header.terminator, SwitchInt):
-            continue
-        if len(header.statements) > MAX_HEADER or not all(
-                isinstance(s, Assign) and speculatable(s.rvalue) for s in header.statements):
-            continue
-        targets = (*header.terminator.targets, header.terminator.otherwise)
-        if all(t in loop.blocks for t in targets) or h in targets:
-            continue  # not an exit test, or a one-block loop
-        if not all(isinstance(body.blocks[lt].terminator, Goto) for lt in loop.latches):
-            continue
-        pre = ensure_preheader(body, loop)
-        if pre is None:
-            continue
-        for b in [pre, *loop.latches]:
-            block = body.blocks[b]
-            block.statements = block.statements + [copy.copy(s) for s in header.statements]
-            block.terminator = copy.copy(header.terminator)
-        return True
-    return False
+        if rotated == MAX_ROTATIONS:
+            break
+        if _rotate(body, loop):
+            rotated += 1
+    return rotated > 0
+
+
+def _rotate(body: Body, loop) -> bool:
+    h = loop.header
+    header = body.blocks[h]
+    if h == 0 or not isinstance(header.terminator, SwitchInt):
+        return False
+    if len(header.statements) > MAX_HEADER or not all(
+            isinstance(s, Assign) and speculatable(s.rvalue) for s in header.statements):
+        return False
+    targets = (*header.terminator.targets, header.terminator.otherwise)
+    if all(t in loop.blocks for t in targets) or h in targets:
+        return False  # not an exit test, or a one-block loop
+    if not all(isinstance(body.blocks[lt].terminator, Goto) for lt in loop.latches):
+        return False
+    pre = ensure_preheader(body, loop)
+    if pre is None:
+        return False
+    for b in [pre, *loop.latches]:
+        block = body.blocks[b]
+        block.statements = block.statements + [copy.copy(s) for s in header.statements]
+        block.terminator = copy.copy(header.terminator)
+    return True
 
 
 __all__ = ["loop_rotate"]

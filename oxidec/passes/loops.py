@@ -17,6 +17,7 @@ come from its definitions: `local_defs` lists where each local is written.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -108,6 +109,10 @@ class LoopFacts:
         self.loop = loop
         self.defs = defs if defs is not None else local_defs(body)
         self.taken = taken if taken is not None else address_taken(body)
+        forest = getattr(loop.blocks, "forest", None)
+        if forest is not None:
+            self.written, self.inside = _def_index(self.defs, forest).inside(loop)
+            return
         blocks = loop.blocks
         written = set()
         for local, sites in self.defs.items():
@@ -116,6 +121,13 @@ class LoopFacts:
                     written.add(local)
                     break
         self.written = written
+        self.inside = None
+
+    def inside_sites(self, local: int) -> list[Site]:
+        """The local's defs inside the loop, in block order."""
+        if self.inside is not None:
+            return self.inside.get(local, [])
+        return [s for s in self.defs.get(local, ()) if s.block in self.loop.blocks]
 
     def invariant_local(self, local: int) -> bool:
         """The local holds the same value on every iteration: the loop never writes it and
@@ -130,6 +142,55 @@ class LoopFacts:
         if not all(isinstance(p, Field) for p in place.projection):
             return False
         return self.invariant_local(place.local)
+
+
+class _DefIndex:
+    """Every def site of a `local_defs` result, ordered by the loop-forest number of its
+    block: a loop's blocks are an interval of those numbers (mir/cfg.py), so the defs
+    inside a loop are a slice, found in O(log n + what is inside) instead of by asking
+    each site of each local (quadratic in the nesting for a nest of loops)."""
+
+    def __init__(self, defs: dict[int, list[Site]], forest) -> None:
+        num = forest.num
+        n = len(num)
+        entries = []
+        for rank, (local, sites) in enumerate(defs.items()):
+            for s in sites:
+                k = num[s.block] if s.block < n else -1
+                if k >= 0:
+                    entries.append((k, rank, local, s))
+        entries.sort()
+        self.entries = entries
+        self.nums = [e[0] for e in entries]
+
+    def inside(self, loop: Loop) -> tuple[set[int], dict[int, list[Site]]]:
+        """(the locals written inside the loop, added in the order of `defs` as LoopFacts
+        always made it, so the set iterates alike; each one's sites inside, in order)."""
+        part = self.entries[bisect_left(self.nums, loop.lo):bisect_left(self.nums, loop.hi)]
+        part.sort(key=lambda e: (e[1], e[3]))  # defs' order: by local's rank, then site
+        sites: dict[int, list[Site]] = {}
+        for _, _, local, s in part:
+            got = sites.get(local)
+            if got is None:
+                sites[local] = [s]
+            else:
+                got.append(s)
+        return set(sites), sites
+
+
+_last_index: tuple = (None, None, -1, None)
+
+
+def _def_index(defs: dict[int, list[Site]], forest) -> _DefIndex:
+    """The index of `defs` on `forest`, made once for the loops of one analysis (the
+    last one made is kept, with the objects it was made from)."""
+    global _last_index
+    d, f, version, index = _last_index
+    if d is defs and f is forest and version == forest.version:
+        return index
+    index = _DefIndex(defs, forest)
+    _last_index = (defs, forest, forest.version, index)
+    return index
 
 
 # ---------------------------------------------------------------------------
@@ -153,7 +214,7 @@ def basic_ivs(body: Body, loop: Loop, facts: LoopFacts,
     for local in facts.written:
         if local in facts.taken or not isinstance(body.locals[local].ty, IntTy):
             continue
-        inside = [s for s in facts.defs[local] if s.block in loop.blocks]
+        inside = facts.inside_sites(local)
         if len(inside) != 1:
             continue
         site = inside[0]
@@ -270,6 +331,16 @@ def rewrite_each_iv(body: Body, try_iv) -> bool:
     changed = dead_code(body)  # a dead read must not make an expression look used
     changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
     return remove_dead_ivs(body) or changed
+
+
+def per_round(doms: Dominators, name: str, make, body: Body):
+    """`make(body)`, made once per analysis round of `rewrite_each_iv` (whose `doms` is
+    made anew each round, and a round ends when its body changes)."""
+    cache = doms.__dict__.setdefault("per_round", {})
+    got = cache.get(name)
+    if got is None:
+        got = cache[name] = make(body)
+    return got
 
 
 def _rewrite_one_iv(body: Body, try_iv) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
-from .loops import Site, ensure_preheader, rewrite_each_iv
+from .loops import Site, ensure_preheader, per_round, rewrite_each_iv
 from ..mir.visit import statement_reads, terminator_reads
 
 
@@ -50,22 +50,21 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
     than another such local reads."""
     facts = analysis.facts
     found = {}
-    for b in sorted(loop.blocks):
-        for i, stmt in enumerate(body.blocks[b].statements):
-            if not (isinstance(stmt, Assign) and not stmt.place.projection):
-                continue
-            local = stmt.place.local
-            if local <= body.arg_count or local in facts.taken or len(
-                    [d for d in facts.defs.get(local, ()) if d.block in loop.blocks]) != 1:
-                continue
-            if body.locals[local].ty != analysis.ty or not isinstance(stmt.rvalue, BinaryOp):
-                continue
-            analysis.phases = {analysis.phase(Site(b, i))}  # where `s` replaces it
-            aff = analysis.of_rvalue(stmt.rvalue, Site(b, i), 0)
-            if aff is None or aff.a in (ZERO, ONE) or len(analysis.phases) != 1 \
-                    or "mixed" in analysis.phases:
-                continue
-            found[local] = (Site(b, i), aff)
+    blocks = loop.blocks
+    for b, i, stmt in per_round(analysis.doms, "binary_assigns", _binary_assigns, body):
+        if b not in blocks:
+            continue
+        local = stmt.place.local
+        if local in facts.taken or len(facts.inside_sites(local)) != 1:
+            continue
+        if body.locals[local].ty != analysis.ty:
+            continue
+        analysis.phases = {analysis.phase(Site(b, i))}  # where `s` replaces it
+        aff = analysis.of_rvalue(stmt.rvalue, Site(b, i), 0)
+        if aff is None or aff.a in (ZERO, ONE) or len(analysis.phases) != 1 \
+                or "mixed" in analysis.phases:
+            continue
+        found[local] = (Site(b, i), aff)
     if not found:
         return []
     # locals read by statements other than the definitions of other found locals
@@ -78,6 +77,15 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
             read_elsewhere.update(statement_reads(stmt))
         read_elsewhere.update(terminator_reads(block.terminator))
     return [(site, aff) for local, (site, aff) in found.items() if local in read_elsewhere]
+
+
+def _binary_assigns(body: Body) -> list:
+    """[(block, index, statement)]: the statements `_n = op(a, b)` that write a whole local
+    other than an argument, in block order (one walk per analysis round)."""
+    return [(b, i, stmt) for b, block in enumerate(body.blocks)
+            for i, stmt in enumerate(block.statements)
+            if type(stmt) is Assign and not stmt.place.projection
+            and stmt.place.local > body.arg_count and type(stmt.rvalue) is BinaryOp]
 
 
 def _rewrite(body: Body, loop, iv, analysis: AffineAnalysis, roots) -> None:
