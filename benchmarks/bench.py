@@ -1287,6 +1287,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="cold processes per build-time measurement (default 3, 1 with "
                     "--quick or --dry-run; 0: skip build times)")
     ap.add_argument("--list", action="store_true", help="say which kernels are ready; run none")
+    ap.add_argument("--sass", metavar="DIR", help="write each kernel's SASS, oxidec's and "
+                    "nvcc's, and a table of their instruction counts to DIR; run none "
+                    "(benchmarks/sass_view.py; needs ptxas and cuobjdump)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)
     ap.add_argument("--json", help=argparse.SUPPRESS)
@@ -1303,6 +1306,9 @@ def main(argv: list[str] | None = None) -> int:
     benches = BENCHES
     if opts.only:
         benches = [bench_by_name(n.strip()) for n in opts.only.split(",") if n.strip()]
+    if opts.sass:
+        from sass_view import sass_view
+        return sass_view(benches, Path(opts.sass))
     if opts.list:
         for b in benches:
             case, why = find_case(b)
