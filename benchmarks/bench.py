@@ -72,6 +72,11 @@ NOTES = [
     "is 1056 blocks too (its output has one 256-bin row per block).",
     "Outputs are poisoned (NaN, 0xDEADBEEF) before each implementation runs, except the "
     "accumulators of reduce and dot, which the kernels add into and which start at 0.",
+    "Inference kernels (issue 13; references in samples/reference_infer.py): layernorm "
+    "65536 x 1024; gelu and silu 2^26 elements; bias_gelu 16384 x 4096; softmax_4k 16384 x "
+    "4096 and softmax_32k 2048 x 32768 (the softmax sample and twin at other shapes); conv3x3 "
+    "8192^2; gemv_batched 4096 matrices of 128 x 128; dot_i8 2^26 words of 4 int8 each (exact, "
+    "modulo 2^32).",
     "Checks: samples/reference.py's references and tolerances (applied in pieces for the "
     "large elementwise and row kernels); the matmuls on 256 sampled rows against float64 "
     "with the gamma_n bound; reduce and dot against float64 with the error bound of their "
@@ -263,10 +268,11 @@ class Bench:
     # (case, inputs, SMs or None in a dry run) -> (grid, block); default: the case's launch
     launch: Callable[[Any, Inputs, int | None], tuple[Dim3, Dim3]] | None = None
     note: str = ""
+    twin: str = ""  # the twin's file stem when it is not `name` (one kernel at two sizes)
 
     @property
     def cu(self) -> Path:
-        return CUDA_DIR / f"{self.name}.cu"
+        return CUDA_DIR / f"{self.twin or self.name}.cu"
 
 
 def _params(case, kind: str | None = None):
@@ -565,6 +571,84 @@ def _matrix_bytes(inputs):
     return _gbs(8.0 * _max_size(inputs))  # one read and one write of each element
 
 
+# inference kernels (samples/reference_infer.py) -----------------------------------------------
+
+def make_layernorm(case, size, rng):
+    rows, cols = _shape(size)
+    x = rng.standard_normal(rows * cols, dtype=np.float32)
+    x += np.float32(1.0)  # a mean away from 0
+    gamma = rng.uniform(0.5, 1.5, cols).astype(np.float32)
+    beta = rng.uniform(-1.0, 1.0, cols).astype(np.float32)
+    return _by_kind(case, [x, gamma, beta], [_poison(np.float32, rows * cols)],
+                    [rows, cols, np.float32(1e-5)])
+
+
+def args_layernorm(case, inputs, outs):
+    """(x, gamma, beta, out, rows, cols, eps) with the sizes as C ints."""
+    x, gamma, beta = (inputs[p.name] for p in _params(case, "slice"))
+    (out,) = _arrays(case, inputs, outs, ("disjoint",))
+    rows, cols, eps = (inputs[p.name] for p in _params(case, "scalar"))
+    return [x, gamma, beta, out, np.int32(rows), np.int32(cols), eps]
+
+
+def make_activation(case, n, rng):
+    return _by_kind(case, [_uniform(rng, n, -6.0, 6.0)], [_poison(np.float32, n)])
+
+
+def args_elementwise(case, inputs, outs):
+    """(input slices..., output, n) with n as a C int."""
+    ins = [inputs[p.name] for p in _params(case, "slice")]
+    (out,) = _arrays(case, inputs, outs, ("disjoint",))
+    return [*ins, out, np.int32(out.size)]
+
+
+def make_bias_gelu(case, size, rng):
+    rows, cols = _shape(size)
+    return _by_kind(case, [_uniform(rng, rows * cols, -5.0, 5.0), _uniform(rng, cols)],
+                    [_poison(np.float32, rows * cols)], [rows, cols])
+
+
+def args_two_in_matrix(case, inputs, outs):
+    """(matrix, per-column or small slice, output, rows, cols) with the sizes as C ints."""
+    x, small = (inputs[p.name] for p in _params(case, "slice"))
+    (out,) = _arrays(case, inputs, outs, ("disjoint",))
+    rows, cols = (inputs[p.name] for p in _params(case, "scalar"))
+    return [x, small, out, np.int32(rows), np.int32(cols)]
+
+
+def make_conv3x3(case, size, rng):
+    rows, cols = _shape(size)
+    w = rng.uniform(-1.0, 1.0, 9).astype(np.float32)
+    return _by_kind(case, [_uniform(rng, rows * cols), w], [_poison(np.float32, rows * cols)],
+                    [rows, cols])
+
+
+def make_gemv(case, size, rng):
+    batch, m, n = size
+    return _by_kind(case, [_uniform(rng, batch * m * n), _uniform(rng, batch * n)],
+                    [_poison(np.float32, batch * m)], [batch, m, n])
+
+
+def args_gemv(case, inputs, outs):
+    a, x = (inputs[p.name] for p in _params(case, "slice"))
+    (y,) = _arrays(case, inputs, outs, ("disjoint",))
+    return [a, x, y, *(np.int32(inputs[p.name]) for p in _params(case, "scalar"))]
+
+
+def _gemv_desc(inputs):
+    batch, m, n = (int(v) for v in inputs.values() if isinstance(v, np.integer))
+    return f"{batch} x {m}x{n}"
+
+
+def make_dot_i8(case, n, rng):
+    a, b = (rng.integers(0, 1 << 32, n, dtype=np.uint32) for _ in range(2))
+    return _by_kind(case, [a, b], [np.zeros(1, np.uint32)])
+
+
+def _all_bytes(inputs):
+    return _gbs(float(sum(v.nbytes for v in inputs.values() if isinstance(v, np.ndarray))))
+
+
 BENCHES: list[Bench] = [
     Bench("vecadd", ("vecadd",), ("vecadd",), "vecadd",
           lambda: nv_sig("vecadd", ptr_in("a"), ptr_in("b"), ptr_out("c"), val("n", "i32")),
@@ -634,6 +718,70 @@ BENCHES: list[Bench] = [
           functools.partial(SumExpectation, per_warp=True),
           fresh_outputs=zeroed_outputs, launch=full_chip_launch,
           note="extra: not one of the ten of issue 6"),
+    # issue 13: kernels that inference engines run
+    Bench("layernorm", ("layernorm",), ("layernorm",), "layernorm",
+          lambda: nv_sig("layernorm", ptr_in("x"), ptr_in("gamma"), ptr_in("beta"),
+                         ptr_out("out"), val("rows", "i32"), val("cols", "i32"),
+                         val("eps", "f32")),
+          args_layernorm, make_layernorm,
+          {"full": (65536, 1024), "quick": (4096, 1024), "dry": (5, 700)},
+          _matrix_desc, _matrix_bytes,
+          functools.partial(PieceExpectation, pieces=row_pieces(0, whole=("gamma", "beta"))),
+          note="inference: layer normalisation (two-pass mean and variance)"),
+    Bench("gelu", ("gelu_silu",), ("gelu",), "gelu",
+          lambda: nv_sig("gelu", ptr_in("x"), ptr_out("y"), val("n", "i32")),
+          args_elementwise, make_activation, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
+          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)),
+          functools.partial(PieceExpectation, pieces=elementwise_pieces),
+          note="inference: GELU (tanh form), f32 tanh"),
+    Bench("silu", ("gelu_silu",), ("silu",), "silu",
+          lambda: nv_sig("silu", ptr_in("x"), ptr_out("y"), val("n", "i32")),
+          args_elementwise, make_activation, {"full": 1 << 26, "quick": 1 << 20, "dry": 5000},
+          _n_elems, lambda inp: _gbs(8.0 * _max_size(inp)),
+          functools.partial(PieceExpectation, pieces=elementwise_pieces),
+          note="inference: SiLU, f32 exp and a division"),
+    Bench("bias_gelu", ("gelu_silu",), ("bias_gelu",), "bias_gelu",
+          lambda: nv_sig("bias_gelu", ptr_in("x"), ptr_in("bias"), ptr_out("y"),
+                         val("rows", "i32"), val("cols", "i32")),
+          args_two_in_matrix, make_bias_gelu,
+          {"full": (16384, 4096), "quick": (1024, 4096), "dry": (4, 700)},
+          _matrix_desc, _matrix_bytes,
+          functools.partial(PieceExpectation, pieces=row_pieces(0, whole=("bias",))),
+          note="inference: a linear layer's bias and GELU fused"),
+    Bench("softmax_4k", ("softmax",), ("softmax",), "softmax",
+          lambda: nv_sig("softmax", ptr_in("x"), ptr_out("out"), val("rows", "i32"),
+                         val("cols", "i32")),
+          args_matrix, make_softmax,
+          {"full": (16384, 4096), "quick": (1024, 4096), "dry": (3, 4100)},
+          _matrix_desc, _matrix_bytes, functools.partial(PieceExpectation, pieces=row_pieces(0)),
+          twin="softmax", note="inference: softmax rows of 4096 (16 elements per thread)"),
+    Bench("softmax_32k", ("softmax",), ("softmax",), "softmax",
+          lambda: nv_sig("softmax", ptr_in("x"), ptr_out("out"), val("rows", "i32"),
+                         val("cols", "i32")),
+          args_matrix, make_softmax,
+          {"full": (2048, 32768), "quick": (128, 32768), "dry": (2, 32800)},
+          _matrix_desc, _matrix_bytes, functools.partial(PieceExpectation, pieces=row_pieces(0)),
+          twin="softmax", note="inference: softmax rows of 32768 (a vocabulary's logits)"),
+    Bench("conv3x3", ("conv3x3",), ("conv3x3",), "conv3x3",
+          lambda: nv_sig("conv3x3", ptr_in("img"), ptr_in("w"), ptr_out("out"),
+                         val("rows", "i32"), val("cols", "i32")),
+          args_two_in_matrix, make_conv3x3,
+          {"full": 8192, "quick": 2048, "dry": (40, 70)}, _matrix_desc, _matrix_bytes,
+          functools.partial(PieceExpectation, pieces=row_pieces(1, whole=("w",))),
+          note="inference: 3x3 convolution, zero padding, one channel"),
+    Bench("gemv_batched", ("gemv_batched",), ("gemv_batched",), "gemv_batched",
+          lambda: nv_sig("gemv_batched", ptr_in("a"), ptr_in("x"), ptr_out("y"),
+                         val("batch", "i32"), val("m", "i32"), val("n", "i32")),
+          args_gemv, make_gemv,
+          {"full": (4096, 128, 128), "quick": (256, 128, 128), "dry": (3, 21, 70)},
+          _gemv_desc, _all_bytes, note="inference: a batch of 128x128 GEMVs, a warp per row"),
+    Bench("dot_i8", ("dot_i8",), ("dot_i8",), "dot_i8",
+          lambda: nv_sig("dot_i8", ptr_in("a", "u32"), ptr_in("b", "u32"),
+                         ptr_out("result", "u32"), val("n", "i32")),
+          args_dot, make_dot_i8, {"full": 1 << 26, "quick": 1 << 20, "dry": 50001},
+          lambda inp: f"{_n_elems(inp)} x 4 bytes", lambda inp: _gbs(8.0 * _max_size(inp)),
+          fresh_outputs=zeroed_outputs, launch=full_chip_launch,
+          note="inference: int8 dot product (dp4a, redux.sync); exact modulo 2^32"),
 ]
 
 
@@ -1035,7 +1183,7 @@ def build_times(rows: list[dict], runs: int) -> list[tuple[str, float | None, fl
             if "sample" not in r:
                 continue
             sample = SAMPLES_DIR / r["sample"]
-            twin = CUDA_DIR / f"{r['name']}.cu"
+            twin = bench_by_name(r["name"]).cu
             ox = nv = None
             # paired: the two compilers alternate, one fresh process each; oxidec without its
             # compile cache (a cold build, as nvcc's)

@@ -65,15 +65,41 @@ def loops(instrs: list[tuple[int, str]]):
             yield start, addr, body
 
 
+def shortest_path(instrs: list[tuple[int, str]], start: int, end: int) -> list[str]:
+    """The instructions of one trip from `start` to the backward branch at `end` that takes
+    every guarded forward branch (`@P BRA` to a later address in the loop, before the first
+    EXIT): the path that skips the regions a trip rarely runs, such as a math routine's
+    out-of-range branch (which puts its general case behind such a branch)."""
+    at = {a: i for i, (a, _) in enumerate(instrs)}
+    # the failure paths (traps, contract checks) lie after the first unconditional EXIT
+    end = min([end] + [a for a, x in instrs if x == "EXIT" and a >= start])
+    i, out = at[start], []
+    while i < len(instrs) and instrs[i][0] <= end:
+        addr, text = instrs[i]
+        out.append(text)
+        if text == "EXIT":
+            break
+        m = re.match(r"@!?U?P\d BRA (0x[0-9a-f]+)", text)
+        if m and addr < int(m.group(1), 16) <= end:
+            i = at[int(m.group(1), 16)]
+            continue
+        i += 1
+    return out
+
+
 def main(argv: list[str]) -> None:
     verbose = "-v" in argv
     for arg in (a for a in argv if a != "-v"):
         for name, instrs in sass(cubin_of(Path(arg))).items():
             total = sum(not x.startswith("NOP") for _, x in instrs)
-            print(f"{name}: {total} instructions")
+            path = shortest_path(instrs, instrs[0][0], instrs[-1][0])
+            print(f"{name}: {total} instructions; {len(path)} from entry to EXIT on the path "
+                  f"that skips guarded regions (not counting loop trips)")
             for start, end, body in loops(instrs):
                 fp = sum(("FFMA" in x or "FADD" in x) for x in body)
-                print(f"  loop {start:#06x}..{end:#06x}: {len(body)} instructions, {fp} FFMA/FADD")
+                fast = shortest_path(instrs, start, end)
+                print(f"  loop {start:#06x}..{end:#06x}: {len(body)} instructions, "
+                      f"{fp} FFMA/FADD; {len(fast)} on the path skipping guarded regions")
                 if verbose:
                     for x in body:
                         print("      " + x)

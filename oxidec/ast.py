@@ -574,6 +574,7 @@ class SourceUnit(Node):
 
 # generic parameters, bounds and `where` clauses (their own module, for the line limit)
 from .ast_generics import (AssocTypeArg, FnPtrType, FnTraitType, GenericParam, Generics,  # noqa: E402
+                           ImplTraitType,
                            TraitBound, WherePredicate)
 from .ast_traits import *  # noqa: E402,F401,F403  (TraitItem, TraitImplItem, QSelf, DynType, ..)
 from .ast_dump import dump  # noqa: E402,F401  (`oxidec build --emit ast`)

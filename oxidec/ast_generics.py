@@ -66,6 +66,15 @@ class FnPtrType(TypeExpr):
 
 
 @node
+class ImplTraitType(TypeExpr):
+    """`impl Shape` as a parameter's type: the parser makes it an anonymous generic
+    parameter of the fn (syntax/transform_items.py), so later phases never see this node
+    there; anywhere else (a return type) it is reported as unsupported."""
+
+    bounds: tuple[TraitBound, ...]
+
+
+@node
 class FnTraitType(TypeExpr):
     """`impl Fn(A, B) -> R` (or FnMut, FnOnce): the type of a closure parameter."""
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import BARRIER, U32, U64, USIZE, DisjointSliceTy, PtrTy, StructTy, Ty
+from .types import BARRIER, BOOL, U32, U64, USIZE, DisjointSliceTy, PtrTy, StructTy, Ty
 
 
 # `DisjointSlice<T, Runtime2DIndex>`: the slice and its row width, laid out as cuda-oxide's
@@ -56,3 +56,38 @@ def cusimd_parts(ty: Ty) -> tuple[Ty, int] | None:
         arr = ty.fields[0][1]
         return arr.elem, arr.length
     return None
+
+
+# `cuda_device::view` (device_api/views.py): proof-carrying views of a `DisjointSlice`,
+# checked once when made, then read and written without further checks. Each is a struct
+# of the element pointer (and, for runs, the run's length); `kind` names the view, `dims`
+# holds its const parameters (N; ROWS, COLS, ROW_STRIDE)
+@dataclass(frozen=True)
+class ViewTy(StructTy):
+    kind: str = ""
+    dims: tuple[int, ...] = ()
+
+    @property
+    def elem(self) -> Ty:
+        return self.fields[0][1].inner
+
+
+VIEW_FIELDS = {
+    "InBoundsMut32": (),
+    "StaticViewMut32": (),
+    "StaticTileMut32": (),
+    # a thread's run: its length (N, or fewer at the end of the slice) and whether clipped
+    "ThreadRunMut32": (("len", U32), ("clipped", BOOL)),
+    # a thread's runs with a grid stride: the slice's length, the next run's first element
+    # and the distance between runs (elements)
+    "GridStrideRuns32": (("len", USIZE), ("pos", USIZE), ("step", USIZE)),
+}
+
+
+def view_ty(kind: str, elem: Ty, dims: tuple[int, ...] = ()) -> ViewTy:
+    name = f"{kind}<{', '.join([str(elem), *map(str, dims)])}>"
+    return ViewTy(name, (("ptr", PtrTy(elem, True)), *VIEW_FIELDS[kind]), False, kind, dims)
+
+
+def view_kind(ty: Ty) -> str | None:
+    return ty.kind if isinstance(ty, ViewTy) else None

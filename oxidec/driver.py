@@ -2,7 +2,7 @@
 call `compile_source` / `compile_file`.
 
     source -> parse -> resolve -> typeck -> lower (MIR) -> unsafeck, borrowck
-           -> optimize (-O level) -> fma contraction (--fmad) -> PTX
+           -> optimize (-O level) -> fma contraction (--fmad) -> ptxas workarounds -> PTX
 
 The checks run before the passes because the passes may turn moves into copies; fma
 contraction runs on MIR, not in the emitter, so the simulator sees the same operations.
@@ -72,7 +72,7 @@ def _compile(source: SourceFile, options: Options | None) -> Compilation:
     from .typeck import typeck
     from .lower import lower
     from .checks import borrowck, unsafeck
-    from .passes import contract_program, optimize_program
+    from .passes import contract_program, optimize_program, ptxas_workarounds
     from .ptx import check_limits, check_local_memory, emit_program, ptx_version
 
     opts = options or Options()
@@ -96,6 +96,7 @@ def _compile(source: SourceFile, options: Options | None) -> Compilation:
     if opts.stop == "mir-opt":
         return comp
     check_local_memory(comp.program, sink); sink.check()
+    ptxas_workarounds(comp.program)
     comp.ptx = emit_program(comp.program, opts.arch, line_info=opts.line_info)
     return comp
 

@@ -8,7 +8,8 @@ Placeholders: `{}` and `{:?}` (any scalar), `{:x}` / `{:X}` / `{:o}` (integers, 
 octal; `{:#x}` / `{:#X}` / `{:#o}` with Rust's `0x` / `0o` prefix), with an optional
 alignment `<` / `>` (after a space fill), a `+` sign, a `0` flag, a width and a `.precision` (`{:>8.3}`, `{:08x}`, `{:+.2}`, `{:#010x}`); `{{` and `}}` are braces.
 Floats print with C's `%g` for `{}` (Rust's shortest round-trip form has no C equivalent);
-`{:e}` is refused (C writes `1.500000e+03` where Rust writes `1.5e3`); bools as
+`{:e}` / `{:E}` become C's `%e` / `%E`, as cuda-oxide translates them (so `1.500000e+03`,
+where Rust's `format!` writes `1.5e3`; `{:.2e}`: `1.50e+03`); bools as
 `true` / `false`, pointers as `%p`. Not supported (a diagnostic): positional (`{0}`) and
 named (`{x}`) arguments, fill characters other than a space, centring (`^`), `{:b}`, and a
 `#` prefix padded with spaces (`{:#8x}`: write `{:#010x}`).
@@ -22,7 +23,7 @@ from . import types as T
 
 _SPEC = re.compile(r"\{(?::(?:(?P<fill>[^{}])?(?P<align>[<>^]))?(?P<sign>\+)?(?P<alt>#)?"
                    r"(?P<zero>0)?(?P<width>[1-9]\d*)?(?:\.(?P<prec>\d+))?"
-                   r"(?P<kind>[xXeob?])?)?\}")
+                   r"(?P<kind>[xXeEob?])?)?\}")
 
 
 class FormatError(Exception):
@@ -41,7 +42,7 @@ class Spec:
     zero: bool
     width: int | None
     precision: int | None
-    kind: str  # "", "x", "X", "o", "e" ("?" is read as "")
+    kind: str  # "", "x", "X", "o", "e", "E" ("?" is read as "")
     sign: bool = False  # `+`: always print the sign
     alt: bool = False  # `#`: the `0x` / `0o` prefix
 
@@ -107,12 +108,6 @@ def _check_supported(spec: Spec, fill: str | None) -> None:
     if spec.kind == "b":
         raise FormatError(f"binary (`{spec.text}`) is not supported in `gpu_printf!`",
                           "print it in hex (`{:#x}`) or octal (`{:#o}`)")
-    if spec.kind == "e":  # vprintf formats on the host with C's rules, which differ here
-        raise FormatError(f"the exponent form `{spec.text}` is not supported in `gpu_printf!`: "
-                          "Rust prints `1.5e3` where vprintf (C's `%e`) prints "
-                          "`1.500000e+03`, and vprintf cannot print Rust's form",
-                          "print a fixed number of decimals (`{:.3}`), or the value's bits "
-                          "(`{:#x}` of `x.to_bits()`)")
     if spec.alt and spec.kind in ("x", "X", "o") and spec.width and not spec.zero:
         raise FormatError(f"a `#` prefix padded with spaces (`{spec.text}`) is not supported "
                           "in `gpu_printf!`", "pad with zeros (`{:#010x}`) or drop the width")
@@ -129,7 +124,7 @@ def check_spec(spec: Spec, ty: T.Ty) -> str | None:
                "conversion): print its halves as `u64`"
     if isinstance(ty, (T.IntTy, T.InferTy)) and not (isinstance(ty, T.InferTy)
                                                       and ty.kind == "float"):
-        if spec.kind == "e":
+        if spec.kind in ("e", "E"):
             return f"`{spec.text}` formats floats, not `{ty}`"
         if spec.sign and spec.width and isinstance(ty, T.IntTy) and not ty.signed:
             return f"`{spec.text}`: a `+` with a width is not supported for `{ty}` in " \
@@ -193,7 +188,7 @@ def c_format(pieces: list[str | Spec], tys: list[T.Ty]) -> str:
 # The host side: what vprintf prints for a C format and the values (for the simulator)
 
 _C_SPEC = re.compile(r"%(?P<flags>[-0+]*)(?P<width>\d+)?(?:\.(?P<prec>\d+))?(?P<len>ll)?"
-                     r"(?P<conv>[duxXofgeps%])")
+                     r"(?P<conv>[duxXofgeEps%])")
 
 
 def format_c(fmt: str, values) -> str:

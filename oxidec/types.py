@@ -116,6 +116,7 @@ class StructTy(Ty):
     name: str
     fields: tuple[tuple[str, Ty], ...]
     is_copy: bool = False
+    align: int = 1  # `#[repr(align(N))]`: the least alignment, whatever the fields need
 
     def field_index(self, name: str) -> int | None:
         for i, (fname, _) in enumerate(self.fields):
@@ -164,13 +165,19 @@ class DisjointSliceTy(Ty):
     """`DisjointSlice<T, I>`: writable global slice, one element per thread index."""
 
     elem: Ty
-    index: str = "1d"  # "1d" | "2d:<stride>" | "runtime2d"
+    index: str = "1d"  # "1d" | "2d:<stride>" | "runtime2d" | "tiles:<n>" |
+    #                    "rmtiles:<rows>:<cols>:<stride>" (device_api/views.py)
 
     def __str__(self) -> str:
         if self.index == "1d":
             return f"DisjointSlice<{self.elem}>"
         if self.index.startswith("2d:"):
             return f"DisjointSlice<{self.elem}, thread::Index2D<{self.index[3:]}>>"
+        if self.index.startswith("tiles:"):  # `view::LinearTiles<N>`
+            return f"DisjointSlice<{self.elem}, LinearTiles<{self.index[6:]}>>"
+        if self.index.startswith("rmtiles:"):  # `view::RowMajorTiles<ROWS, COLS, STRIDE>`
+            dims = self.index[8:].replace(":", ", ")
+            return f"DisjointSlice<{self.elem}, RowMajorTiles<{dims}>>"
         return f"DisjointSlice<{self.elem}, thread::Runtime2DIndex>"
 
 
@@ -426,6 +433,25 @@ CMP_ORDERING_DERIVES = frozenset({"Clone", "Copy", "PartialEq", "Eq", "PartialOr
 # checker's generics, which oxidec monomorphises away; every instance is this one type)
 PHANTOM_DATA = StructTy("PhantomData", (), is_copy=True)
 PHANTOM_DATA_DERIVES = CMP_ORDERING_DERIVES | {"Default"}
+# `core::convert::Infallible`: `enum Infallible {}`, no value ever exists (core derives
+# the comparison traits for it)
+INFALLIBLE = EnumTy("Infallible", (), (), IntTy(8, False), True)
+
+
+def is_uninhabited(ty: Ty) -> bool:
+    """A type with no values: an empty enum, or a struct, tuple or array (of length > 0)
+    holding one -- what `assume_init` refuses to make (rustc's `assert_inhabited`)."""
+    if isinstance(ty, EnumTy):
+        return not ty.variants
+    if isinstance(ty, NeverTy):
+        return True
+    if isinstance(ty, StructTy):
+        return any(is_uninhabited(t) for _, t in ty.fields)
+    if isinstance(ty, TupleTy):
+        return any(is_uninhabited(t) for t in ty.elems)
+    if isinstance(ty, ArrayTy):
+        return isinstance(ty.length, int) and ty.length > 0 and is_uninhabited(ty.elem)
+    return False
 # `#[kernel(launch_context = ctx)]`: the launch context a kernel names (no data), and the
 # 32-bit thread coordinates `thread::index_1d_u32(ctx)` / `coord_2d_u32(ctx)` give
 LAUNCH_CONTEXT = StructTy("LaunchContext", (), True)
@@ -564,4 +590,4 @@ from .scalar_consts import (FLOAT_CONSTS, FLOAT_INT_CONSTS, HALF_CONSTS,  # noqa
 # the handle types of parts of the device API (after everything they are built of)
 from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
                            cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
-                           runtime2d_slice_ty)
+                           runtime2d_slice_ty, ViewTy, view_kind, view_ty)

@@ -29,7 +29,9 @@ benchmarks can all use it.
 """
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -1750,6 +1752,26 @@ SAMPLES: dict[str, list[KernelCase]] = {
 }
 
 ALL_CASES: list[KernelCase] = [case for cases in SAMPLES.values() for case in cases]
+
+
+def register(more: dict[str, list[KernelCase]]) -> None:
+    """Add the cases of another reference module to SAMPLES and ALL_CASES (in place: the
+    names others imported see them). Idempotent."""
+    SAMPLES.update(more)
+    ALL_CASES[:] = [case for cases in SAMPLES.values() for case in cases]
+
+
+# reference_infer.py uses the helpers above; whichever of the two is imported first, its
+# cases end up registered (it registers itself when it finishes loading). A reload of this
+# module (benchmarks/bench.py does one) reloads it too, so that its cases use the new classes.
+_INFER = __name__.rpartition(".")[0] + ".reference_infer"
+_reloading = getattr(sys.modules.get(_INFER), "INFER_SAMPLES", None) is not None
+from . import reference_infer as _infer  # noqa: E402
+
+if _reloading:
+    _infer = importlib.reload(_infer)
+if hasattr(_infer, "INFER_SAMPLES"):
+    register(_infer.INFER_SAMPLES)
 
 #: Samples that need a compiler feature still being built, by sample: (a piece of the
 #: diagnostic oxidec gives while the feature is missing, why). Tests mark such a sample

@@ -55,12 +55,16 @@ FNS = [
     _m("Grid", "block_rank", (), "u32", "coop_grid"),
     ApiFn(CG + "this_thread_block", (), "ThreadBlock", hook("coop_handle")),
     # `coalesced_threads()`: the active lanes (activemask); shfl(v, r) reads the lane of
-    # rank r, shfl_xor/down/up work on lane ids; a source outside the group: the own value
+    # rank r, shfl_xor/down/up work on lane ids; a source outside the group: the own value;
+    # ballot and match give their lane masks packed to ranks (bit r: the lane of rank r)
     ApiFn(CG + "coalesced_threads", (), "CoalescedThreads", hook("coalesced")),
     *(_m("CoalescedThreads", name, params, ret, "coalesced")
       for name, params, ret in (("raw_mask", (), "u32"), ("size", (), "u32"),
                                 ("thread_rank", (), "u32"), ("sync", (), "()"),
                                 ("all", ("bool",), "bool"), ("any", ("bool",), "bool"),
+                                ("ballot", ("bool",), "u32"),
+                                *((f"match_{k}{w}", ("u64" if w else "u32",), "u32")
+                                  for k in ("any", "all") for w in ("", "_i64")),
                                 *((n, ("u32", "u32"), "u32") for n in TILE_SHUFFLES),
                                 *((f"{n}_f32", ("f32", "u32"), "f32") for n in TILE_SHUFFLES))),
     # the cluster of this block (sm_90): sync() is the cluster barrier, ranks are the

@@ -54,6 +54,28 @@ for _a in ("s4", "u4"):
             _suffix = (_a if _a == _b else f"{_a}_{_b}") + ("_satfinite" if _sat else "")
             _mma(f"mma_m16n8k64_s32_{_suffix}", "m16n8k64", "s32", _a, _b, _S32_4, _sat)
             _mma(f"mma_m16n8k32_s32_{_suffix}", "m16n8k32", "s32", _a, _b, _S32_2, _sat)
+# the 8x8 integer shapes: one register of A and of B, a [i32; 2] accumulator
+_S32_8X8 = ("[i32; 2]", "u32", "u32")
+for _w, _k in (("8", 16), ("4", 32)):
+    for _a in (f"s{_w}", f"u{_w}"):
+        for _b in (f"s{_w}", f"u{_w}"):
+            for _sat in (False, True):
+                _suffix = (_a if _a == _b else f"{_a}_{_b}") + ("_satfinite" if _sat else "")
+                _mma(f"mma_m8n8k{_k}_s32_{_suffix}", f"m8n8k{_k}", "s32", _a, _b, _S32_8X8,
+                     _sat)
+
+# fp8 (sm_89): e4m3 / e5m2 operands in the 8-bit layouts, f32 or f16 (packed pairs) sums
+MMA_SM: dict[str, int] = {}  # op -> its minimum sm when above 80
+MMA_PTX_ISA: dict[str, str] = {}  # op -> the PTX ISA version it needs (ptxas says which)
+for _acc, _sigs in (("f32", (("[f32; 4]", "[u32; 4]", "[u32; 2]"), ("[f32; 4]", "[u32; 2]", "u32"))),
+                    ("f16", (("[u32; 2]", "[u32; 4]", "[u32; 2]"), ("[u32; 2]", "[u32; 2]", "u32")))):
+    for _a in ("e4m3", "e5m2"):
+        for _b in ("e4m3", "e5m2"):
+            for _k, _sig in zip((32, 16), _sigs):
+                _mma(f"mma_m16n8k{_k}_fp8_{_acc}_{_a}_{_b}", f"m16n8k{_k}", _acc, _a, _b, _sig)
+                _ptx = MMA[f"mma_m16n8k{_k}_fp8_{_acc}_{_a}_{_b}"][0]
+                MMA_SM[_ptx] = 89
+                MMA_PTX_ISA[_ptx] = "8.4" if (_k, _acc) == (32, "f32") else "8.7"
 
 # 1-bit: d = c + popc of (a AND b) or (a XOR b) along k, 32 bits to a register
 for _op in ("and", "xor"):
@@ -61,6 +83,32 @@ for _op in ("and", "xor"):
          bit_op=_op)
     _mma(f"mma_m16n8k128_s32_b1_{_op}_popc", "m16n8k128", "s32", "b1", "b1", _S32_2,
          bit_op=_op)
+    _mma(f"mma_m8n8k128_s32_b1_{_op}_popc", "m8n8k128", "s32", "b1", "b1", _S32_8X8,
+         bit_op=_op)
+
+# Sparse (2:4 structured) integer MMA, `mma.sp` / `mma.sp::ordered_metadata`: A is given
+# compressed (half of k: the nonzeros), with `metadata` (2-bit column indices of the
+# nonzeros in each group of 4; of each pair of 4-bit values) and an immediate sparsity
+# `selector` (which lanes of a quad supply the metadata). name -> (op, c, a, b, shape)
+MMA_SP: dict[str, tuple[str, str, str, str]] = {}
+SP_SELECTORS: dict[str, int] = {}  # op -> the largest selector (ptxas: 1 for the small
+#                                    shapes, 0 for m16n8k64 8-bit and m16n8k128 4-bit)
+_SP_SMALL = ("[i32; 4]", "[u32; 2]", "[u32; 2]")  # A compressed to 16x16 bytes
+_SP_LARGE = ("[i32; 4]", "[u32; 4]", "[u32; 4]")
+for _ordered in (False, True):
+    _pre = "mma_sp_ordered_metadata" if _ordered else "mma_sp"
+    _op = "mma_sp_ordered" if _ordered else "mma_sp"
+    for _w, _small, _large in (("8", 32, 64), ("4", 64, 128)):
+        for _a in (f"s{_w}", f"u{_w}"):
+            for _b in (f"s{_w}", f"u{_w}"):
+                for _sat in (False, True):
+                    _suffix = (_a if _a == _b else f"{_a}_{_b}") + \
+                        ("_satfinite" if _sat else "")
+                    for _k, _sig in ((_small, _SP_SMALL), (_large, _SP_LARGE)):
+                        _ptx = f"{_op}.m16n8k{_k}.s32.{_a}.{_b}" + \
+                            (".satfinite" if _sat else "")
+                        MMA_SP[f"{_pre}_m16n8k{_k}_s32_{_suffix}"] = (_ptx, *_sig)
+                        SP_SELECTORS[_ptx] = 1 if _k == _small else 0
 
 # ldmatrix: cuda-oxide name -> (matrices, transposed)
 LDMATRIX = {f"ldmatrix_x{n}{'_trans' if t else ''}": (n, t) for n in (1, 2, 4)
@@ -76,8 +124,11 @@ def _regs(n: int) -> str:
 
 def ops() -> list[Op]:
     warp = dict(sync="warp", convergent=True)
-    rows = [Op(ptx, "dest", min_sm=80, **warp, doc="(c, a, b) -> d = a * b + c")
-            for ptx, *_ in MMA.values()]
+    rows = [Op(ptx, "dest", min_sm=MMA_SM.get(ptx, 80), **warp,
+               doc="(c, a, b) -> d = a * b + c") for ptx, *_ in MMA.values()]
+    rows += [Op(ptx, "dest", min_sm=80, **warp,
+                doc="(c, a compressed, b, metadata, selector: an immediate) -> d = a * b + c")
+             for ptx, *_ in MMA_SP.values()]
     rows += [Op(f"ldmatrix.x{n}{'.trans' if t else ''}", "dest", min_sm=75, volatile=True,
                 **warp, doc="(this lane's row address) -> this lane's fragment registers")
              for n, t in LDMATRIX.values()]
@@ -91,9 +142,12 @@ def ops() -> list[Op]:
 
 def _fns() -> list[ApiFn]:
     # `aliases`: the names of crate `cuda_intrinsics` (group `matrix`) for the same items
-    fns = [ApiFn(f"wmma::{name}", (c, a, b), c, op(ptx), unsafe=True, min_sm=80,
-                 aliases=(f"matrix::{name}",))
+    fns = [ApiFn(f"wmma::{name}", (c, a, b), c, op(ptx), unsafe=True,
+                 min_sm=MMA_SM.get(ptx, 80), aliases=(f"matrix::{name}",))
            for name, (ptx, c, a, b) in MMA.items()]
+    fns += [ApiFn(f"wmma::{name}", (c, a, b, "u32", "u32"), c, op(ptx), unsafe=True,
+                  min_sm=80, aliases=(f"matrix::{name}",), check="mma_sp")
+            for name, (ptx, c, a, b) in MMA_SP.items()]
     fns += [ApiFn(f"wmma::{name}", ("*const u32",), _regs(n),
                   op(f"ldmatrix.x{n}{'.trans' if t else ''}"), unsafe=True, min_sm=80,
                   aliases=(f"matrix::ldmatrix_m8n8_x{n}{'_trans' if t else ''}_b16",))

@@ -34,6 +34,13 @@ MMAS = {
     "wgmma_mma_m64n64k16_f32_f16": "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16",
 }
 
+# Declared by cuda-oxide, rejected by its compiler (and here, with the reason)
+NO_INSTRUCTION = {
+    "wgmma_mma_m64n64k16_f32_tf32": "tf32 wgmma multiplies K = 8 at a time "
+    "(`wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32`): PTX has no m64n64k16 form, "
+    "and cuda-oxide's compiler rejects this declaration too",
+}
+
 # Effect name -> PTX
 EFFECTS = {
     "wgmma.fence": "wgmma.fence.sync.aligned;",

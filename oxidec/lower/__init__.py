@@ -27,7 +27,7 @@ from .order import EvalOrder
 from .unsafe_uses import UnsafeLowering
 from .match_ import MatchLowering
 from .options import OptionLowering
-from .user_calls import UserCallLowering, holds_closure
+from .user_calls import UserCallLowering, holds_closure, returns_inner_ref
 from .aggregates import AggregateLowering
 from .warp_api import WarpApiLowering
 from .async_api import AsyncApiLowering
@@ -53,6 +53,7 @@ from .panics import PanicLowering
 from .transmute import TransmuteLowering
 from .halves import HalfLowering
 from .hopper_api import HopperApiLowering
+from .views_api import ViewLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
@@ -64,7 +65,8 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
-                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering):
+                  BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering,
+                  ViewLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 
@@ -77,6 +79,9 @@ def lower(items: ItemTable, r: TypeckResults, sink: DiagnosticSink) -> M.Program
             continue
         if any(holds_closure(t) for t in sig.params):
             continue  # inlined at each call, with the closure it gets (lower/closures.py)
+        if returns_inner_ref(sig) and name not in r.fn_ids:
+            continue  # inlined at each call (user_calls.py); a fn value needs its body
+
         checked = name not in r.kernels_unchecked
         builder = BodyBuilder(sig, r, sink, checked)
         builder.strings = program.strings

@@ -155,6 +155,7 @@ class BuilderCore:
         fn = self.sig.item
         outs, body_ret = out_types(self.sig)
         self.locals[0] = M.LocalDecl(body_ret, None, True, fn.name_span)
+        destructured = []
         for p, ty in zip(fn.params, self.sig.params):
             var = self.r.param_var.get(p)
             name = var.name if var else "_"
@@ -165,7 +166,11 @@ class BuilderCore:
                                    (var.mutable if var else False) or by_value_mut)
             if var:
                 self.var_local[id(var)] = local
+            elif not isinstance(p.pat, ast.WildPat):  # a pattern: bound from the argument
+                destructured.append((p, local, local_ty))
         self.check_returned_ref(fn)  # user_calls.py
+        for p, local, ty in destructured:
+            self.bind_pattern(p.pat, self.read(M.Place(local), ty), ty, p.span)
         ctx_var = self.r.launch_context.get(fn.name)
         if ctx_var is not None:  # `#[kernel(launch_context = NAME)]`: a value with no data
             local = self.new_local(T.LAUNCH_CONTEXT, ctx_var.span, ctx_var.name, False)
@@ -195,10 +200,13 @@ class BuilderCore:
         fn = self.sig.item
         bounds = None
         lb = attr(fn, "launch_bounds")
-        if lb and lb.args:
+        if self.sig.name in self.r.launch_bounds:  # constant expressions (typeck/items.py)
+            bounds = self.r.launch_bounds[self.sig.name]
+            check_launch_bounds(bounds, lb.args, self.sink)
+        elif lb and lb.args:
             vals = [a.value for a in lb.args if isinstance(a, ast.LitExpr) and a.kind == "int"]
             if len(vals) != len(lb.args) or not 1 <= len(vals) <= 2:
-                self.sink.error("OX0003", "`#[launch_bounds]` takes one or two integer literals",
+                self.sink.error("OX0003", "`#[launch_bounds]` takes one or two constant integers",
                                 lb.span, "expected `#[launch_bounds(MAX_THREADS, MIN_BLOCKS)]`")
             else:
                 bounds = tuple(vals)

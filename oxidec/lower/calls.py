@@ -317,6 +317,8 @@ class CallLowering:
             return self.lower_trait_method(e, name)  # trait_calls.py
         if kind == "user_from":
             return self.lower_user_from(e, name)
+        if kind == "bool":  # `then_some(v)`, `then(|| v)`: Some only where the bool holds
+            return self.lower_bool_then(e, name, ty)  # lower/options.py
         if kind == "slice":
             if name != "len" or isinstance(self.ty(e.receiver), T.SliceTy):
                 return self.lower_slice_method(e, name)  # lower/slices.py

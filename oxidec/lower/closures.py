@@ -24,7 +24,7 @@ from .. import ast
 from .. import types as T
 from ..mir import syntax as M
 from ..typeck import LocalRes
-from ..typeck.closures import ast_walk
+from ..typeck.closures import ast_walk, fn_bound_of, peel_refs
 from .builder import UNIT_CONST
 from .fn_values import FnValueEnv
 
@@ -115,6 +115,7 @@ class ClosureLowering:
 
     def closure_arg_env(self, arg: ast.Expr) -> ClosureEnv | None:
         """A closure passed as an argument, evaluated where the call evaluates it."""
+        arg = peel_refs(arg)  # `&f`, `&mut f`: the closure itself
         if isinstance(arg, ast.ClosureExpr):
             return self.closure_env(arg, inline=True)
         env = self.closure_of(arg) or self.fn_value_env(arg)  # a fn value (fn_values.py)
@@ -204,7 +205,7 @@ class ClosureLowering:
         for i, (a, ty) in enumerate(zip(args, sig.params)):
             if i == 0 and receiver is not None:
                 values.append(self.inline_receiver(a, ty))
-            elif isinstance(ty, T.FnBoundTy):
+            elif fn_bound_of(ty) is not None:  # `F`, `&F`, `&mut F`: typeck/closures.py
                 values.append(self.closure_arg_env(a))
             else:
                 values.append(self.fixed(self.lower_expr(a), ty, a.span))
@@ -212,9 +213,11 @@ class ClosureLowering:
         for p, ty, v in zip(fn.params, sig.params, values):
             var = self.r.param_var.get(p)
             if var is None:
+                if not isinstance(p.pat, ast.WildPat) and fn_bound_of(ty) is None:
+                    self.bind_pattern(p.pat, v, ty, p.span)  # `(a, b): (u32, u32)`
                 continue
             self.var_local.pop(id(var), None)
-            if isinstance(ty, T.FnBoundTy):
+            if fn_bound_of(ty) is not None:
                 self.closure_vars[id(var)] = v
             else:
                 local = self.local_for(var)

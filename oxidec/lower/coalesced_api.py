@@ -2,6 +2,8 @@
 
     size           popc(mask)              thread_rank   popc(mask & lanemask_lt)
     sync           bar.warp.sync mask      all / any     vote.sync under mask
+    ballot(p)      vote.sync.ballot under mask, its lane bits packed to ranks (bit r: rank r)
+    match_any/all  match.sync under mask, packed the same way
     shfl(v, r)     from the lane of rank r (the r-th set bit of mask, found by halving)
     shfl_xor(v, m) / shfl_down(v, d) / shfl_up(v, d)   from lane ^ m, lane + d, lane - d
     every shuffle: a source outside the group (or a rank >= size) gives the own value
@@ -47,6 +49,10 @@ class CoalescedLowering:
             return UNIT_CONST
         if name in ("all", "any"):
             return self.to_temp(M.Intrinsic(f"{name}_sync", (mask, args[0])), T.BOOL, span)
+        if name == "ballot" or name.startswith("match_"):  # lanes -> ranks (bit r: rank r)
+            op = "ballot_sync" if name == "ballot" else name.removesuffix("_i64") + "_sync"
+            bits = self.to_temp(M.Intrinsic(op, (mask, args[0])), T.U32, span)
+            return self.compress_bits(bits, mask, span)
         value, b = args
         kind = name.removesuffix("_f32")
         if kind == "shfl":  # the lane of rank b: the b-th set bit of mask, by halving
@@ -75,3 +81,27 @@ class CoalescedLowering:
         src = self.to_temp(M.Intrinsic("select", (ok, src, lane)), T.U32, span)
         ty = T.F32 if name.endswith("_f32") else T.U32
         return self.to_temp(M.Intrinsic("shuffle_sync", (mask, value, src)), ty, span)
+
+    def compress_bits(self, x: M.Operand, m: M.Operand, span) -> M.Operand:
+        """The bits of x at the set bits of m, packed to the low end (PEXT; Hacker's Delight
+        7-4 `compress`: five rounds of moving bits right by 1, 2, 4, 8, 16)."""
+        def u(op, a, b):
+            return self.to_temp(M.BinaryOp(op, a, b), T.U32, span)
+
+        def k(v):
+            return M.Constant(v, T.U32)
+
+        def inv(a):
+            return self.to_temp(M.UnaryOp("not", a), T.U32, span)
+        x = u("bitand", x, m)
+        mk = u("shl", inv(m), k(1))  # ones where a bit has a zero of m to its right, counted
+        for i in range(5):
+            mp = u("bitxor", mk, u("shl", mk, k(1)))  # parallel suffix (prefix from the right)
+            for s in (2, 4, 8, 16):
+                mp = u("bitxor", mp, u("shl", mp, k(s)))
+            mv = u("bitand", mp, m)  # the bits that move by 2^i
+            m = u("bitor", u("bitxor", m, mv), u("shr", mv, k(1 << i)))
+            t = u("bitand", x, mv)
+            x = u("bitor", u("bitxor", x, t), u("shr", t, k(1 << i)))
+            mk = u("bitand", mk, inv(mp))
+        return x

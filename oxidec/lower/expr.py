@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..mir import layout
 from ..mir import syntax as M
 from ..syntax.literals import float_literal
 from ..span import Span
@@ -154,8 +155,10 @@ class ExprLowering:
         if src == dst:
             return value
         if isinstance(src, T.RefTy) and isinstance(dst, T.PtrTy) and T.is_zero_sized(src.inner):
-            # a zero-sized value lives in no register and no memory: it has no address
-            return self.unsupported(e.span, "the address of a zero-sized value is")
+            # a zero-sized value lives in no register and no memory; any non-null address
+            # aligned for it is one of its addresses (rustc's `NonNull::dangling()` value)
+            align = M.Constant(layout.align_of(src.inner), T.USIZE)
+            return self.to_temp(M.Cast(align, dst), dst, e.span)
         return self.to_temp(M.Cast(value, dst), dst, e.span)
 
     def lower_assign_expr(self, e: ast.AssignExpr) -> M.Operand:
@@ -216,11 +219,27 @@ class ExprLowering:
         # direct uses of the place by passes/ref_elim (which rejects escaping ones).
         if isinstance(e.operand, ast.IndexExpr) and isinstance(e.operand.index, ast.RangeExpr):
             return self.read(M.Place(self.lower_subslice(e.operand, e.mutable)), self.ty(e))
+        if self.through_union_view(e.operand, itself=True) and not e.mutable \
+                and self.frozen_union_root(e.operand):
+            # `&u.f` of a union nothing can write: the view's bytes read into a value of its
+            # own (lower/unions.py) always read what `u` holds. (Were `u` writable, borrowck
+            # would have to see the loan on `u` itself, which the copy does not carry.)
+            view_ty = self.ty(e.operand)
+            snap = self.new_local(view_ty, e.span)
+            self.assign(M.Place(snap), M.Use(self.lower_expr(e.operand)), e.span)
+            return self.to_temp(M.Ref(M.Place(snap), False), self.ty(e), e.span)
         if self.through_union_view(e.operand, itself=True):  # lower/unions.py
-            return self.unsupported(e.span, "a reference to a union field is")
+            what = "a `&mut` reference to a union field is" if e.mutable else \
+                "a reference to a field of a union that may be written is"
+            return self.unsupported(e.span, what,
+                                    help="read the field into a variable and borrow that")
         if isinstance(self.ty(e.operand), T.ClosureTy):  # `&f`: a closure is zero-sized and
             return M.Constant(0, self.ty(e))  # its calls are found by its type (closures.py)
         place = self.lower_place(e.operand)
+        cell = self.ty(e.operand)
+        if isinstance(cell, T.AtomicCellTy):  # `&cells[i]`: a reference to a view (the
+            view = self.to_temp(M.Ref(place, False), cell.view(), e.span)  # cell's address)
+            place = M.Place(self.operand_local(view, cell.view(), e.span))
         return self.to_temp(M.Ref(place, e.mutable), self.ty(e), e.span)
 
     def lower_field_expr(self, e: ast.FieldExpr) -> M.Operand:

@@ -37,6 +37,12 @@ class FnValueLowering:
         ty = self.ty(arg)
         if isinstance(ty, T.FnPtrTy):
             return FnValueEnv(self.lower_expr(arg), ty)
+        if isinstance(ty, T.RefTy) and isinstance(ty.inner, (T.FnPtrTy, T.RefTy)):
+            value = self.lower_expr(arg)  # a `&fn(..)` (`&&fn(..)` ..) variable: its pointee
+            while isinstance(ty, T.RefTy):
+                place = M.Place(self.operand_local(value, ty, arg.span), (M.Deref(),))
+                value, ty = self.read(place, ty.inner), ty.inner
+            return FnValueEnv(value, ty) if isinstance(ty, T.FnPtrTy) else None
         return None
 
     def fn_value_arg(self, a, ty: T.Ty) -> M.Operand:

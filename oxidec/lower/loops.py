@@ -125,7 +125,8 @@ class ForLowering:
             limit = self.MAX_UNROLL
         else:
             arg = unroll.args[0]
-            limit = arg.value if isinstance(arg, ast.LitExpr) and arg.kind == "int" else 0
+            limit = arg.value if isinstance(arg, ast.LitExpr) and arg.kind == "int" else \
+                self.r.unroll_counts.get((self.sig.name, id(unroll)), 0)
         if count > min(limit, self.MAX_UNROLL):
             return None
         return list(range(lo.value, stop, s))

@@ -135,12 +135,39 @@ class OptionLowering:
             return self.to_temp(M.Aggregate(ty, (), 0), ty, span)
         return self.unsupported(span, f"`Default` for `{ty}` is")
 
-    def panic(self, message: str, span: Span) -> None:
-        """Rust's panic: the message through `printf`, then a trap."""
+    def lower_bool_then(self, e: ast.MethodCallExpr, name: str, ty: T.EnumTy) -> M.Operand:
+        """`b.then_some(v)` (v evaluated either way, as an argument is) and `b.then(f)` (f
+        called only when b holds): the Option's tag is b itself."""
+        cond = self.lower_expr(e.receiver)
+        inner = ty.args[0]
+        if name == "then_some":
+            value = self.lower_expr(e.args[0])
+            return self.to_temp(M.Aggregate(ty, (cond, value), None), ty, e.span)
+        result = M.Place(self.new_local(ty, e.span))
+        yes, no, join = self.new_block(), self.new_block(), self.new_block()
+        self.switch_bool(cond, yes, no, e.span)
+        self.cur = yes
+        value = self.inline_closure(e.args[0], [])
+        if self.cur is not None:
+            self.assign(result, M.Aggregate(ty, (value,), 1), e.span)
+            self.goto(join, e.span)
+        self.cur = no
+        self.assign(result, M.Aggregate(ty, (), 0), e.span)
+        self.goto(join, e.span)
+        self.cur = join
+        return self.read(result, ty)
+
+    def panic(self, message: str, span: Span, names_trap: bool = False) -> None:
+        """Rust's panic: the message through `printf`, then a trap (`names_trap`: a failed
+        assertion carrying the message, as `panic!` has, so the simulator's trap names it)."""
         where = f"{span.file.name}:{span.line}:{span.col}"
         fmt = f"panicked at {where}:\n{message}\n".replace("%", "%%")
         if fmt not in self.strings:
             self.strings.append(fmt)
         self.push(M.Effect("printf", (M.Constant(self.strings.index(fmt), T.U32),), span))
+        if names_trap:
+            dead = self.new_block()
+            self.terminate(M.Assert(M.Constant(False, T.BOOL), True, message, dead, span))
+            self.cur = dead
         self.terminate(M.Unreachable(span))
 

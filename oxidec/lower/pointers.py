@@ -84,6 +84,9 @@ class PointerLowering:
             value = self.lower_expr(e.args[0]) if name == "MaybeUninit::new" else \
                 self.zero_value(inner, span)
             return self.to_temp(M.Aggregate(ty, (value,)), ty, span)
+        if name == "NonNull::dangling":
+            (t,) = self.r.core_tys[e]
+            return self.to_temp(M.Cast(M.Constant(layout.align_of(t), T.USIZE), ty), ty, span)
         if name in ("mem::size_of", "mem::align_of"):
             (t,) = self.r.core_tys[e]
             size = layout.size_of(t) if name == "mem::size_of" else layout.align_of(t)
@@ -120,6 +123,11 @@ class PointerLowering:
             return UNIT_CONST
         if name == "NonNull::new_unchecked":
             return args[0]
+        if name == "NonNull::new":  # Some(p) unless p is null
+            p = M.Copy(M.Place(self.operand_local(args[0], arg_tys[0], span)))
+            addr = self.to_temp(M.Cast(p, T.USIZE), T.USIZE, span)
+            some = self.to_temp(M.BinaryOp("ne", addr, M.Constant(0, T.USIZE)), T.BOOL, span)
+            return self.to_temp(M.Aggregate(ty, (some, p), None), ty, span)
         if name == "ptr::fn_addr_eq":  # function numbers (lower/fn_values.py)
             a, b = (self.to_temp(M.Cast(op, T.U64), T.U64, span) for op in args)
             return self.to_temp(M.BinaryOp("eq", a, b), T.BOOL, span)
@@ -210,6 +218,9 @@ class PointerLowering:
             fields = [f for _, f in ty.fields] if isinstance(ty, T.StructTy) else ty.elems
             ops = tuple(self.zero_value(f, span) for f in fields)
             return self.to_temp(M.Aggregate(ty, ops), ty, span)
+        if isinstance(ty, T.EnumTy):  # the flat fields, tag first (mir/layout.py)
+            ops = tuple(self.zero_value(f, span) for f in layout.fields_of(ty))
+            return self.to_temp(M.Aggregate(ty, ops, None), ty, span)
         return self.unsupported(span, f"`MaybeUninit<{ty}>` is")
 
     def lower_uninit_method(self, e: ast.MethodCallExpr, name: str) -> M.Operand:
@@ -222,6 +233,10 @@ class PointerLowering:
             self.assign(place, M.Use(value), span)
             return self.to_temp(M.Ref(place, True), ty, span)
         place = self.uninit_place(e.receiver)
+        if name == "assume_init" and T.is_uninhabited(ty):
+            # rustc's `assert_inhabited::<T>` guard: a panic at run time, never a value
+            self.panic(f"attempted to instantiate uninhabited type `{ty}`", span, names_trap=True)
+            return self.zero_value(ty, span)
         if name == "assume_init":
             return self.read(place, ty)
         return self.to_temp(M.Ref(place, name == "as_mut_ptr"), ty, span)

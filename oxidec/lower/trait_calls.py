@@ -44,14 +44,13 @@ class TraitCallLowering:
         return result
 
     def derived_compare(self, op: str, lhs: M.Operand, rhs: M.Operand, ty: T.Ty, span):
-        if isinstance(ty, T.EnumTy):  # fieldless: by discriminant, as the derive orders them
+        if isinstance(ty, T.EnumTy):  # by discriminant, then the payload (aggregates.py)
             a = M.Place(self.operand_local(lhs, ty, span))
             b = M.Place(self.operand_local(rhs, ty, span))
-            da = self.to_temp(M.Cast(self.to_temp(M.Discriminant(a), ty.tag, span), T.I64),
-                              T.I64, span)
-            db = self.to_temp(M.Cast(self.to_temp(M.Discriminant(b), ty.tag, span), T.I64),
-                              T.I64, span)
-            return self.to_temp(M.BinaryOp(op, da, db), T.BOOL, span)
+            if op == "ne":
+                eq = self.enum_compare("eq", a, b, ty, span)
+                return self.to_temp(M.UnaryOp("not", eq), T.BOOL, span)
+            return self.enum_compare(op, a, b, ty, span)
         view = struct_as_tuple(ty)
         if not isinstance(view, T.TupleTy):
             return self.to_temp(M.BinaryOp(op, lhs, rhs), T.BOOL, span)

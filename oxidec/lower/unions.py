@@ -29,6 +29,23 @@ class UnionLowering:
             out.append((off, layout.size_of(leaf), self.bits_of(v, leaf, span)))
         return out
 
+    def frozen_union_root(self, e: ast.Expr) -> bool:
+        """Whether the variable place `e` lies in is neither `mut` nor reached through a
+        `&mut` or raw pointer: nothing can write it."""
+        node = e
+        while isinstance(node, (ast.FieldExpr, ast.IndexExpr)):
+            node = node.base
+        res = self.r.res.get(node) if isinstance(node, ast.PathExpr) else None
+        var = getattr(res, "var", None)
+        if var is None or var.mutable:
+            return False
+        ty = var.ty
+        while isinstance(ty, T.RefTy):
+            if ty.mutable:
+                return False
+            ty = ty.inner
+        return not isinstance(ty, T.PtrTy)
+
     def through_union_view(self, e: ast.Expr, itself: bool = False) -> bool:
         """Whether place `e` is inside a union's view (`u.parts[1]`, `u.pair.0`), or is
         one when `itself`: such a place has no storage of its own to write or borrow."""

@@ -57,6 +57,14 @@ def holds_closure(ty: T.Ty) -> bool:
     return False
 
 
+def returns_inner_ref(sig: FnSig) -> bool:
+    """A fn that takes a `&` aggregate by value and returns a reference (`fn first(p: &Pair)
+    -> &f32 { &p.a[0] }`): a reference into its copy would dangle, so it is inlined at each
+    call instead (lower/closures.py), where its parameter is the caller's reference."""
+    return sig.kind != "kernel" and any(byval_ref(t) for t in sig.params) \
+        and _holds_ref(sig.ret)
+
+
 def out_types(sig: FnSig) -> tuple[list[T.Ty], T.Ty]:
     """(the values the callee returns, the body's return type) for a fn with `&mut`
     aggregate parameters: its own result (unless `()`) then each parameter's final value."""
@@ -143,7 +151,7 @@ class UserCallLowering:
     def call_user_fn(self, sig: FnSig, args: list[ast.Expr], span,
                      receiver: ast.Expr | None = None) -> M.Operand:
         """Lower the arguments (the receiver, if any, is argument 0) and call `sig`."""
-        if any(holds_closure(t) for t in sig.params):
+        if any(holds_closure(t) for t in sig.params) or returns_inner_ref(sig):
             return self.inline_user_fn(sig, args, span, receiver)  # lower/closures.py
         ops, backs = [], []
         exprs = ([receiver] if receiver is not None else []) + list(args)

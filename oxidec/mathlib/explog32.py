@@ -13,14 +13,15 @@ e^(rh + rl) = h + (e + rl + r^2 P(r)), r = rh + rl, P a degree-5 minimax fit of
 so the one significant rounding is the last addition: about 0.5 ulp plus a few hundredths.
 Then 2^k in two steps (`scale2_f32`): the first exact, the second rounding once, so
 subnormal results round once, overflow gives inf and results below half the smallest
-subnormal give 0. Only f32 primitives (fma.rn, add.rn, mul.rn, cvt.rni, integer shifts):
+subnormal give 0. Arguments with a normal result take a fast path with the same bits (no
+clamp, no NaN test, 2^k added to the exponent field); the rest branch to the general routine. Only f32 primitives (fma.rn, add.rn, mul.rn, cvt.rni, integer shifts):
 the GPU runs no f64 op. Measured error: the table in mathlib/__init__.py.
 """
 from __future__ import annotations
 
 from . import coeffs as C
 from .dd import horner
-from .ir import F32, S32, fma, fmax, fmin, isnan, pow2, select
+from .ir import F32, S32, If, Var, fabs, fma, fmax, fmin, isnan, pow2, select
 
 
 def scale2_f32(y, k):
@@ -68,8 +69,28 @@ def exp_core(rh, rl):
 # exp and exp2 return the canonical NaN themselves (mathlib.CANONICAL_NAN): nothing else
 # in them makes a NaN (the clamped argument is finite), so the caller's canonicalising
 # select would test a second time.
+#
+# Each has a fast path for the arguments whose result is a normal number (|x| <= 87 for exp,
+# <= 125 for exp2; a NaN fails the test): there the clamp is a no-op, the two products of
+# `scale2_f32` are exact, so y 2^k is y's bits plus k 2^23 (one integer addition of the
+# shifter sum's bits shifted left by 23, which are k 2^23), and no NaN test is needed. The
+# other arguments (NaN, infinities, overflow, subnormal and zero results) branch to the
+# general routine. Same bits as the general routine on every input (tests/test_exp_scaling.py):
+# 11 SASS instructions fewer on the common path (clamp 2, NaN test 3, scaling 6 -> test 2,
+# scaling 2).
 
-def exp(x):
+EXP_FAST_LIMIT = 87.0  # |x| <= 87: k in [-126, 126], and k = -126 only with y >= 1
+EXP2_FAST_LIMIT = 125.0  # |x| <= 125: k in [-125, 125]
+
+
+def _fast_or_general(x, limit, t, y, general):
+    out = Var((y.bits() + (t.bits() << 23)).view(F32))  # y 2^k, exact: a normal result
+    with If(~(fabs(x) <= limit)):
+        out.set(general(x))
+    return out.get()
+
+
+def exp_general(x):
     xc = fmin(fmax(x, -104.0), 89.0)  # e^-104 < 2^-150 rounds to 0; e^89 overflows
     t = fma(xc, C.LOG2E_F32, SHIFTER)  # nearest_int's sum, of k = round(xc log2(e))
     kf = t - SHIFTER  # exact
@@ -79,7 +100,15 @@ def exp(x):
     return select(isnan(x), float("nan"), out)
 
 
-def exp2(x):
+def exp(x):
+    t = fma(x, C.LOG2E_F32, SHIFTER)  # as exp_general without its clamp
+    kf = t - SHIFTER
+    rh = fma(-kf, C.LN2_F32[0], x)
+    rl = kf * -C.LN2_F32[1]
+    return _fast_or_general(x, EXP_FAST_LIMIT, t, exp_core(rh, rl), exp_general)
+
+
+def exp2_general(x):
     xc = fmin(fmax(x, -151.0), 129.0)
     t = xc + SHIFTER
     kf = t - SHIFTER  # exact: the integer nearest xc
@@ -88,3 +117,12 @@ def exp2(x):
     rl = fma(r, C.LN2_F32[1], fma(r, C.LN2_F32[0], -rh))  # the product's exact error + tail
     out = scale2_f32_of_sum(exp_core(rh, rl), t)
     return select(isnan(x), float("nan"), out)
+
+
+def exp2(x):
+    t = x + SHIFTER  # as exp2_general without its clamp
+    kf = t - SHIFTER
+    r = x - kf
+    rh = r * C.LN2_F32[0]
+    rl = fma(r, C.LN2_F32[1], fma(r, C.LN2_F32[0], -rh))
+    return _fast_or_general(x, EXP2_FAST_LIMIT, t, exp_core(rh, rl), exp2_general)

@@ -88,7 +88,8 @@ def align_of(ty: T.Ty) -> int:
     if isinstance(ty, (T.ArrayTy, T.SliceTy)):
         return align_of(ty.elem)
     if isinstance(ty, (T.TupleTy, T.StructTy, T.EnumTy)):
-        return max([align_of(f) for f in fields_of(ty)] or [1])
+        least = ty.align if isinstance(ty, T.StructTy) else 1
+        return max([align_of(f) for f in fields_of(ty)] + [least])
     return 1  # bool, (), !
 
 

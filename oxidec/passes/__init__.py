@@ -22,6 +22,7 @@ from .dead_code import dead_code, simplify_locals
 from .ref_elim import ref_elim
 from .inline import inline_program
 from .fma_contract import fma_contract
+from .loop_bools import loop_bools
 from .wide_ints import wide_ints
 from .licm import licm
 from .check_elim import check_elim
@@ -130,6 +131,15 @@ def contract_program(program: Program) -> bool:
     changed = False
     for body in program.bodies:
         changed |= fma_contract(body)
+    return changed
+
+
+def ptxas_workarounds(program: Program) -> bool:
+    """The rewrites that steer around ptxas faults, last before PTX (the simulator runs the
+    same MIR): loop-carried bools in integer registers (loop_bools.py)."""
+    changed = False
+    for body in program.bodies:
+        changed |= loop_bools(body)
     return changed
 
 

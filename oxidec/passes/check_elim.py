@@ -14,6 +14,9 @@ whose condition is `x < y` (or `y > x`) becomes a `goto` when
   block shape fails) or `launch_bounds`, any unsigned value by a known `x < constant`;
   ranges flow through casts and arithmetic that cannot wrap (`tx + 1 < 18` for `tx < 16`,
   `tid + 32 < 256` inside `if tid < 32`), or
+- a launch contract `requires (s.len() == E)` (checked by the kernel itself at entry, which
+  traps when it is false) and a range of x below E's smallest value (`w.len() == 9`
+  proves `w[3 * i + j]` of an unrolled `i, j < 3`), or
 - a launch contract `requires (s.len() == A * B)` (checked by the kernel itself at entry,
   which traps when it is false: lower/contract_entry.py; the host checks it too) and
   known `y < A`, `x < B` prove the row-major index `y * B + x < s.len()`:
@@ -51,7 +54,9 @@ from ..mir.visit import address_taken, defs, never_written
 from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
-MAX_KEY = 24  # nodes of an expression key; larger expressions are just their local
+MAX_KEY = 64  # nodes of an expression key; larger expressions are just their local
+# (a row-major index `r * cols + c` whose r and c are sums of block and thread indices and
+# offsets, as in a 3x3 convolution, needs about 30)
 # hardware limits (sm_80/sm_90): threads per block 1024, block dims (1024, 1024, 64),
 # grid dims (2^31 - 1, 65535, 65535)
 GRID_MAX = {"x": (1 << 31) - 1, "y": 65535, "z": 65535}
@@ -291,11 +296,21 @@ class _Checker:
         if rx is not None and ry is not None and rx[1] < ry[0]:
             return True
         if y in self.contract:
+            # the length equals the contract's expression: its range bounds the length
+            # (`w.len() == 9` proves the constant indices of an unrolled loop below 9)
+            rl = self.range(self.contract[y], facts=facts)
+            if rx is not None and rl is not None and rx[1] < rl[0]:
+                return True
             return self._row_major(x, self.contract[y], facts)
         return False
 
-    def _row_major(self, idx, area, facts) -> bool:
-        """idx = r * B + c with r < A and c < B known, and the length equal to A * B."""
+    def _row_major(self, idx, area, facts, depth: int = 0) -> bool:
+        """idx = r * B + c with r < A and c < B known, and the length equal to A * B; r < A
+        may itself be such an index (r = s * B2 + d, A = A2 * B2: the element (s, d, c) of a
+        batch of matrices, `a[(b * m + i) * n + j]` with a.len() == batch * m * n). In exact
+        integers r <= A - 1 and c <= B - 1 give idx <= A B - 1; A B is at most the length
+        (the entry check computes the product without wrapping), and c < B makes B >= 1, so
+        A <= A B does not wrap either, and neither does any value below it."""
         if not (area[0] == "bin" and area[1] == "mul"):
             return False
         if not (idx[0] == "bin" and idx[1] == "add"):
@@ -305,8 +320,9 @@ class _Checker:
                 continue
             for row, stride in ((prod[2], prod[3]), (prod[3], prod[2])):
                 for a, b in ((area[2], area[3]), (area[3], area[2])):
-                    if stride == b and ("lt", row, a) in facts.facts \
-                            and ("lt", col, b) in facts.facts:
+                    if stride == b and ("lt", col, b) in facts.facts and (
+                            ("lt", row, a) in facts.facts
+                            or depth < 2 and self._row_major(row, a, facts, depth + 1)):
                         return True
         return False
 

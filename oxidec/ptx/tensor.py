@@ -7,11 +7,12 @@ rows: oxidec/device_api/tensor.py). Fragments are arrays of registers, one leaf 
 """
 from __future__ import annotations
 
+from ..device_api.tensor import MMA_PTX_ISA
 from ..mir import syntax as mir
 from .asynchrony import address
 from .instrs import instr
 from .places import Val
-from .types import leaf_types
+from .types import PtxEmitError, leaf_types
 
 
 def _regs(em, op: mir.Operand) -> list[str]:
@@ -36,8 +37,30 @@ def mma(em, rv, ty, hint) -> list[Val]:
     popc = f".{parts[-1]}.popc" if parts[-1] in ("and", "xor") else ""  # b1: .and/.xor.popc
     c, a, b = (_regs(em, op) for op in rv.args)
     d = _dests(em, ty, hint)
+    if rv.name in MMA_PTX_ISA:  # fp8
+        em.module.min_version = max(em.module.min_version, MMA_PTX_ISA[rv.name], key=float)
     opcode = f"mma.sync.aligned.{shape}.row.col{sat}.{acc}.{a_ty}.{b_ty}.{acc}{popc}"
     em.emit(instr(opcode, _vec([v.text for v in d]), _vec(a), _vec(b), _vec(c)))
+    return d
+
+
+def mma_sp(em, rv, ty, hint) -> list[Val]:
+    """`mma_sp[_ordered].<shape>.s32.<a>.<b>[.satfinite]`: (c, a, b, metadata, selector)
+    -> d, the selector an immediate (typeck checked it is a constant)."""
+    parts = rv.name.split(".")
+    shape, acc, a_ty, b_ty = parts[1:5]
+    sat = ".satfinite" if parts[-1] == "satfinite" else ""
+    kind = "mma.sp::ordered_metadata" if parts[0] == "mma_sp_ordered" else "mma.sp"
+    if kind != "mma.sp":
+        em.module.min_version = max(em.module.min_version, "8.5", key=float)
+    c, a, b, meta = (_regs(em, op) for op in rv.args[:4])
+    sel = rv.args[4]
+    if not (isinstance(sel, mir.Constant) and isinstance(sel.value, int)):
+        raise PtxEmitError("the sparsity selector of `mma.sp` must be a constant")
+    d = _dests(em, ty, hint)
+    opcode = f"{kind}.sync.aligned.{shape}.row.col{sat}.{acc}.{a_ty}.{b_ty}.{acc}"
+    em.emit(instr(opcode, _vec([v.text for v in d]), _vec(a), _vec(b), _vec(c), meta[0],
+                  f"{sel.value:#x}"))
     return d
 
 
@@ -69,8 +92,9 @@ def movmatrix(em, rv, ty, hint) -> list[Val]:
 
 
 def _intrinsics() -> dict:
-    from ..device_api.tensor import LDMATRIX, MMA
+    from ..device_api.tensor import LDMATRIX, MMA, MMA_SP
     table = {ptx: mma for ptx, *_ in MMA.values()}
+    table.update({ptx: mma_sp for ptx, *_ in MMA_SP.values()})
     table.update({f"ldmatrix.x{n}{'.trans' if t else ''}": ldmatrix
                   for n, t in LDMATRIX.values()})
     table["movmatrix.trans"] = movmatrix

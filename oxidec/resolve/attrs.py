@@ -33,7 +33,11 @@ def check_attrs(item: ast.Item, allowed: set[str], sink: DiagnosticSink) -> None
             check_cfg(a, sink)
         if a.name in allowed:
             continue
-        if a.name in KNOWN_ATTRS:
+        if a.name == "custom_mir":
+            sink.error("OX0002", "`#[custom_mir]` functions are not supported by oxidec",
+                       a.span, "a body in rustc's MIR dialect", notes=[CUSTOM_MIR_NOTE],
+                       help="write the function in ordinary Rust")
+        elif a.name in KNOWN_ATTRS:
             sink.error("OX0003", f"attribute `#[{a.name}]` is not allowed here", a.span,
                        "not allowed on this item")
         else:
@@ -41,6 +45,11 @@ def check_attrs(item: ast.Item, allowed: set[str], sink: DiagnosticSink) -> None
             sink.error("OX0003", f"cannot find attribute `{a.name}` in this scope", a.span,
                        "unknown attribute",
                        help=f"did you mean `{hint}`?" if hint else None)
+
+
+CUSTOM_MIR_NOTE = ("`#[custom_mir]` with `core::intrinsics::mir::mir!` writes MIR by hand "
+                   "(a nightly rustc feature for testing the compiler); oxidec compiles Rust "
+                   "source and builds its own MIR")
 
 
 def check_cfg(a: ast.Attribute, sink: DiagnosticSink) -> None:

@@ -69,6 +69,8 @@ class Collector:
         elif isinstance(item, ast.UseItem):
             for imp in item.imports:
                 (module.globs if imp.glob else module.imports).append(imp)
+        elif isinstance(item, ast.SkippedItem) and item.kind == "mod" and item.name:
+            module.file_mods[item.name] = item  # its body is in another file (paths.py)
         elif isinstance(item, ast.SkippedItem) and item.kind == "macro":
             module.macro_calls.append(item)  # not expanded: named in "cannot find" errors
         elif isinstance(item, ast.SkippedItem) and item.kind == "trait":

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ast
-from ..diagnostics import DiagnosticSink
+from ..diagnostics import DiagnosticSink, Label
 from .attrs import nearest
 from .table import EXTERN_CRATES, Def, ItemTable, Module
 
@@ -189,7 +189,15 @@ class Resolver:
                             f"not found in {where}", help=helps + ([imp] if imp else []),
                             notes=macro_notes(module) if not hint else [])
             return
-        if failed == 0:
+        decl = _file_mod(module, name) if failed == 0 else None
+        if decl is not None:
+            self.sink.error("E0433", f"failed to resolve: module `{name}` is in another file",
+                            seg.span, f"`{name}` is declared `mod {name};`",
+                            labels=[Label(decl.span, "declared here")],
+                            notes=[f"oxidec builds one source file: the body of `mod {name};` "
+                                   f"(`{name}.rs` or `{name}/mod.rs`) is not read"],
+                            help=f"write the module in this file: `mod {name} {{ .. }}`")
+        elif failed == 0:
             hint = nearest(name, self.visible(module, "type"))
             self.sink.error("E0433", f"failed to resolve: use of undeclared crate or module "
                             f"`{name}`", seg.span,
@@ -252,9 +260,18 @@ class Resolver:
         return []
 
 
+def _file_mod(module: Module, name: str):
+    """The `mod name;` (body in another file) of `module` or a module enclosing it."""
+    while module is not None:
+        if name in module.file_mods:
+            return module.file_mods[name]
+        module = module.parent
+    return None
+
+
 def macro_notes(module: Module) -> list[str]:
     """Item-level macro calls anywhere in the crate: a name they define is unknown to
-    oxidec, which does not expand macros; say so rather than only "not found"."""
+    oxidec, which expands only the `macro_rules!` of this file; say so rather than "not found"."""
     root = module
     while root.parent is not None:
         root = root.parent
@@ -264,4 +281,5 @@ def macro_notes(module: Module) -> list[str]:
         calls += m.macro_calls
         todo += m.children
     return [f"the item macro call `{c.name}!` at line {c.span.line} is not expanded: oxidec "
-            "does not expand macros, so the items it defines are unknown" for c in calls[:3]]
+            "expands only the `macro_rules!` of this file, so the items it defines are unknown"
+            for c in calls[:3]]

@@ -52,6 +52,7 @@ class Module:
     globs: list[ast.UseImport] = field(default_factory=list)
     children: list["Module"] = field(default_factory=list)
     macro_calls: list[ast.Item] = field(default_factory=list)  # `name! { .. }` at item level
+    file_mods: dict[str, ast.Item] = field(default_factory=dict)  # `mod name;`: another file
 
     @property
     def path(self) -> tuple[str, ...]:

@@ -74,10 +74,20 @@ class TensorMap:
         if self.swizzle not in SWIZZLES:
             raise LaunchError(f"TensorMap: swizzle must be None, 32, 64 or 128, got "
                               f"{self.swizzle!r}")
+        if self.swizzle is not None and self.box[-1] * a.itemsize > self.swizzle:
+            raise LaunchError(f"TensorMap: with a {self.swizzle}-byte swizzle the innermost box "
+                              f"extent may span at most {self.swizzle} bytes, not "
+                              f"{self.box[-1] * a.itemsize}")
+        if any(d > 1 << 32 for d in a.shape):
+            raise LaunchError(f"TensorMap: TMA takes at most 2^32 elements along an axis, the "
+                              f"array has shape {a.shape}")
         for axis, stride in enumerate(a.strides[:-1]):
             if stride % 16:
                 raise LaunchError(f"TensorMap: axis {axis} has a stride of {stride} bytes; TMA "
                                   "needs multiples of 16")
+            if stride >= 1 << 40:
+                raise LaunchError(f"TensorMap: axis {axis} has a stride of {stride} bytes; TMA "
+                                  "needs less than 2^40")
 
     @property
     def box_bytes(self) -> int:
@@ -91,6 +101,12 @@ class TensorMap:
         kind = "BFLOAT16" if self.bf16 else DATA_TYPES[a.dtype]
         dims = [drv.cuuint64_t(int(d)) for d in reversed(a.shape)]
         strides = [drv.cuuint64_t(int(s)) for s in reversed(a.strides[:-1])]
+        if not strides:
+            # rank 1 has no stride entries (tensorRank - 1 = 0), but the binding turns an
+            # empty list into a NULL pointer, which the driver refuses with
+            # CUDA_ERROR_INVALID_VALUE: pass one entry it does not read (the tensor's byte
+            # size, rounded up to 16 so that it would be a legal stride anyway)
+            strides = [drv.cuuint64_t(-(-a.nbytes // 16) * 16)]
         box = [drv.cuuint32_t(int(b)) for b in reversed(self.box)]
         ones = [drv.cuuint32_t(1) for _ in self.box]
         tmap = check(drv.cuTensorMapEncodeTiled(

@@ -475,6 +475,7 @@ from . import packed as _packed  # noqa: E402,F401  (registers the packed half p
 from . import warp as _warp  # noqa: E402,F401  (registers the masked collectives)
 from . import asynchrony as _asynchrony  # noqa: E402,F401  (cp.async, mbarrier)
 from . import tensor as _tensor  # noqa: E402,F401  (mma.sync, ldmatrix, stmatrix)
+from . import tensor_sparse as _tensor_sparse  # noqa: E402,F401  (mma.sp)
 from .rounding import INTRINSICS as _ROUNDING  # noqa: E402  (cuda_device::float)
 from .fp8 import INTRINSICS as _FP8  # noqa: E402  (fp8 conversions)
 INTRINSICS.update(_ROUNDING)

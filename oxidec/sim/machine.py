@@ -12,8 +12,9 @@ per lane. Each lane has a program counter (a flat block id). One step:
    lanes are runnable), a target per lane, exit, or wait at a barrier.
 
 Barriers: a lane at `sync_threads` stops (pc = WAIT_BASE + block). When no lane is runnable,
-every block must have all of its threads waiting at the same barrier (then they all move on)
-or all exited; anything else is barrier divergence, reported for the first such block.
+every block must have all of its threads that have not exited waiting at the same barrier
+(then they all move on: PTX `exit` releases a barrier that waits only on exited threads);
+anything else is barrier divergence, reported for the first such block.
 """
 from __future__ import annotations
 
@@ -277,7 +278,24 @@ def _run(x: Batch) -> None:
 
 def _release(x: Batch, pc: np.ndarray, wait_base: int, exit_pc: int) -> int:
     rows = pc.reshape(x.nblocks, x.T)
-    bad = np.flatnonzero(rows.min(1) != rows.max(1))
+    # Exited threads do not hold a barrier up (PTX `exit` releases a barrier that waits
+    # only on them), but `bar.sync` is `.aligned`: a warp arrives whole. So a block is
+    # fine when all of its threads that have not exited wait at the same barrier and no
+    # warp is split between the barrier and the exit.
+    live = rows != exit_pc
+    lo = np.where(live, rows, exit_pc).min(1)
+    hi = np.where(live, rows, -1).max(1)
+    ok = ~live.any(1) | (lo == hi)
+    if not live.all():
+        warps = -(-x.T // 32)
+        alive = np.zeros((x.nblocks, warps * 32), bool)
+        gone = np.zeros((x.nblocks, warps * 32), bool)
+        alive[:, :x.T] = live
+        gone[:, :x.T] = ~live  # lanes past the block's end are neither
+        partial = alive.reshape(x.nblocks, warps, 32).any(2) & \
+            gone.reshape(x.nblocks, warps, 32).any(2)
+        ok &= ~partial.any(1)
+    bad = np.flatnonzero(~ok)
     if bad.size:
         raise _divergence(x, int(bad[0]), rows[bad[0]], wait_base, exit_pc)
     waiting = pc < exit_pc

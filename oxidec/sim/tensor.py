@@ -18,6 +18,7 @@ import numpy as np
 
 from ..device_api.tensor import LDMATRIX, MMA, STMATRIX
 from .errors import LaneFault, SimError
+from .fp8 import decode as fp8_decode
 from .intrinsics import INTRINSICS
 
 LANE = np.arange(32)
@@ -74,12 +75,20 @@ LAYOUTS = {
                          (256, 8, 2, 32, lambda r, e: (32 * TQ + e + 128 * r, G))),
     ("m16n8k128", "1"): ((16, 128, 2, 32, lambda r, e: (G + 8 * r, 32 * TQ + e)),
                          (128, 8, 1, 32, lambda r, e: (32 * TQ + e, G))),
+    # the 8x8 integer shapes: A one register of row g, B one of column g
+    ("m8n8k16", "8"): ((8, 16, 1, 4, lambda r, e: (G, 4 * TQ + e)),
+                       (16, 8, 1, 4, lambda r, e: (4 * TQ + e, G))),
+    ("m8n8k32", "4"): ((8, 32, 1, 8, lambda r, e: (G, 8 * TQ + e)),
+                       (32, 8, 1, 8, lambda r, e: (8 * TQ + e, G))),
+    ("m8n8k128", "1"): ((8, 128, 1, 32, lambda r, e: (G, 32 * TQ + e)),
+                        (128, 8, 1, 32, lambda r, e: (32 * TQ + e, G))),
 }
+ACC_8X8 = (8, 8, 2, 1, lambda r, e: (G, 2 * TQ + r))  # an m8n8 accumulator: row g, 2 columns
 ACC = {"f32": (16, 8, 4, 1, _acc), "s32": (16, 8, 4, 1, _acc),
        "f16": (16, 8, 2, 2, lambda r, e: (G + 8 * r, 2 * TQ + e)),
-       "f64": (8, 8, 2, 1, lambda r, e: (G, 2 * TQ + r))}
+       "f64": ACC_8X8}
 FORMAT = {"bf16": "16", "f16": "16", "tf32": "tf32", "s8": "8", "u8": "8", "f64": "f64",
-          "s4": "4", "u4": "4", "b1": "1"}
+          "s4": "4", "u4": "4", "b1": "1", "e4m3": "8", "e5m2": "8"}
 
 
 def _warps(x, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -115,6 +124,8 @@ def _elements(regs: np.ndarray, fmt: str, nelem: int) -> np.ndarray:
     width = 1 if fmt == "b1" else 4 if fmt in ("s4", "u4") else 8
     top = np.uint32((1 << width) - 1)
     parts = np.stack([(u >> np.uint32(width * j)) & top for j in range(nelem)], -1)
+    if fmt in ("e4m3", "e5m2"):  # fp8: exact values
+        return fp8_decode(parts.astype(np.uint8), fmt)
     parts = parts.astype(np.int64)
     if fmt in ("s8", "s4"):
         return np.where(parts >= 1 << (width - 1), parts - (1 << width), parts)
@@ -135,7 +146,7 @@ def _mma(ptx: str, c_ty: str):
     sat = parts[-1] == "satfinite"
     bit_op = parts[-1] if parts[-1] in ("and", "xor") else None  # b1: popc of AND / XOR
     a_spec, b_spec = LAYOUTS[(shape, FORMAT[a_fmt])]
-    c_spec = ACC[acc]
+    c_spec = ACC_8X8 if shape.startswith("m8n8") else ACC[acc]
 
     def fn(x, args, arg_tys, result_ty):
         c, a, b = args

@@ -38,7 +38,7 @@ _OPERATORS = frozenset("""
 """.split())
 _REGEX_NAMES = {"IDENT": "identifier", "LABEL": "label", "INT": "integer literal",
                 "FLOAT": "float literal", "STRING": "string literal", "CHAR": "char literal",
-                "HOST_ITEM": "item", "LET_ELSE": "`else`", "$END": "end of file"}
+                "HOST_ITEM": "item", "LET_ELSE": "`else`", "CAST_LT": "`<`", "$END": "end of file"}
 
 
 class ErrorReporter:
@@ -173,6 +173,8 @@ class ErrorReporter:
                             "closure")
             return True
         values = e.interactive_parser.parser_state.value_stack if e.interactive_parser else []
+        if self.cast_generics_misread(values):
+            return True
         if tok.type in _COMPARISONS and len(values) >= 2 and isinstance(values[-2], Token) \
                 and values[-2].type in _COMPARISONS:
             first = values[-2]
@@ -181,6 +183,21 @@ class ErrorReporter:
                             help="split the comparison into two, joined by `&&`")
             return True
         return False
+
+    def cast_generics_misread(self, values: list) -> bool:
+        """`x as u32 < y`: the `<` opened generic arguments (rustc reads it so too), and
+        the list never closed; rustc's message, pointing at that `<`."""
+        at = next((i for i in range(len(values) - 1, 0, -1) if isinstance(values[i], Token)
+                   and values[i].type == "CAST_LT"), None)
+        if at is None or not isinstance(values[at - 1], Token):
+            return False
+        lt, name = values[at], values[at - 1].value
+        self.sink.error(SYNTAX, f"`<` is interpreted as a start of generic arguments for "
+                        f"`{name}`, not a comparison", Span(self.file, lt.start_pos, lt.end_pos),
+                        "not interpreted as comparison",
+                        help=f"put the cast in parentheses to compare its value: "
+                             f"`(.. as {name}) < ..`")
+        return True
 
     # -- recovery -------------------------------------------------------------
 

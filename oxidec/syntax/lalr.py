@@ -122,6 +122,8 @@ class _Lexer(ContextualLexer):
                         lexer_state.last_token = saved
                     token = self.lexers[parser_state.position].next_token(lexer_state,
                                                                           parser_state)
+                if token.type == "LT" and "CAST_LT" in states[parser_state.position]:
+                    token.type = "CAST_LT"  # `x as Foo<T>`: rustc reads generics there too
                 if token.type in _SPLIT and not _shifts(states, parser_state, token.type) \
                         and _shifts(states, parser_state, "GT"):
                     lc.char_pos, lc.line, lc.column, lc.line_start_pos, \

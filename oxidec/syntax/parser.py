@@ -8,6 +8,8 @@ milliseconds (tables.py), and the parser made from them sets itself up as it goe
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lark.exceptions import UnexpectedInput
 
 from .. import ast
@@ -15,6 +17,7 @@ from ..diagnostics import DiagnosticSink, Label
 from ..span import SourceFile, Span
 from .errors import ErrorReporter
 from .lalr import LalrParser
+from .macro_rules import MAX_DEPTH, MacroError, definitions, expand_call
 from .prescan import LexError, prescan
 from .tables import grammar_text, load_tables
 from .transform import AstBuilder
@@ -47,7 +50,8 @@ def _report_lex_error(file: SourceFile, sink: DiagnosticSink, err: LexError) -> 
 
 
 def parse(source: SourceFile, sink: DiagnosticSink,
-          promote: frozenset[int] = frozenset()) -> ast.SourceUnit:
+          promote: frozenset[int] = frozenset(), macros: dict | None = None,
+          depth: int = 0) -> ast.SourceUnit:
     """Parse one file. Syntax errors go to `sink` (code OX0001); the unit returned holds
     every item that parsed, so later phases may still look at it. `promote` holds the
     offsets of host items (plain `fn`s, `impl`s) that device code reaches: those are parsed
@@ -64,4 +68,57 @@ def parse(source: SourceFile, sink: DiagnosticSink,
         tree = lk.parse(pre.text, on_error=reporter.on_error)
     except UnexpectedInput:
         return empty  # reported by on_error, which then gave up
-    return AstBuilder(source, sink, pre.skipped).transform(tree)
+    unit = AstBuilder(source, sink, pre.skipped).transform(tree)
+    defs = dict(macros or {})
+    defs.update(definitions(source.text, pre.skipped))
+    return expand_item_macros(unit, defs, sink, depth) if defs else unit
+
+
+def expand_item_macros(unit: ast.SourceUnit, defs: dict, sink: DiagnosticSink,
+                       depth: int) -> ast.SourceUnit:
+    """Each item-level call of a macro the file defines, replaced by the items of its
+    expansion (macro_rules.py), in every module."""
+    def items_of(items: tuple) -> tuple:
+        out: list = []
+        for item in items:
+            if isinstance(item, ast.ModItem):
+                out.append(replace(item, items=items_of(item.items)))
+            elif isinstance(item, ast.SkippedItem) and item.kind == "macro" \
+                    and item.name in defs:
+                out += expand_one(item, defs[item.name])
+            else:
+                out.append(item)
+        return tuple(out)
+
+    def expand_one(call: ast.SkippedItem, d) -> list:
+        span = call.span
+        if isinstance(d, MacroError):
+            sink.error(SYNTAX, str(d), span, "in this macro call")
+            return []
+        if depth >= MAX_DEPTH:
+            sink.error(SYNTAX, f"recursion limit reached while expanding `{call.name}!`", span,
+                       "expanded here", notes=[f"macros expand at most {MAX_DEPTH} levels deep"])
+            return []
+        try:
+            text = expand_call(d, span.text())
+        except MacroError as err:
+            at = span.start + err.at
+            sink.error(SYNTAX, str(err), Span(span.file, at, min(at + 1, span.end)),
+                       "no rule matches this call")
+            return []
+        # a name in `<..>`: no `.file` of its own in the PTX line table (ptx/module.py)
+        name = f"<expansion of `{call.name}!` at {span.file.name}:{span.line}:{span.col}>"
+        file = SourceFile(name, text)
+        # the expansion's plain `fn`s and `impl`s are parsed as device code (resolve/reach.py
+        # decides that by name for the file itself); if one of them is host code, not
+        scratch = DiagnosticSink()
+        reached = frozenset(o for o, info in prescan(text).skipped.items()
+                            if info.kind in ("fn", "impl", "trait"))
+        inner = parse(file, scratch, reached, defs, depth + 1)
+        if scratch.has_errors and reached:
+            scratch = DiagnosticSink()
+            inner = parse(file, scratch, frozenset(), defs, depth + 1)
+        sink.diagnostics.extend(scratch.diagnostics)
+        return list(inner.items)
+
+    return replace(unit, items=items_of(unit.items))

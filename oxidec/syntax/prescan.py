@@ -359,13 +359,16 @@ class _ItemScanner:
                 break
         return "::".join(parts)
 
-    def has_host_only_tokens(self, i: int, j: int, allow: frozenset = frozenset()) -> bool:
+    def has_host_only_tokens(self, i: int, j: int, allow: frozenset = frozenset(),
+                             lifetimes: bool = False) -> bool:
+        """Whether tokens[i..=j] hold syntax only host code uses; `lifetimes`: a type
+        item's lifetime parameters (`struct View<'a>(&'a [f32])`) are device syntax."""
         prev = ""
         for t in self.toks[i:j + 1]:
             if t.text in allow:
                 prev = t.text
                 continue
-            host_lifetime = t.kind == LIFETIME and t.text != "'static"  # `&'static T`: device
+            host_lifetime = t.kind == LIFETIME and t.text != "'static" and not lifetimes
             if host_lifetime or (t.kind == IDENT and t.text in _HOST_ONLY_WORDS):
                 return True
             if t.kind == PUNCT and t.text in "?$":
@@ -481,14 +484,15 @@ class _ItemScanner:
             j = after_generics(self.toks, self.pairs, i + 2, end)
             plain = name_i is not None and (self.is_punct(j, "{") or self.is_punct(j, ";")
                                             or self.is_punct(j, "(") or self.is_word(j, "where"))
-            if plain and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS):
+            if plain and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS, lifetimes=True):
                 return last
             return self.skip(kw, name_i, start_i, last)
         if kw == "enum":  # a plain enum is device code, as a struct is
             last = self.end_at_body(i + 1, end)
             j = after_generics(self.toks, self.pairs, i + 2, end)
             if name_i is not None and (self.is_punct(j, "{") or self.is_word(j, "where")) \
-                    and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS):
+                    and not self.has_host_only_tokens(i + 1, last, GENERIC_WORDS,
+                                                      lifetimes=True):
                 return last
             return self.skip("enum", name_i, start_i, last)
         if kw in ("trait",) or (kw in ("union", "auto") and name_i is not None):

@@ -18,6 +18,7 @@ HOST_FN_ATTRS = frozenset({
     "proc_macro_attribute", "proc_macro_derive", "launch_bounds", "launch_contract", "cluster_launch",
     "cooperative_launch", "cuda_module", "unroll", "derive", "repr", "constant", "diagnostic",
     "coverage", "optimize", "rustfmt", "clippy", "main", "start", "unsafe", "export",
+    "custom_mir",  # rustc's MIR dialect: never device code here (resolve/attrs.py says why)
 })
 
 

@@ -38,6 +38,46 @@ def cfg_removes(a: ast.Attribute, sink: DiagnosticSink) -> bool:
         return False
 
 
+def attrs_of(children, sink: DiagnosticSink) -> tuple[ast.Attribute, ...]:
+    """The attributes among a rule's children, each `#[cfg_attr(P, a, b(..))]` replaced by
+    `#[a] #[b(..)]` when P holds and dropped when it does not (as rustc expands it)."""
+    out: list[ast.Attribute] = []
+    for c in children:
+        if isinstance(c, ast.Attribute):
+            out += expand_cfg_attr(c, sink) if c.name == "cfg_attr" else [c]
+    return tuple(out)
+
+
+def expand_cfg_attr(a: ast.Attribute, sink: DiagnosticSink) -> list[ast.Attribute]:
+    args = a.args or ()
+    if len(args) < 1:
+        sink.error("OX0003", "malformed `cfg_attr` attribute input", a.span, "",
+                   help="write `#[cfg_attr(predicate, attr1, attr2, ..)]`")
+        return []
+    try:
+        if not cfg_holds(args[0].span.text()):
+            return []
+    except CfgSyntaxError as err:
+        sink.error("OX0003", "malformed `cfg_attr` attribute input", args[0].span, str(err),
+                   help="a predicate is `name`, `name = \"value\"`, `not(P)`, `all(..)` or "
+                        "`any(..)`")
+        return []
+    out = []
+    for x in args[1:]:
+        if isinstance(x, ast.PathExpr):  # `#[cfg_attr(P, inline)]`
+            out.append(ast.Attribute(name="::".join(x.path.names), args=None, span=x.span))
+        elif isinstance(x, ast.CallExpr) and isinstance(x.func, ast.PathExpr):
+            out.append(ast.Attribute(name="::".join(x.func.path.names), args=x.args,
+                                     span=x.span))
+        elif isinstance(x, ast.AssignExpr) and isinstance(x.lhs, ast.PathExpr) \
+                and x.lhs.path.names == ("doc",):
+            continue  # documentation
+        else:
+            sink.error("OX0003", "malformed `cfg_attr` attribute input", x.span,
+                       "expected an attribute")
+    return out
+
+
 def attach_stmt_attrs(stmt: ast.Stmt, attrs: tuple[ast.Attribute, ...],
                       sink: DiagnosticSink) -> ast.Stmt | None:
     """The statement with its attributes in place, or None if a `cfg` removes it."""

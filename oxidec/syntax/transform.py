@@ -21,7 +21,7 @@ from ..diagnostics import DiagnosticSink
 from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
-from .stmt_attrs import attach_stmt_attrs
+from .stmt_attrs import attach_stmt_attrs, attrs_of
 from .transform_enums import EnumRules
 from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
@@ -129,7 +129,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
 
     def item(self, meta, children):
         # item: attribute* _item_kind
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
+        attrs = attrs_of(children, self.sink)  # stmt_attrs.py: `cfg_attr` expanded
         inner = children[-1]
         return replace(inner, attrs=attrs) if attrs else inner
 
@@ -222,14 +222,23 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
                                span=self.span(meta))
 
     def cast_path_type(self, meta, children):
-        # cast_type: IDENT ("::" IDENT)*
-        segs = tuple(ast.PathSegment(name=self.name(t), span=self.tspan(t)) for t in children)
+        # cast_type: IDENT ("::" IDENT)* cast_generic_args?
+        args = children[-1].args if isinstance(children[-1], _Generics) else ()
+        names = children[:-1] if args else children
+        segs = tuple(ast.PathSegment(name=self.name(t), span=self.tspan(t)) for t in names)
+        if args:
+            last = segs[-1]
+            end = children[-1].span
+            segs = segs[:-1] + (ast.PathSegment(name=last.name, generic_args=args,
+                                                span=last.span.to(end)),)
         return ast.PathType(path=ast.Path(segments=segs, span=self.span(meta)),
                             span=self.span(meta))
 
     def generic_args(self, meta, children):
         # generic_args: LT generic_arg ("," generic_arg)* ","? GT
         return _Generics(tuple(_nodes(children)), self.span(meta))
+
+    cast_generic_args = generic_args  # CAST_LT generic_arg ("," generic_arg)* ","? GT
 
     def neg_literal(self, meta, children):
         # generic_arg: MINUS INT
@@ -355,7 +364,7 @@ class AstBuilder(EnumRules, Transformer_NonRecursive):
 
     def stmt(self, meta, children):
         # stmt: attribute* _stmt_kind
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
+        attrs = attrs_of(children, self.sink)  # stmt_attrs.py: `cfg_attr` expanded
         inner = children[-1]
         return attach_stmt_attrs(inner, attrs, self.sink) if attrs else inner  # stmt_attrs.py
 

@@ -137,12 +137,14 @@ class EnumRules:
                                ret=ret, span=self.span(meta))
 
     @rule
-    def impl_fn_type(self, meta, children):
-        # impl_fn_type: "impl" IDENT fn_type_args fn_type_ret?
-        params = next(c for c in children if isinstance(c, tuple))
-        ret = next((c[0] for c in children if isinstance(c, list)), None)
-        return ast.FnTraitType(trait=self.name(children[0]), params=params, ret=ret,
-                               span=self.span(meta))
+    def impl_type(self, meta, children):
+        # impl_type: "impl" trait_bound
+        bounds = tuple(c for c in children if isinstance(c, ast.TraitBound))
+        if len(bounds) == 1 and bounds[0].fn_args is not None:  # `impl Fn(A) -> R`
+            b = bounds[0]
+            return ast.FnTraitType(trait=b.path.names[-1], params=b.fn_args, ret=b.fn_ret,
+                                   span=self.span(meta))
+        return ast.ImplTraitType(bounds=bounds, span=self.span(meta))
 
     @rule
     def fn_ptr_type(self, meta, children):

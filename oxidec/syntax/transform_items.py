@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from lark.lexer import Token
 
 from .. import ast
-from .stmt_attrs import cfg_removes
+from .stmt_attrs import attrs_of, cfg_removes
 from ..span import Span
 
 SYNTAX = "OX0001"
@@ -79,6 +79,7 @@ class ItemRules:
             params = (_self_as_param(self_param),) + params
         ret = next((c for c in rest if isinstance(c, ast.TypeExpr)), None)
         body = rest[-1]
+        params, generics = impl_params_as_generics(params, generics)
         return ast.FnItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
                           is_pub=is_pub, is_unsafe=any(t.type == "UNSAFE" for t in
                                                        _toks(children)),
@@ -121,7 +122,7 @@ class ItemRules:
 
     def impl_member(self, meta, children):
         # impl_member: attribute* (fn_item | const_item)
-        attrs = tuple(c for c in children if isinstance(c, ast.Attribute))
+        attrs = attrs_of(children, self.sink)  # stmt_attrs.py: `cfg_attr` expanded
         inner = children[-1]
         if any(a.name == "cfg" and cfg_removes(a, self.sink) for a in attrs):
             return None  # `#[cfg(P)]` with P false: no such member (the impl drops it)
@@ -210,3 +211,31 @@ class ItemRules:
         # use_tree: "{" _use_trees? "}"
         leaves = tuple(leaf for c in children for leaf in c.leaves)
         return UseTree("{" + ", ".join(c.text for c in children) + "}", self.span(meta), leaves)
+
+
+def impl_params_as_generics(params: tuple, generics):
+    """`fn total(s: &impl Shape)` is `fn total<impl Shape: Shape>(s: &impl Shape)`: each
+    `impl Trait` parameter type (also behind `&`, `&mut`) becomes a generic parameter of
+    its own, named as written (as rustc shows it)."""
+    extra: list = []
+
+    def lift(te):
+        if isinstance(te, ast.ImplTraitType):
+            name = " ".join(te.span.text().split())
+            name = name if all(p.name != name for p in extra) else f"{name}#{len(extra)}"
+            extra.append(ast.GenericParam(name=name, kind="type", bounds=te.bounds,
+                                          span=te.span))
+            seg = ast.PathSegment(name=name, span=te.span)
+            return ast.PathType(path=ast.Path(segments=(seg,), span=te.span), span=te.span)
+        if isinstance(te, ast.RefType):
+            inner = lift(te.inner)
+            return te if inner is te.inner else replace(te, inner=inner)
+        return te
+
+    out = tuple(p if p.ty is None else replace(p, ty=lift(p.ty)) for p in params)
+    if not extra:
+        return params, generics
+    if generics is None:
+        return out, ast.Generics(params=tuple(extra), span=extra[0].span)
+    return out, replace(generics, params=generics.params + tuple(extra))
+

@@ -10,8 +10,9 @@ from .. import types as T
 
 class AggregateOpsMixin:
 
-    def comparable_tuple(self, ty: T.Ty) -> bool:
-        """A tuple whose elements are all comparable scalars or such tuples."""
+    def comparable_tuple(self, ty: T.Ty, trait: str = "PartialOrd") -> bool:
+        """A tuple whose elements are all comparable scalars, such tuples, or structs and
+        enums with the derived `trait` (lower/aggregates.py compares them)."""
         ty = self.shallow(ty)
         if not isinstance(ty, T.TupleTy):
             return False
@@ -19,6 +20,9 @@ class AggregateOpsMixin:
             el = self.shallow(el)
             if isinstance(el, T.InferTy) and el.kind in ("int", "float"):
                 continue
-            if not (isinstance(el, (T.IntTy, T.FloatTy, T.BoolTy)) or self.comparable_tuple(el)):
+            if isinstance(el, (T.StructTy, T.EnumTy)) and self.derived_comparable(el, trait):
+                continue
+            if not (isinstance(el, (T.IntTy, T.FloatTy, T.BoolTy))
+                    or self.comparable_tuple(el, trait)):
                 return False
         return True

@@ -4,14 +4,16 @@
 """
 from __future__ import annotations
 
-
 from .. import ast
 from .. import types as T
 from ..device_api import ApiFn, api_names, lookup_api
+from ..device_api.tensor import SP_SELECTORS
+from ..device_api.wgmma import NO_INSTRUCTION
 from ..device_api.warp import SHUFFLE_TYPES, SHUFFLES
 from ..diagnostics import Label
 from ..span import Span
 from .pointers import core_fn
+from .closures import fn_bound_of
 from .uninit import uninit_ctor
 from .results import (FnSig, Var, closest_last_segment, describe, nearest)
 
@@ -52,6 +54,8 @@ class CallMixin:
             if isinstance(local, Var) and isinstance(self.shallow(local.ty),
                                                      (T.ClosureTy, T.FnBoundTy)):
                 return self.check_closure_call(e, local, self.shallow(local.ty))
+            if isinstance(local, Var) and fn_bound_of(self.shallow(local.ty)) is not None:
+                return self.check_closure_call(e, local, fn_bound_of(self.shallow(local.ty)))
             if isinstance(local, Var) and isinstance(self.shallow(local.ty), T.FnPtrTy):
                 self.check_path_expr(e.func, None)
                 return self.check_fn_ptr_call(e, self.shallow(local.ty))
@@ -96,7 +100,10 @@ class CallMixin:
             return T.ERROR
         if self.blackwell_item(names, e.func.span):
             return T.ERROR
-        if len(names) > 1:
+        if name in NO_INSTRUCTION:  # declared by cuda-oxide, rejected by its compiler too
+            self.sink.error("OX0006", f"`{name}` has no PTX instruction", e.func.span,
+                            "not available", notes=[NO_INSTRUCTION[name]])
+        elif len(names) > 1:
             candidates = [p for p in api_names() if p.endswith("::" + name)] or \
                 closest_last_segment(name, api_names())
             self.sink.error("OX0006", f"unknown device API function `{qual}`", e.func.span,
@@ -139,8 +146,8 @@ class CallMixin:
                 self.check_expr(a)
             return
         for a, p in zip(e.args, params):
-            if isinstance(p, T.FnBoundTy):  # a closure argument (typeck/closures.py)
-                self.check_closure_arg_for(a, p)
+            if fn_bound_of(p) is not None:  # a closure argument (typeck/closures.py)
+                self.check_closure_arg_for(a, fn_bound_of(p))
                 continue
             self.coerce(self.check_expr(a, p), p, a.span)
 
@@ -159,7 +166,10 @@ class CallMixin:
         # reach.py parses every fn device code names, so this one did not parse
         err = self.items.unparsed.get(host.span.start)
         why = []
-        if err is not None:
+        if "#[custom_mir" in host.span.text():
+            from ..resolve.attrs import CUSTOM_MIR_NOTE
+            why = [CUSTOM_MIR_NOTE]
+        elif err is not None:
             sp = err.primary.span
             why = [f"oxidec cannot parse `{host.name}` as device code: {err.message} "
                    f"(at {sp.line}:{sp.col})"]
@@ -222,7 +232,21 @@ class CallMixin:
             self.sink.error("E0107", f"`{api.path}` takes no generic arguments", e.func.span,
                             "unexpected generic arguments")
         self.check_args(e, params, "function")
+        if api.check == "mma_sp" and len(e.args) == 5:
+            self.sparsity_selector(e.args[4], SP_SELECTORS[api.lowering.name], api.path)
         return ret
+
+    def sparsity_selector(self, arg: ast.Expr, top: int, path: str) -> None:
+        """`mma.sp`'s sparsity selector is an immediate of the instruction: a constant,
+        0 or 1 for the small shapes, 0 for the large ones (which lanes of each quad supply
+        the metadata)."""
+        got = self.consts.eval(arg, T.U32)
+        if got is not None and not 0 <= got.value <= top:
+            allowed = "0 or 1" if top else "0"
+            self.sink.error("OX0007", f"the sparsity selector of `{path.split('::')[-1]}` "
+                            f"is {allowed}, not {got.value}", arg.span, "out of range",
+                            notes=["`mma.sp` takes the selector as an immediate: which "
+                                   "lanes of each quad supply the metadata"])
 
     def call_elem_from_ptr(self, e: ast.CallExpr, api: ApiFn) -> T.Ty:
         """`DisjointSlice::from_raw_parts(ptr, len)`: T is what the pointer points at."""

@@ -28,6 +28,22 @@ from ..diagnostics import Label
 from .results import Var, describe
 
 
+def fn_bound_of(ty: T.Ty) -> T.FnBoundTy | None:
+    """The `impl Fn` bound of a parameter typed `F`, `&F` or `&mut F` (`F: Fn(..)`): Rust's
+    `&F` is itself `Fn` (and `&mut F` is `FnMut`), and oxidec inlines the function at each
+    call either way, so the reference changes nothing below typeck."""
+    while isinstance(ty, T.RefTy):
+        ty = ty.inner
+    return ty if isinstance(ty, T.FnBoundTy) else None
+
+
+def peel_refs(e: ast.Expr) -> ast.Expr:
+    """`&f`, `&mut f`, `&&f` -> `f`: a closure or function passed by reference."""
+    while isinstance(e, ast.RefExpr) and not e.raw:
+        e = e.operand
+    return e
+
+
 @dataclass
 class ClosureInfo:
     ty: T.ClosureTy
@@ -141,7 +157,8 @@ class ClosureMixin:
             return cty.ret
         self.r.calls[e] = ("closure", var)
         if isinstance(cty, T.FnBoundTy):
-            if cty.trait == "FnMut" and not var.mutable:
+            by_mut_ref = isinstance(self.shallow(var.ty), T.RefTy) and var.ty.mutable
+            if cty.trait == "FnMut" and not var.mutable and not by_mut_ref:
                 self.not_mut_closure(e, var)
             return cty.ret
         info = next((i for i in self.r.closures.values() if i.ty.key == cty.key), None)
@@ -238,6 +255,8 @@ class ClosureMixin:
                 return T.ERROR
             return self.check_closure_body(c, params, expected).ret
         ty = self.shallow(self.check_expr(c))
+        while isinstance(ty, T.RefTy):  # `&f`, a `&fn(..)` variable: Rust's `&F: Fn`
+            ty = self.shallow(ty.inner)
         if isinstance(ty, (T.ClosureTy, T.FnBoundTy, T.FnPtrTy)):  # a fn value fits too
             if len(ty.params) != len(params):
                 self.closure_arity(c, len(params), len(ty.params))

@@ -90,6 +90,10 @@ class ControlMixin:
             if a.name != "unroll":
                 self.sink.error("OX0003", f"attribute `#[{a.name}]` is not allowed on a loop",
                                 a.span, "not allowed here")
+            elif a.args and len(a.args) == 1 and not isinstance(a.args[0], ast.LitExpr):
+                n = self.const_u32_arg(a.args[0])  # `#[unroll(P::UNROLL)]`: lower/loops.py
+                if n is not None:
+                    self.r.unroll_counts[(self.ctx.sig.name, id(a))] = n
         return T.UNIT
 
     def find_loop(self, label: str | None, span: Span, what: str) -> Loop | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..diagnostics import Label
 from ..resolve import attr
 from .results import describe
 
@@ -45,6 +46,15 @@ class EnumMixin:
                                 "unrecognized representation hint",
                                 help="valid reprs are `C`, `u8`..`u64`, `i8`..`i64`, `usize` "
                                      "and `isize`")
+        explicit = next((v for v in item.variants if v.discr is not None), None)
+        payload = next((v for v in item.variants if v.kind != "unit"), None)
+        if explicit is not None and payload is not None and repr_ty is None:
+            self.sink.error("E0732", "`#[repr(inttype)]` must be specified for enums with "
+                            "explicit discriminants and non-unit variants", item.name_span,
+                            "", labels=[Label(payload.span, "non-unit discriminant declared "
+                                              "here"),
+                                        Label(explicit.discr.span, "explicit discriminant "
+                                              "specified here")])
         variants, discrs, nxt = [], [], 0
         seen: dict[int, ast.VariantDef] = {}
         for v in item.variants:

@@ -140,7 +140,12 @@ def all_ctors(ty: T.Ty, heads: list[Ctor]) -> list[Ctor] | None:
     """Every constructor of `ty`, integer ranges split at the bounds in `heads`; None when
     they cannot be listed (floats, and types that only a wildcard covers)."""
     if isinstance(ty, T.EnumTy):
-        return [Ctor("variant", i) for i in range(len(ty.variants))]
+        if not ty.variants and not _empty_is_empty[0]:
+            return None
+        # a variant holding a value of an empty type has no values either (rustc's
+        # exhaustive patterns: `let Ok(v) = r;` for `r: Result<T, Infallible>`)
+        return [Ctor("variant", i) for i, v in enumerate(ty.variants)
+                if not _empty_is_empty[0] or not any(T.is_uninhabited(t) for _, t in v.fields)]
     if isinstance(ty, T.BoolTy):
         return [Ctor("bool", False), Ctor("bool", True)]
     if isinstance(ty, (T.TupleTy, T.StructTy, T.ArrayTy)):
@@ -194,6 +199,20 @@ def _heads(rows) -> list[Ctor]:
     return [row[0].ctor for row in rows if row[0].ctor is not None]
 
 
+# whether an empty enum has no values (true but for `useful_but_for_empty_types`)
+_empty_is_empty = [True]
+
+
+def useful_but_for_empty_types(rows: list[list[Pat]], q: list[Pat], tys: list[T.Ty]) -> bool:
+    """Whether row q would be useful if empty enums had values: rustc does not call an arm
+    unreachable only because it matches an empty type (`Err(e) => match e {}`)."""
+    _empty_is_empty[0] = False
+    try:
+        return useful(rows, q, tys)
+    finally:
+        _empty_is_empty[0] = True
+
+
 def useful(rows: list[list[Pat]], q: list[Pat], tys: list[T.Ty]) -> bool:
     rows = _expand(rows)
     if not q:
@@ -215,7 +234,9 @@ def useful(rows: list[list[Pat]], q: list[Pat], tys: list[T.Ty]) -> bool:
                 return True
         return False
     ctors = all_ctors(ty, heads)
-    if ctors is not None and heads and all(any(covers(h, c) for h in heads) for c in ctors):
+    # an empty enum has no constructors: nothing is left for a wildcard to match
+    if ctors is not None and (heads or not ctors) \
+            and all(any(covers(h, c) for h in heads) for c in ctors):
         return any(useful(_specialize(rows, c, _arity(ty, c)), [WILD] * _arity(ty, c) + q[1:],
                           field_tys(ty, c) + tys[1:]) for c in ctors)
     default = [row[1:] for row in rows if row[0].ctor is None]
@@ -230,8 +251,8 @@ def missing(rows: list[list[Pat]], tys: list[T.Ty], limit: int = 8) -> list[list
     ty = tys[0]
     heads = _heads(rows)
     ctors = all_ctors(ty, heads)
-    complete = ctors is not None and heads and all(any(covers(h, c) for h in heads)
-                                                   for c in ctors)
+    complete = ctors is not None and (heads or not ctors) \
+        and all(any(covers(h, c) for h in heads) for c in ctors)
     out: list[list[str]] = []
     if complete:
         for c in ctors:

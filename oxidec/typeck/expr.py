@@ -267,6 +267,8 @@ class ExprMixin:
         if isinstance(exp, T.RefTy) and isinstance(exp.inner, T.SliceTy) and \
                 isinstance(arr, T.ArrayTy) and self.unify(arr.elem, exp.inner.elem):
             return T.RefTy(exp.inner, e.mutable)  # `&arr` as `&[T]`: unsized where it is made
+        if isinstance(arr, T.AtomicCellTy):  # `&cells[i]`: a view of the cell, as in
+            return T.RefTy(arr.view(), e.mutable)  # cuda-oxide (lower_ref_expr makes it)
         return T.RefTy(inner, e.mutable)
 
     ARITH = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "calculate the "
@@ -315,7 +317,9 @@ class ExprMixin:
         numeric = T.is_numeric(s) or (
             isinstance(s, T.InferTy) and s.kind in ("int", "float"))
         if comparison:
-            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or self.comparable_tuple(s) or (
+            trait = "PartialEq" if op in ("==", "!=") else "PartialOrd"
+            ok = numeric or isinstance(s, (T.BoolTy, T.CharTy)) or \
+                self.comparable_tuple(s, trait) or (
                 isinstance(s, T.PtrTy) and not isinstance(s.inner, T.SliceTy))
         elif op in ("&", "|", "^"):
             ok = T.is_integer(s) or isinstance(s, T.BoolTy) or (

@@ -13,6 +13,7 @@ from ..consteval import ConstValue
 from ..diagnostics import Label
 from ..resolve.generics import all_params, clone_fn, impl_params, is_generic, own_params
 from .generics import MARKER_TRAITS, _NeedsConcrete, _plural, arg_tag, arg_text
+from .closures import fn_bound_of
 
 
 INSTANCE_LIMIT = 64  # instances of one generic fn (rustc's recursion limit is 128 deep)
@@ -75,8 +76,8 @@ class GenericCallsMixin:
                 later.append((a, checked[a]))
             elif pty is None:
                 later.append((a, self.check_expr(a)))
-            elif isinstance(self.shallow(pty), T.FnBoundTy):
-                self.check_closure_arg_for(a, self.shallow(pty))
+            elif fn_bound_of(self.deep(pty)) is not None:  # `F`, `&F`, `&mut F`
+                self.check_closure_arg_for(a, fn_bound_of(self.deep(pty)))
             else:
                 self.coerce(self.check_expr(a, pty), pty, a.span)
         concrete = {}

@@ -9,6 +9,7 @@ from ..diagnostics import Label
 from ..span import Span
 from .operators import conversion_help
 from .results import (describe)
+from .uninit import is_maybe_uninit, maybe_uninit_ty
 
 
 class InferMixin:
@@ -43,6 +44,8 @@ class InferMixin:
             return T.SliceTy(self.deep(ty.elem))
         if isinstance(ty, (T.IterTy, T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.deep)
+        if isinstance(ty, T.StructTy) and is_maybe_uninit(ty):  # its `T` may be inferred
+            return maybe_uninit_ty(self.deep(ty.fields[0][1]))
         return ty
 
     def finalize(self, ty: T.Ty) -> T.Ty:
@@ -61,6 +64,8 @@ class InferMixin:
         if isinstance(ty, (T.RefTy, T.PtrTy, T.ArrayTy, T.TupleTy, T.RangeTy, T.SliceTy,
                            T.IterTy, T.ClosureTy, T.FnBoundTy)):
             return self._map_children(ty, self.finalize)
+        if isinstance(ty, T.StructTy) and is_maybe_uninit(ty):
+            return maybe_uninit_ty(self.finalize(ty.fields[0][1]))
         return ty
 
     @staticmethod
@@ -118,6 +123,8 @@ class InferMixin:
                 self.unify(x, y) for x, y in zip(a.args, b.args))
         if isinstance(a, T.RangeTy):
             return self.unify(a.elem, b.elem)
+        if isinstance(a, T.StructTy) and is_maybe_uninit(a) and is_maybe_uninit(b):
+            return self.unify(a.fields[0][1], b.fields[0][1])
         if isinstance(a, T.IterTy):
             return self.unify(a.item, b.item)
         if isinstance(a, T.ClosureTy):

@@ -238,7 +238,7 @@ class ItemPathMixin:
                             f"`{d.name} {{ .. }}`" if d.item.shape == "named" else None)
             return T.ERROR
         if d.kind in ("fn", "host_fn"):
-            return self.fn_value(e, d)  # typeck/fn_values.py
+            return self.fn_value(e, d, expected)  # typeck/fn_values.py
         self.unsupported(e.span, "functions used as values")
         return T.ERROR
 

@@ -10,7 +10,7 @@ from ..consteval import ConstEvaluator
 from ..diagnostics import DiagnosticSink
 from ..resolve import ItemTable, Resolver, attr
 from ..span import Span
-from .results import (FnCtx, FnSig, TypeckResults, Var)
+from .results import (ConstRes, FnCtx, FnSig, TypeckResults, Var)
 from .infer import InferMixin
 from .types import TypeLoweringMixin
 from .stmts import StmtMixin
@@ -46,6 +46,7 @@ from .uninit import UninitMixin
 from .barriers import BarrierMixin
 from .cusimd import CuSimdMixin
 from .coop_ops import CoopOpsMixin
+from .views import ViewMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -54,7 +55,7 @@ class Typeck(ClosureMixin, IteratorMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
-             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin):
+             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin, ViewMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink
@@ -103,9 +104,12 @@ class Typeck(ClosureMixin, IteratorMixin,
         if isinstance(ret, T.FnBoundTy):  # the returned closure is reported (closures.py)
             ret = T.ERROR
         sig = FnSig(self.items.key_of(fn), kind, params, ret, fn.is_unsafe, fn)
+        aggregates = (T.StructTy, T.TupleTy, T.ArrayTy)
+        inlined = any(isinstance(p, T.RefTy) and isinstance(p.inner, aggregates)
+                      for p in params)  # a reference into one: inlined (lower/user_calls.py)
         if kind != "kernel" and isinstance(ret, T.RefTy) and isinstance(
-                ret.inner, (T.StructTy, T.TupleTy, T.ArrayTy)):
-            # `&S` parameters are passed by value (lower/user_calls.py): nothing to point at
+                ret.inner, aggregates) and not inlined:
+            # `&S` results live in no memory: only a reference into a parameter is one
             self.unsupported(fn.ret.span, "returning a reference to a struct, tuple or array "
                              "from a function", help="return the value itself (or `()` after "
                              "updating `&mut self`)")
@@ -180,13 +184,14 @@ class Typeck(ClosureMixin, IteratorMixin,
                 self.note_param_var(p, var)
                 self.r.pat_var[p.pat] = var
                 ctx.scopes[-1][p.pat.name] = var
-            elif not isinstance(p.pat, ast.WildPat):
-                self.unsupported(p.pat.span, "patterns in parameters")
+            elif not isinstance(p.pat, ast.WildPat):  # `(a, (b, c)): (u32, (u32, u32))`
+                self.bind_pattern(p.pat, ty, irrefutable=True)
         ctx_arg = launch_context_arg(fn)
         if ctx_arg is not None:  # `#[kernel(launch_context = NAME)]`
             var = Var(ctx_arg.rhs.path.names[0], T.LAUNCH_CONTEXT, False, ctx_arg.rhs.span)
             self.r.launch_context[fn.name] = var
             ctx.scopes[-1][var.name] = var
+        self.eval_launch_bounds(sig)
         body_ty = self.check_block(fn.body, sig.ret)
         tail_span = fn.body.tail.span if fn.body.tail else fn.body.span
         if fn.body.tail is not None or not isinstance(self.shallow(body_ty), T.NeverTy):
@@ -203,6 +208,27 @@ class Typeck(ClosureMixin, IteratorMixin,
         self.check_closure_escapes(fn.body)
         self.ctx = None
 
+    def eval_launch_bounds(self, sig: FnSig) -> None:
+        """`#[launch_bounds(P::MAX_THREADS, P::MIN_BLOCKS)]`: constant `u32` expressions,
+        evaluated for this instance of the kernel (lower/builder.py reads literals itself)."""
+        lb = attr(sig.item, "launch_bounds")
+        if lb is None or not lb.args or len(lb.args) > 2 or all(
+                isinstance(a, ast.LitExpr) and a.kind == "int" for a in lb.args):
+            return
+        vals = [self.const_u32_arg(a) for a in lb.args]
+        if None not in vals:
+            self.r.launch_bounds[sig.name] = tuple(vals)
+
+    def const_u32_arg(self, a: ast.Expr) -> int | None:
+        """An attribute's argument that is a constant `u32` expression (`P::UNROLL`, `N * 2`)
+        in the instance being checked; None (reported) when it is not one."""
+        if isinstance(a, ast.LitExpr) and a.kind == "int":
+            return a.value
+        self.check_expr(a, T.U32)  # `P::MAX`: the instance's associated constant
+        res = self.r.res.get(a)
+        v = res.value if isinstance(res, ConstRes) else self.consts.eval(a, T.U32)
+        return v.value if v is not None and isinstance(v.value, int) else None
+
     def finish_fn(self, ctx: FnCtx) -> None:
         for var, span in ctx.lets:
             t = self.deep(var.ty)
@@ -215,6 +241,7 @@ class Typeck(ClosureMixin, IteratorMixin,
         for lit, negated in ctx.lits:
             self.check_literal_range(lit, self.finalize(self.r.expr_ty[lit]), negated)
         self.finish_transmutes()
+        self.finish_uninits()
 
     def finalize_results(self) -> None:
         """Apply inference results and literal defaults to every side table, once for the

@@ -113,7 +113,8 @@ class MatchMixin:
         for arm in e.arms:
             self.finalize_pattern(arm.pat)
             row = [X.deconstruct(arm.pat, self.r)]
-            if not X.useful(rows, row, [ty]):
+            if not X.useful(rows, row, [ty]) \
+                    and not X.useful_but_for_empty_types(rows, row, [ty]):
                 self.unreachable_arm(arm, rows, e)
             if arm.guard is None:
                 rows.append(row)

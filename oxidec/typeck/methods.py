@@ -51,6 +51,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return ty.name
     if T.warp_tile_size(ty) is not None:
         return "WarpTile"
+    if T.view_kind(ty) is not None:
+        return T.view_kind(ty)
     return None
 
 
@@ -62,9 +64,15 @@ class MethodMixin:
             self.sink.error("E0107", "`tiled_partition` takes 1 generic argument",
                             e.method_span, "write `tiled_partition::<N>()`")
             return T.ERROR
-        n = self.consts.eval_usize(self._const_arg(e.generic_args[0]))
-        if n is None:
+        # `const N: u32` in cuda-oxide; a `usize` constant is accepted too
+        got = self.consts.eval(self._const_arg(e.generic_args[0]), T.U32)
+        if got is None:
             return T.ERROR
+        if not isinstance(got.ty, T.IntTy) or got.ty not in (T.U32, T.USIZE):
+            self.sink.error("E0308", "mismatched types", e.generic_args[0].span,
+                            f"expected `u32`, found `{got.ty}`")
+            return T.ERROR
+        n = got.value
         if not (1 <= n <= 32 and n & (n - 1) == 0):
             self.sink.error("OX0007", f"a warp tile has a power-of-two size of at most 32 "
                             f"lanes, not {n}", e.generic_args[0].span, "not 1, 2, 4, .., 32")
@@ -123,6 +131,10 @@ class MethodMixin:
                 ret = self.managed_barrier_method(e, api, base)
             elif api.check == "cusimd":  # typeck/cusimd.py: from T and N
                 ret = self.cusimd_method(e, api, base)
+            elif api.check == "view":  # typeck/views.py: from T and the index space
+                params, ret = self.view_method(e, api, base)
+            elif api.name in ("get_mut", "get_mut_indexed") and owner == "DisjointSlice":
+                ret = self.flat_space_only(e, base, ret)  # typeck/views.py
             done("", params, ret)
             self.r.methods[e] = api
             return ret
@@ -143,6 +155,13 @@ class MethodMixin:
             return done("range", (T.USIZE,), base)
         if isinstance(base, T.EnumTy) and (T.is_option(base) or T.is_result(base)):
             return self.option_method(e, base, done)
+        if isinstance(base, T.BoolTy) and m == "then_some":  # `b.then_some(v)`: Some(v) if b
+            t = self.fresh("any")
+            return done("bool", (t,), T.option_ty(t))
+        if isinstance(base, T.BoolTy) and m == "then" and len(e.args) == 1:  # `b.then(|| v)`
+            self.r.methods[e] = ("bool", m)
+            out = self.closure_arg(e.args[0], [], None)
+            return T.option_ty(out)
         if isinstance(base, T.CharTy) and m in num.UNICODE_CHAR_METHODS:
             for a in e.args:
                 self.check_expr(a)

@@ -41,7 +41,8 @@ CORE_FNS = ("ptr::null", "ptr::null_mut", "ptr::read", "ptr::write", "ptr::read_
             "ptr::copy_nonoverlapping", "ptr::copy", "ptr::swap",
             "mem::swap", "mem::replace", "mem::take", "mem::transmute", "mem::size_of",
             "mem::align_of", "slice::from_raw_parts", "slice::from_raw_parts_mut",
-            "intrinsics::exact_div", "ptr::eq", "ptr::fn_addr_eq", "NonNull::new_unchecked")
+            "intrinsics::exact_div", "ptr::eq", "ptr::fn_addr_eq", "NonNull::new_unchecked",
+            "NonNull::new", "NonNull::dangling")
 UNSAFE_CORE_FNS = ("ptr::read", "ptr::write", "ptr::read_volatile", "ptr::write_volatile",
                    "ptr::read_unaligned", "ptr::write_unaligned", "ptr::copy_nonoverlapping",
                    "ptr::copy", "ptr::swap", "mem::transmute", "slice::from_raw_parts",
@@ -131,6 +132,9 @@ class PointerMixin:
     def call_core_fn(self, e: ast.CallExpr, name: str, expected) -> T.Ty:
         self.r.calls[e] = ("core", name)
         gargs = [self._type_arg(g) for g in e.func.path.last.generic_args]
+        segs = e.func.path.segments
+        if not gargs and name.startswith("NonNull::") and len(segs) >= 2:
+            gargs = [self._type_arg(g) for g in segs[-2].generic_args]  # `NonNull::<T>::new`
         exp = self.shallow(expected) if expected is not None else None
         if name in ("ptr::null", "ptr::null_mut"):
             self.check_args(e, (), "function")
@@ -184,10 +188,21 @@ class PointerMixin:
         if name == "ptr::eq":
             self.check_args(e, (T.PtrTy(elem, False), T.PtrTy(elem, False)), "function")
             return T.BOOL
-        if name == "NonNull::new_unchecked":  # NonNull<T> is `*mut T` (typeck/types.py)
-            ptr = T.PtrTy(gargs[0] if gargs else self.fresh("any"), True)
+        if name in ("NonNull::new_unchecked", "NonNull::new"):  # NonNull<T> is `*mut T`
+            ptr = T.PtrTy(gargs[0] if gargs else self.fresh("any"), True)  # (typeck/types.py)
             self.check_args(e, (ptr,), "function")
-            return ptr
+            return ptr if name == "NonNull::new_unchecked" else T.option_ty(ptr)
+        if name == "NonNull::dangling":  # non-null and aligned: `align_of::<T>()` itself
+            self.check_args(e, (), "function")
+            if not gargs and isinstance(exp, T.PtrTy):
+                gargs = [exp.inner]
+            if not gargs:
+                self.sink.error("E0282", "type annotations needed", e.func.span,
+                                "cannot infer the type of the pointee",
+                                help="write `NonNull::<T>::dangling()`")
+                return T.ERROR
+            self.r.core_tys[e] = (self.deep(gargs[0]),)
+            return T.PtrTy(gargs[0], True)
         if name == "ptr::fn_addr_eq":  # two function values: the same function?
             tys = [self.deep(self.check_expr(a)) for a in e.args]
             if len(tys) != 2 or not all(isinstance(t, (T.FnPtrTy, T.ErrorTy)) for t in tys):

@@ -77,6 +77,10 @@ class TypeckResults:
     cluster_shapes: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # kernel ->
     #                                                     `#[cluster_launch(X, Y, Z)]`
     cooperative: set[str] = field(default_factory=set)  # kernels with `#[cooperative_launch]`
+    # kernel instance -> `#[launch_bounds(..)]` values written as constant expressions
+    launch_bounds: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # (fn instance, id of a `#[unroll(EXPR)]`) -> EXPR's value, for a constant expression
+    unroll_counts: dict[tuple[str, int], int] = field(default_factory=dict)
     enum_tys: dict[str, T.EnumTy] = field(default_factory=dict)
     # enum values and patterns (typeck/enums.py, typeck/patterns.py)
     variants: dict[ast.Node, int] = field(default_factory=dict)  # `E::V(..)` expr / pattern

@@ -156,8 +156,9 @@ class TraitOpsMixin:
             return False
         if isinstance(ty, T.StructTy):
             return all(self.derived_comparable(t, trait) for _, t in ty.fields)
-        if isinstance(ty, T.EnumTy):
-            return all(not v.fields for v in ty.variants)
+        if isinstance(ty, T.EnumTy):  # payloads field by field (lower/aggregates.py)
+            return all(self.derived_comparable(t, trait) for v in ty.variants
+                       for _, t in v.fields)
         return False
 
     def check_unary_overload(self, e: ast.UnaryExpr, ty: T.Ty) -> T.Ty:

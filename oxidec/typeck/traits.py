@@ -56,6 +56,8 @@ class TraitMixin:
             return set(T.CMP_ORDERING_DERIVES)
         if ty == T.PHANTOM_DATA:
             return set(T.PHANTOM_DATA_DERIVES)
+        if ty == T.INFALLIBLE:
+            return set(T.CMP_ORDERING_DERIVES)
         key = self.adt_base(ty.name) if isinstance(ty, (T.StructTy, T.EnumTy)) else None
         if key in self.items.adts:
             return derives(self.items.adts[key])

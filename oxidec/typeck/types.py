@@ -14,6 +14,7 @@ from .results import (nearest)
 from .uninit import maybe_uninit_ty
 from .barriers import MANAGED_ALIASES
 from .cusimd import CUSIMD_ALIASES
+from ..device_api.views import TILE_SPACES
 
 
 def range_struct(elem: T.Ty) -> T.StructTy:
@@ -67,6 +68,10 @@ class TypeLoweringMixin:
             return T.NEVER
         if isinstance(te, ast.InferType):
             return self.fresh("any")
+        if isinstance(te, ast.ImplTraitType):  # a parameter's became a generic (the parser)
+            self.unsupported(te.span, "`impl Trait` outside a parameter's type",
+                             help="write the type itself in place of `impl Trait`")
+            return T.ERROR
         traits = self.trait_type(te)  # `dyn Tr`, `Self::Output`, `<S as Tr>::Out`
         if traits is not None:
             return traits
@@ -152,6 +157,9 @@ class TypeLoweringMixin:
             for g in gargs:
                 self._type_arg(g)
             return T.PHANTOM_DATA
+        if name == "Infallible" and not gargs and names[0] in ("convert", "Infallible") \
+                and name not in self.items.enums:
+            return T.INFALLIBLE  # `core::convert::Infallible`
         if name == "ThreadIndex" and not gargs:
             return T.THREAD_INDEX
         if name == "ThreadIndex" and len(gargs) == 1:  # its index kind (lifetimes are dropped)
@@ -228,8 +236,19 @@ class TypeLoweringMixin:
                 return "runtime2d"
             if last.name == "Index1D":
                 return "1d"
-        self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>` or "
-                        "`thread::Runtime2DIndex`)", arg.span, "not an index kind")
+            dims = TILE_SPACES.get(last.name)
+            if dims is not None and len(last.generic_args) == dims:
+                vals = [self.consts.eval_usize(self._const_arg(g)) for g in last.generic_args]
+                if any(v is None for v in vals):
+                    return "1d"
+                if any(v < 1 for v in vals):
+                    self.sink.error("E0080", f"the dimensions of `{last.name}` must be at "
+                                    "least 1", arg.span, "an empty tile")
+                    return "1d"
+                return ("tiles:" if dims == 1 else "rmtiles:") + ":".join(map(str, vals))
+        self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>`, "
+                        "`thread::Runtime2DIndex`, `LinearTiles<N>` or `RowMajorTiles<ROWS, "
+                        "COLS, ROW_STRIDE>`)", arg.span, "not an index kind")
         return "1d"
 
     def user_type(self, te: ast.PathType) -> T.Ty | None:
@@ -263,10 +282,38 @@ class TypeLoweringMixin:
             fields = tuple((f.name, self.lower_type(f.ty)) for f in item.fields)
         finally:
             self.module, self.consts.module, self.generic_env = saved
-        ty = self.union_ty(key, fields, "Copy" in derived) if item.shape == "union" else \
-            T.StructTy(key, fields, is_copy="Copy" in derived)  # typeck/unions.py
+        align = self.repr_align(item)
+        ty = self.union_ty(key, fields, "Copy" in derived, align) if item.shape == "union" \
+            else T.StructTy(key, fields, is_copy="Copy" in derived, align=align)  # unions.py
         self.r.struct_tys[key] = ty
         return ty
+
+    def repr_align(self, item) -> int:
+        """The `N` of a struct's or union's `#[repr(align(N))]` (1 without one); `C` and
+        `transparent` change nothing here (fields are in declaration order already)."""
+        reprs = attr(item, "repr")
+        align = 1
+        for a in (reprs.args or ()) if reprs else ():
+            if isinstance(a, ast.PathExpr) and a.path.names[-1] in ("C", "transparent"):
+                continue
+            if isinstance(a, ast.CallExpr) and isinstance(a.func, ast.PathExpr) \
+                    and a.func.path.names == ("align",) and len(a.args) == 1:
+                n = a.args[0].value if isinstance(a.args[0], ast.LitExpr) else None
+                if isinstance(n, int) and n > 0 and n & (n - 1) == 0 and n <= 1 << 29:
+                    align = max(align, n)
+                    continue
+                self.sink.error("E0589", "invalid `repr(align)` attribute: not a power of two",
+                                a.args[0].span if a.args else a.span, "")
+                continue
+            if isinstance(a, (ast.PathExpr, ast.CallExpr)) and (
+                    a.path if isinstance(a, ast.PathExpr) else a.func.path).names[-1] == "packed":
+                self.unsupported(a.span, "`#[repr(packed)]`")
+                continue
+            self.sink.error("E0552", "unrecognized representation hint", a.span,
+                            "unrecognized representation hint",
+                            help="valid reprs for a struct are `C`, `transparent`, `align(N)` "
+                                 "and `packed`")
+        return align
 
     def struct_ty(self, name: str) -> T.Ty:
         return self.adt_ty(name)

@@ -50,12 +50,18 @@ class UninitMixin:
         else:
             self.check_args(e, (), "function")
         inner = self.deep(inner)
-        if isinstance(inner, T.InferTy):
-            self.sink.error("E0282", "type annotations needed", e.func.span,
-                            "cannot infer the type of the value",
-                            help="write `MaybeUninit::<T>::uninit()` or annotate the variable")
-            return T.ERROR
+        if isinstance(inner, T.InferTy):  # from later uses, as rustc: checked at the fn's end
+            self.__dict__.setdefault("_uninits", []).append((e, inner))
         return maybe_uninit_ty(inner)
+
+    def finish_uninits(self) -> None:
+        """After inference: E0282 for a `MaybeUninit::uninit()` whose `T` nothing fixed."""
+        for e, inner in self.__dict__.pop("_uninits", []):
+            if isinstance(self.deep(inner), T.InferTy):
+                self.sink.error("E0282", "type annotations needed", e.func.span,
+                                "cannot infer the type of the value",
+                                help="write `MaybeUninit::<T>::uninit()` or annotate the "
+                                     "variable")
 
     def uninit_method(self, e: ast.MethodCallExpr, base: T.StructTy, done) -> T.Ty | None:
         inner = base.fields[0][1]

@@ -31,9 +31,11 @@ def storage_ty(fields: tuple) -> T.ArrayTy:
 
 class UnionMixin:
 
-    def union_ty(self, key: str, fields: tuple, is_copy: bool) -> T.StructTy:
+    def union_ty(self, key: str, fields: tuple, is_copy: bool, align: int = 1) -> T.StructTy:
         self.r.union_fields[key] = fields
-        return T.StructTy(key, (("$bytes", storage_ty(fields)),), is_copy=is_copy)
+        # the storage's words may be narrower than a view's alignment (a 16-aligned view)
+        align = max([align] + [layout.align_of(t) for _, t in fields])
+        return T.StructTy(key, (("$bytes", storage_ty(fields)),), is_copy=is_copy, align=align)
 
     def union_field(self, e: ast.FieldExpr, base: T.StructTy) -> T.Ty | None:
         """The type of view `e.name` of union `base`; None if `base` is no union."""

@@ -183,6 +183,9 @@ def test_tensor_map_argument_checks(rng):
         TensorMap(np.zeros(64, np.complex64), (8,))
     with pytest.raises(LaunchError, match="stride of 20 bytes"):
         TensorMap(np.zeros((4, 5), np.float32), (4, 4))
+    with pytest.raises(LaunchError, match="at most 64 bytes, not 128"):
+        TensorMap(a, (8, 32), swizzle=64)  # cuTensorMapEncodeTiled: inner box <= swizzle
+    assert TensorMap(a, (8, 16), swizzle=64).box_bytes == 8 * 16 * 4
     assert TensorMap(a, (32, 64)).box_bytes == 32 * 64 * 4
 
 
@@ -225,6 +228,16 @@ def test_tensor_map_encodes_innermost_first():
     bf = TensorMap(np.zeros(64, np.uint16), (8,), bf16=True)
     bf.encode(drv, 0)
     assert drv.calls[-1][0] == "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
+
+
+def test_rank_one_tensor_map_passes_a_stride_entry():
+    """Rank 1 has no strides the driver reads, but an empty list reaches it as a NULL
+    pointer (CUDA_ERROR_INVALID_VALUE on the H200): one unread, legal entry goes instead."""
+    drv = FakeDriver()
+    TensorMap(np.zeros(1000, np.float32), (256,)).encode(drv, 0x7000_0000)
+    (kind, rank, address, dims, strides, box, elem, *_rest), = drv.calls
+    assert rank == 1 and list(dims) == [1000] and list(box) == [256] and list(elem) == [1]
+    assert len(strides) == 1 and strides[0] % 16 == 0 and strides[0] >= 4000
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """`gpu_printf!` with Rust format specs (issue 11): `{:#x}`, `{:#010x}`, `{:#X}`, `{:o}`,
 `{:#o}`, `{:+}`, `{:.N}`, widths and alignment print what Rust's `format!` prints (NumPy-free:
-Python's `format` agrees with Rust on these specs), on the simulator and the GPU."""
+Python's `format` agrees with Rust on these specs), on the simulator and the GPU; `{:e}` /
+`{:E}` print C's `%e` / `%E`, as cuda-oxide translates them."""
 from __future__ import annotations
 
 import subprocess
@@ -68,3 +69,39 @@ def test_printf_specs_on_gpu(rng, capfd):
     module.show[(1,), (32,)](u, i, f, device="gpu")  # device printf flushes at sync
     lines = capfd.readouterr().out.splitlines()
     assert sorted(lines) == sorted(expected(u, i, f))
+
+
+EXP = """
+#[kernel]
+pub fn exp(f: &[f32], d: &[f64]) {
+    let t = thread::threadIdx_x() as usize;
+    if t < f.len() {
+        gpu_printf!("{} {:e} {:.2e} [{:>14.3E}] {:e}\\n", t, f[t], f[t], d[t], d[t]);
+    }
+}
+"""
+
+
+def exp_expected(f, d) -> list[str]:
+    return [f"{t} {float(f[t]):e} {float(f[t]):.2e} [{float(d[t]):>14.3E}] {float(d[t]):e}"
+            for t in range(len(f))]
+
+
+def exp_inputs(rng, n):
+    f = (rng.standard_normal(n) * 10.0 ** rng.integers(-30, 30, n)).astype(np.float32)
+    d = rng.standard_normal(n) * 10.0 ** rng.integers(-200, 200, n)
+    f[0], d[0] = 0.0, -0.0
+    return f, d
+
+
+def test_printf_exponent_on_the_simulator(rng, capsys):
+    f, d = exp_inputs(rng, 7)
+    compile_source(EXP, "exp.rs").exp[(1,), (8,)](f, d, device="sim")
+    assert capsys.readouterr().out.splitlines() == exp_expected(f, d)
+
+
+@pytest.mark.gpu
+def test_printf_exponent_on_gpu(rng, capfd):
+    f, d = exp_inputs(rng, 7)
+    compile_source(EXP, "exp.rs").exp[(1,), (32,)](f, d, device="gpu")
+    assert sorted(capfd.readouterr().out.splitlines()) == sorted(exp_expected(f, d))

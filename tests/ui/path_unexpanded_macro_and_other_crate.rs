@@ -1,11 +1,7 @@
 use cuda_device::{kernel, thread, DisjointSlice};
 
-macro_rules! make_table {
-    ($name:ident, $n:expr) => {
-        const $name: [u32; $n] = [7; $n];
-    };
-}
-
+// `make_table!` is defined in another crate: oxidec cannot expand it (a `macro_rules!` of
+// this file would be expanded)
 make_table!(WEIGHTS, 4);
 
 mod kernels {

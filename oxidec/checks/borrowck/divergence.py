@@ -18,7 +18,10 @@ branch never arrives, and the block hangs or computes garbage. So:
    branch when the branch decides whether it runs. Paths that end in a trap (bounds
    checks, `debug::trap()`) do not count: a trap aborts the launch, it does not leave
    threads waiting. So a barrier after the join of an `if` is fine; one inside it, or
-   after an early `return` under a thread-dependent condition, is not.
+   after an early `return` under a thread-dependent condition, is not. One exception:
+   an explicit `return` from the kernel under a warp-uniform condition (level 1) that
+   skips only the barrier and what follows it (`if threadIdx.x >= 64 { return; }`):
+   whole warps exit, and PTX `exit` releases a barrier that waits only on exited threads.
 3. Calls: a device function that reaches a barrier is one (summaries, to a fixpoint over
    the call graph), and a device function whose barrier depends on a parameter makes a
    call with a thread-dependent argument for that parameter an error.
@@ -36,6 +39,7 @@ from ...mir import syntax as M
 from ...mir.refs import analyse as analyse_refs
 from ...span import Span
 from .dataflow import Cfg
+from .early_exit import whole_warps_exit
 from .lane_index import lane_linear_locals
 from .masks import MaskCheck, MaskMismatch
 
@@ -45,6 +49,10 @@ COLLECTIVES = frozenset(o.name for o in OPS.values() if o.sync == "warp")
 MASKED = frozenset(o.name for o in OPS.values() if o.sync == "mask")  # mask: 1st operand
 BARRIERS = frozenset(o.name for o in OPS.values() if o.sync == "block")
 WARP_UNIFORM_RESULT = frozenset(o.name for o in OPS.values() if o.warp_uniform_result)
+
+# `shuffle(v, src)` / `shuffle_sync(mask, v, src)`: every lane reads lane `src`'s value, so
+# the result is the same in the warp when `src` is (the operand index of `src`)
+BROADCASTS = {"shuffle": 1, "shuffle_sync": 2}
 
 BLOCK, WARP = 1, 2  # the level that makes a barrier / a warp collective divergent
 
@@ -141,6 +149,9 @@ class BodyTaint:
             lv = self.join(rv.args)
             if rv.name in WARP_UNIFORM_RESULT and lv[0] > 1:
                 return 1, lv[1]
+            if rv.name in BROADCASTS and lv[0] > 1 and \
+                    self.operand(rv.args[BROADCASTS[rv.name]])[0] <= 1:
+                return 1, lv[1]  # `shuffle(v, src)` from a warp-uniform lane: a broadcast
             return lv
         if isinstance(rv, (M.Ref, M.Len, M.Discriminant)):
             return self.place(rv.place)
@@ -275,7 +286,9 @@ class BodyTaint:
             nxt = []
             for x in frontier:
                 for a, _s in deps.get(x, ()):
-                    if self.branch_level(a)[0] >= threshold:
+                    lv = self.branch_level(a)[0]
+                    if lv >= threshold and not (threshold == BLOCK and lv == 1
+                                                and whole_warps_exit(self, a, b)):
                         return a
                     if a not in seen:
                         seen.add(a)

@@ -1,8 +1,9 @@
-// Open (issue 15): oracle program 40533 (seed 40533, inputs: tests/oracle/gen.py generate(40533).inputs).
-// On the H200 slots 1 and 4 come out 0x2 and 0x0 where rustc and the simulator give
-// 0x3fe9788000000002 and 0x1: at oxidec -O2 with the driver JIT at level 1..4; right at JIT level 0
-// and at oxidec -O0 (measured 2026-12-03). Not yet reduced; the same family as p10862 (a ptxas
-// fault is likely, see ptx/instrs.py nan_test), but not shown.
+// Oracle program 40533 (seed 40533, inputs: tests/oracle/gen.py generate(40533).inputs).
+// On the H200 slots 1 and 4 came out 0x2 and 0x0 where rustc and the simulator give
+// 0x3fe9788000000002 and 0x1 (oxidec -O2, driver JIT level 1..4; right at JIT level 0).
+// Cause: a ptxas fault on a bool flipped in a loop that holds an f64 division, after a
+// branch on the bool around the loop (ptxas_loop_pred.ptx is the reduced PTX). Worked
+// around by passes/loop_bools.py; regression test: tests/run/test_loop_bools.py.
 use cuda_device::{cuda_module, device, kernel, thread, DisjointSlice};
 
 // oracle program, seed 40533

@@ -1,6 +1,6 @@
 // A reference result of a fn whose reference-to-aggregate parameters are passed by value
-// could only point into the callee's copy: an unsupported form (it was a false E0505 for
-// `&mut self`, and a null dereference at run time for `&[f32; 4]`), not a borrow error.
+// would point into the callee's copy, so such a fn is inlined at each call: the result
+// points into the caller's value (no false E0505 for `&mut self`, no dangling pointer).
 struct W { a: [u32; 4], n: u32 }
 
 impl W {

@@ -1,4 +1,5 @@
-// A method returning `&mut Self` (builder chaining) is not supported yet: say so plainly.
+// A method returning `&mut Self` (builder chaining): inlined at each call, so the result is
+// a reference to the caller's value (tests/oracle/items/ref_returns.rs runs it).
 #[derive(Clone, Copy)]
 struct Acc { sum: f32 }
 
@@ -12,7 +13,7 @@ impl Acc {
 #[kernel]
 pub fn k(mut out: DisjointSlice<f32>) {
     let mut a = Acc { sum: 0.0 };
-    a.push(1.0);
+    a.push(1.0).push(2.0);
     if let Some(o) = out.get_mut(thread::index_1d()) {
         *o = a.sum;
     }

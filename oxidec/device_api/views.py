@@ -1,0 +1,67 @@
+"""`cuda_device::view`: proof-carrying 32-bit views of a `DisjointSlice` (checked once when
+made, then read and written without further checks) and the tile index spaces.
+
+    DisjointSlice<T>                          .element_thread32(i) -> Option<InBoundsMut32<T>>
+    DisjointSlice<T, LinearTiles<N>>          .tile_thread32(i)    -> Option<StaticViewMut32<T, N>>
+        thread t owns elements [t*N, t*N+N)   .thread_run32(i)     -> Option<ThreadRunMut32<T, N>>
+                                              .grid_stride_runs32(i) -> GridStrideRuns32<T, N>
+    DisjointSlice<T, RowMajorTiles<R, C, S>>  .tile_2d32(coord)    -> Option<StaticTileMut32<..>>
+        thread (row, col) owns rows row*R.., columns col*C.. of a row-major matrix of S columns
+
+    InBoundsMut32<T>        read() write(v) get() get_mut()
+    StaticViewMut32<T, N>   at_const::<I>() (I < N, else E0080) len() is_empty()
+    StaticTileMut32<..>     at_const::<ROW, COL>() rows() cols()
+    ThreadRunMut32<T, N>    len() is_empty() is_clipped() at(k) -> Option<InBoundsMut32<T>>
+    GridStrideRuns32<T, N>  next_run() -> Option<ThreadRunMut32<T, N>> (runs t, t + threads,
+                            t + 2*threads, .. of the grid's gridDim.x * blockDim.x threads)
+
+`i` is the `ThreadIndex32` of `index_1d_u32`, `coord` the `ThreadCoord2D32` of
+`coord_2d_u32`. A tile (`tile_thread32`, `tile_2d32`) must fit whole (else None); a run is
+clipped at the end of the slice instead. The results' types come from the receiver
+(typeck/views.py); lowering: lower/views_api.py. The views are structs of the element
+pointer (and a run's length): oxidec/device_types.py `ViewTy`.
+"""
+from __future__ import annotations
+
+from .model import ApiFn, ApiType, hook
+
+VIEW_TYPES = ("InBoundsMut32", "StaticViewMut32", "StaticTileMut32", "ThreadRunMut32",
+              "GridStrideRuns32")
+# index-space marker -> number of const parameters
+TILE_SPACES = {"LinearTiles": 1, "RowMajorTiles": 3}
+
+TYPES = [
+    ApiType("LinearTiles", "view", "<const N: usize>",
+            doc="index space: thread t owns N consecutive elements"),
+    ApiType("RowMajorTiles", "view", "<const ROWS: usize, const COLS: usize, "
+            "const ROW_STRIDE: usize>", doc="index space: a ROWS x COLS tile per thread"),
+    *(ApiType(name, "view") for name in VIEW_TYPES),
+]
+
+# DisjointSlice method -> (index spaces it is defined for, the witness it takes)
+SLICE_METHODS = {
+    "element_thread32": ("1d", "ThreadIndex32"),
+    "tile_thread32": ("tiles", "ThreadIndex32"),
+    "thread_run32": ("tiles", "ThreadIndex32"),
+    "grid_stride_runs32": ("tiles", "ThreadIndex32"),
+    "tile_2d32": ("rmtiles", "ThreadCoord2D32"),
+}
+# view type -> its methods: name -> (parameters, const generics)
+VIEW_METHODS = {
+    "InBoundsMut32": {"read": ((), 0), "write": (("_",), 0), "get": ((), 0),
+                      "get_mut": ((), 0)},
+    "StaticViewMut32": {"at_const": ((), 1), "len": ((), 0), "is_empty": ((), 0)},
+    "StaticTileMut32": {"at_const": ((), 2), "rows": ((), 0), "cols": ((), 0)},
+    "ThreadRunMut32": {"len": ((), 0), "is_empty": ((), 0), "is_clipped": ((), 0),
+                       "at": (("u32",), 0)},
+    "GridStrideRuns32": {"next_run": ((), 0)},
+}
+
+FNS = [
+    *(ApiFn(f"DisjointSlice::{name}", (witness,), "u32", hook("view"), kind="method",
+            owner="DisjointSlice", check="view")
+      for name, (_space, witness) in SLICE_METHODS.items()),
+    *(ApiFn(f"{owner}::{name}", params, "u32", hook("view"), kind="method", owner=owner,
+            check="view", const_generics=consts)
+      for owner, methods in VIEW_METHODS.items() for name, (params, consts) in methods.items()),
+]

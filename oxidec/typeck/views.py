@@ -1,0 +1,98 @@
+"""`cuda_device::view` (device_api/views.py): the methods that make views of a
+`DisjointSlice` and the views' own methods. Their types depend on the receiver (its element
+type and index space, the view's const parameters), so they are computed here."""
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+from ..device_api import ApiFn
+from ..device_api.views import SLICE_METHODS
+
+WITNESS = {"ThreadIndex32": T.THREAD_INDEX32, "ThreadCoord2D32": T.THREAD_COORD32}
+
+
+class ViewMixin:
+
+    def view_method(self, e: ast.MethodCallExpr, api: ApiFn, recv: T.Ty
+                    ) -> tuple[tuple[T.Ty, ...], T.Ty]:
+        """(parameter types, result type) of a view method call."""
+        if isinstance(recv, T.DisjointSliceTy):
+            return self._slice_view(e, api, recv)
+        elem, kind, dims = recv.elem, recv.kind, recv.dims
+        name = api.name
+        cell = T.view_ty("InBoundsMut32", elem)
+        if name == "read":
+            return (), elem
+        if name == "write":
+            return (elem,), T.UNIT
+        if name in ("get", "get_mut"):
+            return (), T.RefTy(elem, name == "get_mut")
+        if name in ("len", "rows", "cols"):
+            return (), T.U32
+        if name in ("is_empty", "is_clipped"):
+            return (), T.BOOL
+        if name == "at":  # a run's element k: Some while k < the run's length
+            return (T.U32,), T.option_ty(cell)
+        if name == "next_run":
+            return (), T.option_ty(T.view_ty("ThreadRunMut32", elem, dims))
+        # at_const::<I>() / at_const::<ROW, COL>(): checked here against N / ROWS, COLS
+        bounds = dims[:1] if kind == "StaticViewMut32" else dims[:2]
+        values = self._view_consts(e, bounds, api.path)
+        self.r.generic_values[e] = values
+        return (), cell
+
+    def _view_consts(self, e: ast.MethodCallExpr, bounds, path: str) -> tuple[int, ...]:
+        gargs = e.generic_args
+        if len(gargs) != len(bounds):
+            self.sink.error("E0107", f"`{path}` takes {len(bounds)} generic argument"
+                            f"{'s' if len(bounds) > 1 else ''}", e.method_span,
+                            f"write `{e.method}::<{', '.join('I' * len(bounds))}>()`")
+            return (0,) * len(bounds)
+        out = []
+        for g, bound in zip(gargs, bounds):
+            got = self.consts.eval(self._const_arg(g), T.U32)
+            v = got.value if got is not None else 0
+            if not 0 <= v < bound:
+                self.sink.error("E0080", f"evaluation of constant value failed: index {v} is "
+                                f"out of bounds of a view of {bound}", g.span,
+                                f"the index must be less than {bound}")
+                v = 0
+            out.append(v)
+        return tuple(out)
+
+    def flat_space_only(self, e: ast.MethodCallExpr, recv: T.Ty, ret: T.Ty) -> T.Ty:
+        """`get_mut` / `get_mut_indexed` address one element per thread index: not defined
+        for the tile spaces, whose threads own several (cuda-oxide: `FlatIndexSpace`)."""
+        if isinstance(recv, T.DisjointSliceTy) and recv.index.startswith(("tiles:", "rmtiles:")):
+            self.sink.error("E0599", f"no method named `{e.method}` found for `{recv}` in the "
+                            "current scope", e.method_span, "method not found",
+                            notes=["a thread owns a tile of a tiled slice: take it with "
+                                   "`tile_thread32`, `thread_run32` or `tile_2d32`"])
+            return T.ERROR
+        return ret
+
+    def _slice_view(self, e: ast.MethodCallExpr, api: ApiFn, recv: T.DisjointSliceTy
+                    ) -> tuple[tuple[T.Ty, ...], T.Ty]:
+        name = api.name
+        space, witness = SLICE_METHODS[name]
+        kind, _, rest = recv.index.partition(":")
+        if kind != space:
+            want = {"1d": "DisjointSlice<T>", "tiles": "DisjointSlice<T, LinearTiles<N>>",
+                    "rmtiles": "DisjointSlice<T, RowMajorTiles<ROWS, COLS, ROW_STRIDE>>"}
+            self.sink.error("E0599", f"no method named `{name}` found for `{recv}` in the "
+                            "current scope", e.method_span, "method not found",
+                            notes=[f"`{name}` is defined for `{want[space]}`"])
+            return (WITNESS[witness],), T.ERROR
+        dims = tuple(int(d) for d in rest.split(":")) if rest else ()
+        elem = recv.elem
+        if name == "element_thread32":
+            ret = T.option_ty(T.view_ty("InBoundsMut32", elem))
+        elif name == "tile_thread32":
+            ret = T.option_ty(T.view_ty("StaticViewMut32", elem, dims))
+        elif name == "thread_run32":
+            ret = T.option_ty(T.view_ty("ThreadRunMut32", elem, dims))
+        elif name == "grid_stride_runs32":
+            ret = T.view_ty("GridStrideRuns32", elem, dims)
+        else:  # tile_2d32
+            ret = T.option_ty(T.view_ty("StaticTileMut32", elem, dims))
+        return (WITNESS[witness],), ret
