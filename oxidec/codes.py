@@ -63,8 +63,6 @@ CODES: dict[str, str] = {
     "E0507": "move out of a place behind a reference or pointer",
     "E0515": "returning a reference to a local variable",
     "E0560": "struct has no field with that name",
-    "E0589": "invalid `repr(align)` attribute (the alignment is not a power of two)",
-    "E0732": "explicit discriminants on an enum with payloads need `#[repr(inttype)]`",
     "E0592": "two associated items of one type with the same name",
     "E0571": "`break` with a value from a loop that is not `loop`",
     "E0594": "assignment through `&`, `*const`, or to a binding that is not `mut`",

@@ -43,9 +43,13 @@ class ConstEvaluator(ConstFnMixin, ConstAggregateMixin):
         self.module = items.root
         self.memo: dict[str, ConstValue | None] = {}
         self.active: set[str] = set()
+        # the impl parameters for the next `eval_item` (`Grid::<3>::LEN`: N = 3), set by the
+        # path that names an associated const of a generic impl
+        self.assoc_env: dict = {}
 
     def eval_item(self, item: ast.ConstItem) -> ConstValue | None:
-        key = f"{id(item)}"
+        env, self.assoc_env = self.assoc_env, {}
+        key = self.item_key(item, env)
         if key in self.memo:
             return self.memo[key]
         if key in self.active:
@@ -55,6 +59,8 @@ class ConstEvaluator(ConstFnMixin, ConstAggregateMixin):
         self.active.add(key)
         if self.tc is not None:
             with self.tc.in_scope_of(item):
+                if env:
+                    self.tc.generic_env = {**self.tc.generic_env, **env}
                 ty = self.lower_type(item.ty)
                 value = self.eval(item.value, ty)
         else:
@@ -68,11 +74,18 @@ class ConstEvaluator(ConstFnMixin, ConstAggregateMixin):
         self.memo[key] = value
         return value
 
+    @staticmethod
+    def item_key(item: ast.ConstItem, env: dict | None = None) -> str:
+        """The memo key of a const item: with the impl parameters it is evaluated with, since
+        an associated const of `impl<const N: usize> S<N>` has a value per instance."""
+        args = sorted((k, repr(getattr(v, "value", v))) for k, v in (env or {}).items())
+        return f"{id(item)}{args}" if args else f"{id(item)}"
+
     def try_eval_item(self, item: ast.ConstItem) -> ConstValue | None:
         """`eval_item` without diagnostics: None when the folder cannot evaluate it (the
         caller then computes the value at run time)."""
         from .diagnostics import DiagnosticSink
-        key = f"{id(item)}"
+        key = self.item_key(item)
         if key in self.memo:
             return self.memo[key]
         saved = self.sink
@@ -136,6 +149,12 @@ class ConstEvaluator(ConstFnMixin, ConstAggregateMixin):
             item = self.items.consts.get(path.names[0]) if len(path.names) == 1 else None
             return item
         res = self.tc.resolve_value_path(path)
+        if (res is None or res.def_ is None) and len(path.names) == 2 \
+                and path.names[0] == "Self" and self.tc.self_impl is not None:
+            # `Self::N` inside a generic impl (its `Self` is no one type): the impl's own
+            d = next((d for (_, n), d in self.items.assoc.items() if n == path.names[1]
+                      and d.impl_item is self.tc.self_impl and d.kind == "const"), None)
+            return d.item if d is not None else None
         if res is None or res.def_ is None:
             return None
         d = res.def_
@@ -162,6 +181,11 @@ class ConstEvaluator(ConstFnMixin, ConstAggregateMixin):
                 return generic
             item = self.const_item(e.path)
             if item is not None:
+                # `Grid::<3>::LEN`: with the instance's parameters
+                env = self.tc.assoc_env_of_path(e) if self.tc is not None else {}
+                if not env and names[0] == "Self" and self.tc is not None:
+                    env = dict(self.tc.generic_env)  # `Self::N` in the impl: its parameters
+                self.assoc_env = env
                 return self.eval_item(item)
             v = self.eval_assoc(e)
             if v is None:

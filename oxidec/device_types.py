@@ -86,7 +86,8 @@ VIEW_FIELDS = {
 
 def view_ty(kind: str, elem: Ty, dims: tuple[int, ...] = ()) -> ViewTy:
     name = f"{kind}<{', '.join([str(elem), *map(str, dims)])}>"
-    return ViewTy(name, (("ptr", PtrTy(elem, True)), *VIEW_FIELDS[kind]), False, kind, dims)
+    return ViewTy(name, (("ptr", PtrTy(elem, True)), *VIEW_FIELDS[kind]), False, kind=kind,
+                  dims=dims)  # by name: StructTy's own fields come first (align)
 
 
 def view_kind(ty: Ty) -> str | None:

@@ -3,6 +3,8 @@ explain.PAGES; codes.py lists their summaries)."""
 
 SUMMARIES: dict[str, str] = {
     "E0512": "`transmute` between types of different sizes",
+    "E0589": "invalid `repr(align)` attribute (the alignment is not a power of two)",
+    "E0732": "explicit discriminants on an enum with payloads need `#[repr(inttype)]`",
     "E0745": "`&raw const` / `&raw mut` of a temporary value",
     "E0784": "a union expression writes more or fewer than one field",
 }
@@ -32,5 +34,19 @@ them its value; the other views read those bytes.
     union Bits { word: u32, real: f32 }
     let b = Bits { word: 1, real: 2.0 };   // error[E0784]
     let b = Bits { real: 2.0 };            // ok: `unsafe { b.word }` is 0x4000_0000
+""",
+    "E0589": """\
+`#[repr(align(N))]` makes a struct or union at least N-byte aligned (and its size a multiple
+of N); N must be a power of two.
+
+    #[repr(align(16))] struct Line { v: u32 }    // ok: 16-byte aligned, 16 bytes long
+    #[repr(align(24))] struct Odd { v: u32 }     // error[E0589]
+""",
+    "E0732": """\
+An enum whose variants carry data may give its variants explicit discriminants only with an
+integer representation, which fixes where and how wide the tag is.
+
+    enum Shape { Dot, Line(f32), Far = 9 }                 // error[E0732]
+    #[repr(u8)] enum Shape { Dot, Line(f32), Far = 9 }     // ok
 """,
 }

@@ -21,8 +21,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def reference() -> Lark:
-    """Lark's parser built from the grammar the ordinary way (about a second)."""
-    return Lark(grammar_text(), **tables.LARK_OPTIONS)
+    """Lark's parser built from the grammar the ordinary way (about a second), with the one
+    rule oxidec's lexer adds (lalr.py): a `<` the parser can take as CAST_LT is one."""
+    lark = Lark(grammar_text(), **tables.LARK_OPTIONS)
+    lexer = lark.parser.lexer
+    plain = lexer.lex
+
+    def lex(lexer_state, parser_state):
+        states = parser_state.parse_conf.states
+        for tok in plain(lexer_state, parser_state):
+            if tok.type == "LT" and "CAST_LT" in states[parser_state.position]:
+                tok.type = "CAST_LT"
+            yield tok
+
+    lexer.lex = lex
+    return lark
 
 
 def _outcome(parser, text: str):

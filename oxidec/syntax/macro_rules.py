@@ -168,7 +168,8 @@ def _match(elems: list, defs: _Trees, tr: _Trees, i: int, end: int, b: _Bindings
     for k, el in enumerate(elems):
         if isinstance(el, int):
             want = defs.toks[el]
-            if i >= end or tr.toks[i].text != want.text:
+            if i >= end or tr.toks[i].text != want.text \
+                    or _joint(defs, el) != _joint(tr, i):  # `=` is not the `=` of `=>`
                 return None
             i += 1
         elif isinstance(el, _Frag):
@@ -199,6 +200,20 @@ def _match(elems: list, defs: _Trees, tr: _Trees, i: int, end: int, b: _Bindings
             for name in _names(el.body):
                 b.many[name] = runs
     return i
+
+
+_COMPOUND = frozenset({"=>", "==", "!=", "<=", ">=", "->", "::", "&&", "||", "..", "+=", "-=",
+                       "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>"})
+
+
+def _joint(tr: _Trees, i: int) -> bool:
+    """Whether token i and the next form one operator (`=>`, `::`): Rust's lexer reads them
+    as one token, so a matcher's lone `=` does not match the first half of `=>`."""
+    toks = tr.toks
+    if i + 1 >= len(toks) or toks[i].kind != PUNCT or toks[i + 1].kind != PUNCT \
+            or toks[i].end != toks[i + 1].start:
+        return False
+    return toks[i].text + toks[i + 1].text in _COMPOUND
 
 
 def _follow(elems: list, k: int, defs: _Trees) -> str | None:
@@ -305,6 +320,27 @@ def _gap_before(defs: _Trees, k: int) -> str:
 
 # ---------------------------------------------------------------------------
 # expansion in a parsed unit
+
+def blank_macro_args(toks: list[Tok], pairs: dict[int, int], chars: list[str]) -> None:
+    """A call of a `macro_rules!` of this file takes any tokens (`bump!(x by 2)`), not only
+    expressions: the parser sees `name!( )` (its delimiters made parentheses), and the
+    expansion (parser.py) reads the call's text from the source itself."""
+    names = {toks[i + 2].text for i in range(len(toks) - 2) if toks[i].text == "macro_rules"
+             and toks[i + 1].text == "!" and toks[i + 2].kind == IDENT}
+    for i in range(1, len(toks) - 2):
+        t = toks[i]
+        if t.kind != IDENT or t.text not in names or toks[i + 1].text != "!" \
+                or toks[i - 1].text == "!" or toks[i + 2].text not in "([{" \
+                or i + 2 not in pairs:
+            continue
+        open_i, close_i = i + 2, pairs[i + 2]
+        start, end = toks[open_i].start, toks[close_i].start
+        for p in range(start + 1, end):
+            if chars[p] != "\n":
+                chars[p] = " "
+        chars[start], chars[end] = "(", ")"
+
+
 
 def definitions(text: str, skipped: dict) -> dict[str, "MacroDef | MacroError"]:
     """The file's `macro_rules!` definitions (the pre-scanner's blanked items), by name."""

@@ -17,7 +17,8 @@ from ..diagnostics import DiagnosticSink, Label
 from ..span import SourceFile, Span
 from .errors import ErrorReporter
 from .lalr import LalrParser
-from .macro_rules import MAX_DEPTH, MacroError, definitions, expand_call
+from ..ast_fields import child_fields
+from .macro_rules import MAX_DEPTH, MacroDef, MacroError, definitions, expand_call
 from .prescan import LexError, prescan
 from .tables import grammar_text, load_tables
 from .transform import AstBuilder
@@ -107,7 +108,10 @@ def expand_item_macros(unit: ast.SourceUnit, defs: dict, sink: DiagnosticSink,
                        "no rule matches this call")
             return []
         # a name in `<..>`: no `.file` of its own in the PTX line table (ptx/module.py)
-        name = f"<expansion of `{call.name}!` at {span.file.name}:{span.line}:{span.col}>"
+        outer = span.file.name
+        where = outer[outer.index(" at ") + 4:-1] if outer.startswith("<expansion of ") \
+            else f"{outer}:{span.line}:{span.col}"  # the call in the user's file
+        name = f"<expansion of `{call.name}!` at {where}>"
         file = SourceFile(name, text)
         # the expansion's plain `fn`s and `impl`s are parsed as device code (resolve/reach.py
         # decides that by name for the file itself); if one of them is host code, not
@@ -121,4 +125,52 @@ def expand_item_macros(unit: ast.SourceUnit, defs: dict, sink: DiagnosticSink,
         sink.diagnostics.extend(scratch.diagnostics)
         return list(inner.items)
 
-    return replace(unit, items=items_of(unit.items))
+    def expr_of(call: ast.MacroCallExpr):
+        """`square!(x + 1)` in an expression or statement: its expansion, parsed as the body
+        of a block (the block keeps the macro's own `let`s to itself, as hygiene does)."""
+        span = call.span
+        d = defs[call.name]
+        if isinstance(d, MacroError) or depth >= MAX_DEPTH:
+            sink.error(SYNTAX, str(d) if isinstance(d, MacroError) else
+                       f"recursion limit reached while expanding `{call.name}!`", span,
+                       "in this macro call")
+            return call
+        try:
+            text = expand_call(d, span.text())
+        except MacroError as err:
+            at = span.start + err.at
+            sink.error(SYNTAX, str(err), Span(span.file, at, min(at + 1, span.end)),
+                       "no rule matches this call")
+            return call
+        outer = span.file.name
+        where = outer[outer.index(" at ") + 4:-1] if outer.startswith("<expansion of ") \
+            else f"{outer}:{span.line}:{span.col}"
+        file = SourceFile(f"<expansion of `{call.name}!` at {where}>",
+                          "#[device] fn expansion() {\n" + text + "\n}\n")
+        inner = parse(file, sink, frozenset(), defs, depth + 1)
+        fn = inner.items[0] if inner.items and isinstance(inner.items[0], ast.FnItem) else None
+        if fn is None:
+            return call
+        return ast.BlockExpr(block=fn.body, span=span)
+
+    def rewrite(node):
+        if isinstance(node, ast.MacroCallExpr) and node.name in defs:
+            return expr_of(node)
+        changes = {}
+        for name in child_fields(node):
+            value = getattr(node, name)
+            new = rewrite_value(value)
+            if new is not value:
+                changes[name] = new
+        return replace(node, **changes) if changes else node
+
+    def rewrite_value(value):
+        if isinstance(value, ast.Node):
+            return rewrite(value)
+        if isinstance(value, tuple):
+            new = tuple(rewrite_value(v) for v in value)
+            return value if all(a is b for a, b in zip(new, value)) else new
+        return value
+
+    unit = replace(unit, items=items_of(unit.items))
+    return rewrite(unit) if any(isinstance(d, MacroDef) for d in defs.values()) else unit

@@ -577,6 +577,8 @@ def prescan(text: str, promote: frozenset[int] = frozenset()) -> Prescan:
     scanner = _ItemScanner(text, toks, pairs, promote)
     scanner.scan(0, len(toks))
     chars = list(text)
+    from .macro_rules import blank_macro_args  # (macro_rules imports this module)
+    blank_macro_args(toks, pairs, chars)  # first: host items blanked below stay blank
     for start, end in comments + scanner.blank:
         for p in range(start, end):
             if chars[p] != "\n":

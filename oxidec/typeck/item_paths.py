@@ -149,7 +149,7 @@ class ItemPathMixin:
             self.consts.eval_item(item)
         finally:
             self.consts.sink = saved
-            self.consts.memo.pop(f"{id(item)}", None)
+            self.consts.memo.pop(self.consts.item_key(item), None)
         for d in scratch.diagnostics:
             if d.code == "E0080" and "cannot be evaluated" not in d.primary.message:
                 self.sink.emit(d)
@@ -242,6 +242,31 @@ class ItemPathMixin:
         self.unsupported(e.span, "functions used as values")
         return T.ERROR
 
+    def assoc_env_of_path(self, e: ast.PathExpr) -> dict:
+        """`assoc_const_env` for the associated const a path names, if it names one."""
+        res = self.resolve_value_path(e.path)
+        if res is None or res.def_ is None or res.assoc is None:
+            return {}
+        d = self.items.assoc.get((res.def_.key, res.assoc))
+        return self.assoc_const_env(e, d) if d is not None and d.kind == "const" else {}
+
+    def assoc_const_env(self, e: ast.PathExpr, d) -> dict:
+        """The impl parameters an associated const of a generic impl is evaluated with:
+        from the instance the path names (`Grid::<3>::LEN`, `Self::LEN`)."""
+        if d.impl_item is None or not d.impl_item.generics:
+            return {}
+        segs = e.path.segments
+        if segs[0].name == "Self" and self.self_ty is not None:
+            return self.impl_env(d.item, getattr(self.self_ty, "name", None))
+        if segs[0].name == "Self":  # in the generic impl itself: the parameters in scope
+            names = {p.name for p in d.impl_item.generics.params}
+            return {k: v for k, v in self.generic_env.items() if k in names}
+        if len(segs) >= 2 and segs[-2].generic_args:
+            owner = self.lower_type(ast.PathType(path=ast.Path(segments=segs[:-1],
+                                                               span=e.span), span=e.span))
+            return self.impl_env(d.item, getattr(owner, "name", None))
+        return {}
+
     def assoc_value(self, e: ast.PathExpr, owner, name: str, expected) -> T.Ty:
         """`S::N`, `Self::N`: an associated const of an inherent impl."""
         d = self.items.assoc.get((owner.key, name))
@@ -252,7 +277,14 @@ class ItemPathMixin:
                             help=self._assoc_hint(owner, name))
             return T.ERROR
         if d.kind == "const":
-            return self.const_value(e, d.item)
+            env = self.assoc_const_env(e, d)
+            if not env:
+                return self.const_value(e, d.item)
+            self.consts.assoc_env = env  # the instance's parameters (consteval.eval_item)
+            try:
+                return self.const_value(e, d.item)
+            finally:
+                self.consts.assoc_env = {}
         if d.kind == "fn":
             return self.fn_value(e, d)  # typeck/fn_values.py
         self.unsupported(e.span, "functions used as values")
