@@ -92,3 +92,16 @@ def view_ty(kind: str, elem: Ty, dims: tuple[int, ...] = ()) -> ViewTy:
 
 def view_kind(ty: Ty) -> str | None:
     return ty.kind if isinstance(ty, ViewTy) else None
+
+
+# `uniform::Uniform<T>` (device_api/uniform.py): a scalar the same in every thread of the
+# launch, #[repr(transparent)]: one field
+def uniform_ty(inner: Ty) -> StructTy:
+    return StructTy(f"Uniform<{inner}>", (("0", inner),), True)
+
+
+def uniform_inner(ty: Ty) -> Ty | None:
+    """T of a `Uniform<T>`, else None."""
+    if isinstance(ty, StructTy) and ty.name.startswith("Uniform<") and len(ty.fields) == 1:
+        return ty.fields[0][1]
+    return None

@@ -165,7 +165,7 @@ class DisjointSliceTy(Ty):
     """`DisjointSlice<T, I>`: writable global slice, one element per thread index."""
 
     elem: Ty
-    index: str = "1d"  # "1d" | "2d:<stride>" | "runtime2d" | "tiles:<n>" |
+    index: str = "1d"  # "1d" | "2d:<stride>" | "runtime2d" | "warp" | "tiles:<n>" |
     #                    "rmtiles:<rows>:<cols>:<stride>" (device_api/views.py)
 
     def __str__(self) -> str:
@@ -173,6 +173,8 @@ class DisjointSliceTy(Ty):
             return f"DisjointSlice<{self.elem}>"
         if self.index.startswith("2d:"):
             return f"DisjointSlice<{self.elem}, thread::Index2D<{self.index[3:]}>>"
+        if self.index == "warp":
+            return f"DisjointSlice<{self.elem}, thread::WarpIndex>"
         if self.index.startswith("tiles:"):  # `view::LinearTiles<N>`
             return f"DisjointSlice<{self.elem}, LinearTiles<{self.index[6:]}>>"
         if self.index.startswith("rmtiles:"):  # `view::RowMajorTiles<ROWS, COLS, STRIDE>`
@@ -590,4 +592,5 @@ from .scalar_consts import (FLOAT_CONSTS, FLOAT_INT_CONSTS, HALF_CONSTS,  # noqa
 # the handle types of parts of the device API (after everything they are built of)
 from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
                            cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
-                           runtime2d_slice_ty, ViewTy, view_kind, view_ty)
+                           runtime2d_slice_ty, uniform_inner, uniform_ty, ViewTy, view_kind,
+                           view_ty)

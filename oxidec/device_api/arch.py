@@ -39,6 +39,8 @@ def blackwell_family(names: tuple[str, ...]) -> str | None:
     for n in names:
         if n in BLACKWELL_MODULES:
             return n
+        if n.startswith("Tcgen05"):  # its types: `Tcgen05SmemDescriptor::builder()`, ..
+            return "tcgen05"
     last = names[-1] if names else ""
     if any(f in last for f in FP4_FP6):
         return "f8f6f4"

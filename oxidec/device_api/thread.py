@@ -8,6 +8,7 @@ TYPES = [
     ApiType("Index1D", "thread"),
     ApiType("Index2D", "thread", "<const ROW_STRIDE: usize>"),
     ApiType("Runtime2DIndex", "thread"),
+    ApiType("WarpIndex", "thread", doc="index space: element w belongs to warp w"),
     ApiType("ThreadIndex32", "thread", doc="a thread's u32 index (`index_1d_u32`)"),
     ApiType("ThreadCoord2D32", "thread", doc="a thread's u32 (row, col) (`coord_2d_u32`)"),
     ApiType("LaunchContext", "thread", doc="`#[kernel(launch_context = NAME)]`"),
@@ -32,6 +33,9 @@ FNS = [
     ApiFn("thread::nsmid", (), "u32", op("nsmid")),
     ApiFn("thread::index_1d", (), "ThreadIndex", hook("index_1d")),
     ApiFn("thread::index_2d", (), "Option<ThreadIndex>", hook("index_2d"), const_generics=1),
+    # lane 0 of each warp of a 1-D launch: Some(blockIdx.x * ceil(blockDim.x / 32) +
+    # threadIdx.x / 32), the warp's index in the grid; the other lanes: None
+    ApiFn("thread::warp_index", (), "Option<ThreadIndex>", hook("warp_index")),
     ApiFn("thread::index_2d_row", (), "usize", hook("index_2d_row")),
     ApiFn("thread::index_2d_col", (), "usize", hook("index_2d_col")),
     ApiFn("thread::sync_threads", (), "()", op("sync_threads")),

@@ -13,7 +13,8 @@ made, then read and written without further checks) and the tile index spaces.
     StaticTileMut32<..>     at_const::<ROW, COL>() rows() cols()
     ThreadRunMut32<T, N>    len() is_empty() is_clipped() at(k) -> Option<InBoundsMut32<T>>
     GridStrideRuns32<T, N>  next_run() -> Option<ThreadRunMut32<T, N>> (runs t, t + threads,
-                            t + 2*threads, .. of the grid's gridDim.x * blockDim.x threads)
+                            t + 2*threads, .. of the grid's gridDim.x * blockDim.x threads);
+                            period() -> u64 (threads * N: elements between a thread's runs)
 
 `i` is the `ThreadIndex32` of `index_1d_u32`, `coord` the `ThreadCoord2D32` of
 `coord_2d_u32`. A tile (`tile_thread32`, `tile_2d32`) must fit whole (else None); a run is
@@ -54,7 +55,7 @@ VIEW_METHODS = {
     "StaticTileMut32": {"at_const": ((), 2), "rows": ((), 0), "cols": ((), 0)},
     "ThreadRunMut32": {"len": ((), 0), "is_empty": ((), 0), "is_clipped": ((), 0),
                        "at": (("u32",), 0)},
-    "GridStrideRuns32": {"next_run": ((), 0)},
+    "GridStrideRuns32": {"next_run": ((), 0), "period": ((), 0)},
 }
 
 FNS = [

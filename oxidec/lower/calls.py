@@ -105,6 +105,29 @@ class CallLowering:
         ty = self.ty(e)
         return self.to_temp(M.Aggregate(ty, (valid, idx)), ty, span)
 
+    def api_warp_index(self, e: ast.CallExpr, api: ApiFn) -> M.Operand:
+        """Some(warp's grid index) on lane 0 of each warp of a 1-D launch, else None."""
+        span = e.span
+
+        def u32(op, a, b, ty=T.U32):
+            return self.to_temp(M.BinaryOp(op, a, b), ty, span)
+        tid = self.special("tid.x", span)
+        warps = u32("shr", u32("add", self.special("ntid.x", span), M.Constant(31, T.U32)),
+                    M.Constant(5, T.U32))
+        block = self.to_temp(M.Cast(self.special("ctaid.x", span), T.USIZE), T.USIZE, span)
+        first = u32("mul", block, self.to_temp(M.Cast(warps, T.USIZE), T.USIZE, span), T.USIZE)
+        mine = self.to_temp(M.Cast(u32("shr", tid, M.Constant(5, T.U32)), T.USIZE), T.USIZE,
+                            span)
+        idx = u32("add", first, mine, T.USIZE)
+        lane0 = u32("eq", u32("bitand", tid, M.Constant(31, T.U32)), M.Constant(0, T.U32),
+                    T.BOOL)
+        flat = u32("ne", self.index_1d(span), M.Constant(T.int_range(T.USIZE)[1], T.USIZE),
+                   T.BOOL)  # a 1-D launch (index_1d is the invalid usize::MAX otherwise)
+        valid = u32("bitand", lane0, flat, T.BOOL)
+        ty = self.ty(e)
+        index = self.to_temp(M.Use(idx), T.THREAD_INDEX, span)
+        return self.to_temp(M.Aggregate(ty, (valid, index)), ty, span)
+
     def row_major_index(self, stride: int, span: Span) -> tuple[M.Operand, M.Operand]:
         """(col < stride, row * stride + col) from the global 2-D thread position."""
         col = self.global_index("x", span)

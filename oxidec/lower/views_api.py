@@ -156,6 +156,8 @@ class ViewLowering:
             ok = self._vbin("lt", k, fld(1, T.U32), span, T.BOOL)
             cell = self._ptr_add(fld(0, ptr_ty), self._usize(k, span), ptr_ty, span)
             return self._some(ty, ok, (cell,), span)
+        if name == "period":
+            return self.to_temp(M.Cast(fld(3, T.USIZE), T.U64), T.U64, span)
         # next_run: the run at pos, then pos += step (pos stops at len: no wrap-around)
         n = recv.dims[0]
         length, pos, step = fld(1, T.USIZE), fld(2, T.USIZE), fld(3, T.USIZE)

@@ -61,6 +61,8 @@ def _put(buf: bytearray, off: int, ty: T.Ty, value: Any, what: str) -> None:
             [ty.elem] * ty.length
         offs = list(layout.field_offsets(ty)) if not isinstance(ty, T.ArrayTy) else \
             [i * layout.size_of(ty.elem) for i in range(ty.length)]
+        if T.uniform_inner(ty) is not None and not isinstance(value, (tuple, list, dict)):
+            value = (value,)  # `Uniform<T>` is #[repr(transparent)]: the bare value
         values = _field_values(value, names, len(ftys), f"{what} (`{ty}`)")
         for v, t, o, i in zip(values, ftys, offs, range(len(ftys))):
             _put(buf, off + o, t, v, f"{what}.{names[i] if names else i}")

@@ -103,8 +103,20 @@ for _name, _ufunc in {"sqrt": np.sqrt, "floor": np.floor, "ceil": np.ceil,
 # The accurate routines run oxidec/mathlib's op list, the one the PTX emitter prints, so they
 # give the GPU's bits. The fast variants (MUFU approximations on the GPU) are NumPy's in f32:
 # close to the hardware, not bit exact; on f64 they are the accurate routines, as on the GPU.
+def _revolutions(a: np.ndarray) -> np.ndarray:
+    """The angle as MUFU.SIN/COS take it, in radians: ptxas emits `sin.approx.f32 x` as
+    `FMUL.RZ t, x, 0.15915494f` (x / 2pi, rounded toward zero) then `MUFU.SIN t`. Most of
+    the hardware's error for a large |x| is that product's rounding, so it is made exactly
+    (the f64 product of two f32 is exact), and only MUFU's own few ulps are left."""
+    p = a.astype(np.float64) * np.float64(np.float32(0.15915493667125701904))
+    t = p.astype(np.float32)
+    t = np.where(np.abs(t.astype(np.float64)) > np.abs(p), np.nextafter(t, np.float32(0)), t)
+    return t.astype(np.float64) * (2 * np.pi)
+
+
 _FAST_F32 = {"exp.approx": np.exp, "exp2.approx": np.exp2, "ln.approx": np.log,
-             "log2.approx": np.log2, "sin.approx": np.sin, "cos.approx": np.cos,
+             "log2.approx": np.log2, "sin.approx": lambda a: np.sin(_revolutions(a)),
+             "cos.approx": lambda a: np.cos(_revolutions(a)),
              "tanh.approx": np.tanh, "rsqrt.approx": lambda a: 1 / np.sqrt(a)}
 
 

@@ -64,6 +64,8 @@ class ApiMixin:
             return T.runtime2d_slice_ty(args[0])
         if name == "ThreadIndex2D":  # `ThreadIndex<Runtime2DIndex>`
             return T.THREAD_INDEX_2D
+        if name == "Uniform":
+            return T.uniform_ty(args[0])
         atomic = T.atomic_type_name(name)
         if atomic is not None:
             return atomic

@@ -204,6 +204,8 @@ class CallMixin:
             return self.call_coop_collective(e, api)
         if api.check == "cusimd_new":  # typeck/cusimd.py
             return self.call_cusimd_new(e, api, expected)
+        if api.check == "uniform_new":  # typeck/views.py
+            return self.call_uniform_new(e, expected)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)

@@ -118,6 +118,8 @@ class ExprMixin:
             self.sink.error("OX0002", "`SharedArray::UNINIT` may only initialise a "
                             "`static mut` shared array", e.span, "used as a value")
             return T.ERROR
+        if self.blackwell_item(names, e.span):  # `Tcgen05SwizzleMode::None`: OX0013
+            return T.ERROR
         self.sink.error("E0425", f"cannot find value `{'::'.join(names)}` in this scope", e.span,
                         "not found in this scope")
         return T.ERROR

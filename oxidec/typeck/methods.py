@@ -53,6 +53,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "WarpTile"
     if T.view_kind(ty) is not None:
         return T.view_kind(ty)
+    if T.uniform_inner(ty) is not None:
+        return "Uniform"
     return None
 
 
@@ -133,6 +135,8 @@ class MethodMixin:
                 ret = self.cusimd_method(e, api, base)
             elif api.check == "view":  # typeck/views.py: from T and the index space
                 params, ret = self.view_method(e, api, base)
+            elif api.check == "uniform":  # typeck/views.py: from T
+                params, ret = self.uniform_method(e, api, base, params, ret)
             elif api.name in ("get_mut", "get_mut_indexed") and owner == "DisjointSlice":
                 ret = self.flat_space_only(e, base, ret)  # typeck/views.py
             done("", params, ret)

@@ -137,6 +137,8 @@ class TypeLoweringMixin:
             return T.BARRIER_TOKEN
         if name == "ManagedBarrier" or name in MANAGED_ALIASES:  # typeck/barriers.py
             return self.managed_barrier_type(name, gargs, te.span)
+        if name == "Uniform" and len(gargs) == 1:  # device_api/uniform.py
+            return T.uniform_ty(self._type_arg(gargs[0]))
         if name == "CuSimd" or name in CUSIMD_ALIASES:  # typeck/cusimd.py
             return self.cusimd_type(name, gargs, te.span)
         if name == "WarpTile" and len(gargs) == 1:  # cooperative groups: N in the type
@@ -236,6 +238,8 @@ class TypeLoweringMixin:
                 return "runtime2d"
             if last.name == "Index1D":
                 return "1d"
+            if last.name == "WarpIndex":
+                return "warp"
             dims = TILE_SPACES.get(last.name)
             if dims is not None and len(last.generic_args) == dims:
                 vals = [self.consts.eval_usize(self._const_arg(g)) for g in last.generic_args]
@@ -247,8 +251,8 @@ class TypeLoweringMixin:
                     return "1d"
                 return ("tiles:" if dims == 1 else "rmtiles:") + ":".join(map(str, vals))
         self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>`, "
-                        "`thread::Runtime2DIndex`, `LinearTiles<N>` or `RowMajorTiles<ROWS, "
-                        "COLS, ROW_STRIDE>`)", arg.span, "not an index kind")
+                        "`thread::Runtime2DIndex`, `thread::WarpIndex`, `LinearTiles<N>` or "
+                        "`RowMajorTiles<ROWS, COLS, ROW_STRIDE>`)", arg.span, "not an index kind")
         return "1d"
 
     def user_type(self, te: ast.PathType) -> T.Ty | None:

@@ -33,6 +33,8 @@ class ViewMixin:
             return (), T.BOOL
         if name == "at":  # a run's element k: Some while k < the run's length
             return (T.U32,), T.option_ty(cell)
+        if name == "period":
+            return (), T.U64
         if name == "next_run":
             return (), T.option_ty(T.view_ty("ThreadRunMut32", elem, dims))
         # at_const::<I>() / at_const::<ROW, COL>(): checked here against N / ROWS, COLS
@@ -63,11 +65,15 @@ class ViewMixin:
     def flat_space_only(self, e: ast.MethodCallExpr, recv: T.Ty, ret: T.Ty) -> T.Ty:
         """`get_mut` / `get_mut_indexed` address one element per thread index: not defined
         for the tile spaces, whose threads own several (cuda-oxide: `FlatIndexSpace`)."""
-        if isinstance(recv, T.DisjointSliceTy) and recv.index.startswith(("tiles:", "rmtiles:")):
+        if isinstance(recv, T.DisjointSliceTy) and (
+                recv.index.startswith(("tiles:", "rmtiles:")) or
+                recv.index == "warp" and e.method == "get_mut_indexed"):
             self.sink.error("E0599", f"no method named `{e.method}` found for `{recv}` in the "
                             "current scope", e.method_span, "method not found",
                             notes=["a thread owns a tile of a tiled slice: take it with "
-                                   "`tile_thread32`, `thread_run32` or `tile_2d32`"])
+                                   "`tile_thread32`, `thread_run32` or `tile_2d32`"
+                                   if recv.index != "warp" else "a `WarpIndex` slice is "
+                                   "addressed by `get_mut(thread::warp_index()?)`"])
             return T.ERROR
         return ret
 
@@ -96,3 +102,39 @@ class ViewMixin:
         else:  # tile_2d32
             ret = T.option_ty(T.view_ty("StaticTileMut32", elem, dims))
         return (WITNESS[witness],), ret
+
+    # -- uniform::Uniform<T> (device_api/uniform.py) ------------------------------------------
+    def uniform_method(self, e: ast.MethodCallExpr, api: ApiFn, recv: T.Ty, params, ret):
+        inner = T.uniform_inner(recv)
+        if api.name == "get":
+            return (), inner
+        if inner != T.U32:
+            self.sink.error("E0599", f"no method named `{api.name}` found for `{recv}` in the "
+                            "current scope", e.method_span, "method not found",
+                            notes=[f"`{api.name}` is defined for `Uniform<u32>`"])
+            return params, T.ERROR
+        if api.const_generics:
+            if len(e.generic_args) != 1:
+                self.sink.error("E0107", f"`{api.path}` takes 1 generic argument",
+                                e.method_span, f"write `{api.name}::<C>()`")
+                self.r.generic_values[e] = (0,)
+            else:
+                got = self.consts.eval(self._const_arg(e.generic_args[0]), T.U32)
+                self.r.generic_values[e] = (got.value if got is not None else 0,)
+        return params, ret
+
+    def call_uniform_new(self, e: ast.CallExpr, expected=None) -> T.Ty:
+        """`Uniform::new_unchecked(v)`: `Uniform<T>` of the argument's type."""
+        if len(e.args) != 1:
+            self.sink.error("E0061", f"this function takes 1 argument but {len(e.args)} were "
+                            "supplied", e.func.span, "expected 1 argument")
+            return T.ERROR
+        want = T.uniform_inner(self.shallow(expected)) if expected is not None else None
+        got = self.shallow(self.check_expr(e.args[0], want))
+        if isinstance(got, T.InferTy):
+            self.unify(got, want if want is not None else
+                       (T.F64 if got.kind == "float" else T.I32))
+            got = self.shallow(got)
+        if isinstance(got, T.ErrorTy):
+            return T.ERROR
+        return T.uniform_ty(self.deep(got))
