@@ -15,8 +15,11 @@ from pathlib import Path
 
 
 def build(checkout: Path, sample: Path, out: Path) -> str:
-    subprocess.run([sys.executable, "-m", "oxidec.cli", "build", str(sample), "-o", str(out)],
-                   cwd=checkout, check=True, capture_output=True)
+    """The PTX (sm_90: some samples need it), or the exit status and stderr of a failed build."""
+    proc = subprocess.run([sys.executable, "-m", "oxidec.cli", "build", str(sample), "-o",
+                           str(out), "--arch", "sm_90"], cwd=checkout, capture_output=True)
+    if proc.returncode != 0:
+        return f"exit {proc.returncode}\n{proc.stderr.decode(errors='replace')}"
     return out.read_text()
 
 

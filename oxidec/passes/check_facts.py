@@ -49,7 +49,7 @@ def mentions(key, local: int) -> bool:
 
 
 class FactState:
-    __slots__ = ("top", "facts", "by_lhs", "implies", "cond", "vals", "users")
+    __slots__ = ("top", "facts", "by_lhs", "implies", "cond", "vals", "users", "owned")
 
     def __init__(self, top: bool = False) -> None:
         self.top = top
@@ -59,6 +59,10 @@ class FactState:
         self.cond: dict = {}
         self.vals: dict = {}
         self.users: dict = {}
+        # the keys of `users` and `by_lhs` whose sets this state alone holds: a copy
+        # shares the others' sets, and a state copies a shared set before changing it
+        # (copying every set of every state was most of the dataflow's time)
+        self.owned: set = set()
 
     # -- copies and comparison -------------------------------------------------------
 
@@ -66,12 +70,25 @@ class FactState:
         new = FactState.__new__(FactState)
         new.top = self.top
         new.facts = set(self.facts)
-        new.by_lhs = {k: set(v) for k, v in self.by_lhs.items()}
+        new.by_lhs = dict(self.by_lhs)
         new.implies = dict(self.implies)
         new.cond = dict(self.cond)
         new.vals = dict(self.vals)
-        new.users = {k: set(v) for k, v in self.users.items()}
+        new.users = dict(self.users)
+        new.owned = set()
+        self.owned = set()  # shared now
         return new
+
+    def _own(self, table: dict, key, tag) -> set:
+        """`table[key]`'s set, made this state's own first if it is shared."""
+        s = table.get(key)
+        if s is None:
+            s = table[key] = set()
+            self.owned.add((tag, key))
+        elif (tag, key) not in self.owned:
+            s = table[key] = set(s)
+            self.owned.add((tag, key))
+        return s
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, FactState):
@@ -87,13 +104,13 @@ class FactState:
 
     def _use(self, entry, key) -> None:
         for local in locals_of(key):
-            self.users.setdefault(local, set()).add(entry)
+            self._own(self.users, local, "u").add(entry)
 
     def add_fact(self, fact) -> None:
         if self.top or fact in self.facts:
             return
         self.facts.add(fact)
-        self.by_lhs.setdefault(fact[1], set()).add(fact)
+        self._own(self.by_lhs, fact[1], "b").add(fact)
         self._use(("f", fact), fact)
 
     def add_facts(self, facts) -> None:
@@ -102,8 +119,8 @@ class FactState:
 
     def _drop_fact(self, fact) -> None:
         self.facts.discard(fact)
-        same = self.by_lhs.get(fact[1])
-        if same is not None:
+        if fact[1] in self.by_lhs:
+            same = self._own(self.by_lhs, fact[1], "b")
             same.discard(fact)
             if not same:
                 del self.by_lhs[fact[1]]

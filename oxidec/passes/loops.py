@@ -166,15 +166,20 @@ class _DefIndex:
     def inside(self, loop: Loop) -> tuple[set[int], dict[int, list[Site]]]:
         """(the locals written inside the loop, added in the order of `defs` as LoopFacts
         always made it, so the set iterates alike; each one's sites inside, in order)."""
-        part = self.entries[bisect_left(self.nums, loop.lo):bisect_left(self.nums, loop.hi)]
-        part.sort(key=lambda e: (e[1], e[3]))  # defs' order: by local's rank, then site
-        sites: dict[int, list[Site]] = {}
-        for _, _, local, s in part:
-            got = sites.get(local)
+        by_rank: dict[int, list] = {}
+        for _, rank, local, s in self.entries[bisect_left(self.nums, loop.lo):
+                                              bisect_left(self.nums, loop.hi)]:
+            got = by_rank.get(rank)
             if got is None:
-                sites[local] = [s]
+                by_rank[rank] = [local, s]
             else:
                 got.append(s)
+        sites: dict[int, list[Site]] = {}
+        for rank in sorted(by_rank):  # defs' order
+            local, *where = by_rank[rank]
+            if len(where) > 1:
+                where.sort()
+            sites[local] = where
         return set(sites), sites
 
 

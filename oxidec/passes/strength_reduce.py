@@ -26,6 +26,8 @@ iteration, or all after), so that `s`, updated right after `k`, matches it.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
 from .loops import Site, ensure_preheader, per_round, rewrite_each_iv
@@ -50,10 +52,7 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
     than another such local reads."""
     facts = analysis.facts
     found = {}
-    blocks = loop.blocks
-    for b, i, stmt in per_round(analysis.doms, "binary_assigns", _binary_assigns, body):
-        if b not in blocks:
-            continue
+    for b, i, stmt in _binary_assigns_in(body, loop, analysis.doms):
         local = stmt.place.local
         if local in facts.taken or len(facts.inside_sites(local)) != 1:
             continue
@@ -79,13 +78,33 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
     return [(site, aff) for local, (site, aff) in found.items() if local in read_elsewhere]
 
 
-def _binary_assigns(body: Body) -> list:
-    """[(block, index, statement)]: the statements `_n = op(a, b)` that write a whole local
-    other than an argument, in block order (one walk per analysis round)."""
-    return [(b, i, stmt) for b, block in enumerate(body.blocks)
-            for i, stmt in enumerate(block.statements)
-            if type(stmt) is Assign and not stmt.place.projection
-            and stmt.place.local > body.arg_count and type(stmt.rvalue) is BinaryOp]
+def _binary_assigns_in(body: Body, loop, doms) -> list:
+    """[(block, index, statement)]: the statements `_n = op(a, b)` inside the loop that
+    write a whole local other than an argument, in block order. The body's are listed
+    once per analysis round, by the loop-forest number of their block (a loop's blocks
+    are an interval of those numbers): a loop takes its slice."""
+    forest = getattr(loop.blocks, "forest", None)
+    if forest is None:
+        blocks = loop.blocks
+        return [e for e in _binary_assigns(body, None)[1] if e[0] in blocks]
+    nums, entries = per_round(doms, "binary_assigns", lambda b: _binary_assigns(b, forest),
+                              body)
+    return sorted(entries[bisect_left(nums, loop.lo):bisect_left(nums, loop.hi)])
+
+
+def _binary_assigns(body: Body, forest):
+    """(numbers, [(block, index, statement)] ordered by the blocks' numbers in `forest`
+    (blocks in no loop left out); all of them in block order without a forest)."""
+    found = [(b, i, stmt) for b, block in enumerate(body.blocks)
+             for i, stmt in enumerate(block.statements)
+             if type(stmt) is Assign and not stmt.place.projection
+             and stmt.place.local > body.arg_count and type(stmt.rvalue) is BinaryOp]
+    if forest is None:
+        return None, found
+    num = forest.num
+    keyed = sorted(((num[b] if b < len(num) else -1, b, i), stmt) for b, i, stmt in found)
+    keyed = [(k, stmt) for k, stmt in keyed if k[0] >= 0]
+    return [k[0] for k, _ in keyed], [(k[1], k[2], stmt) for k, stmt in keyed]
 
 
 def _rewrite(body: Body, loop, iv, analysis: AffineAnalysis, roots) -> None:
