@@ -14,6 +14,8 @@ from oxidec import driver
 from oxidec.api import compile_source
 from oxidec.diagnostics import CompileError, render_all
 
+from int_mma import as_signed, s32_result
+
 # shape -> (k, element width in bits)
 SHAPES = {"m8n8k16": (16, 8), "m8n8k32": (32, 4), "m8n8k128": (128, 1)}
 
@@ -78,14 +80,13 @@ def run(device, rng, shape, module="wmma"):
         a, b, cin, out, device=device)
     want = np.zeros_like(out)
     for n, (_fn, sa, sb, sat, op) in enumerate(ks):
-        As = np.where(A >= 1 << (w - 1), A - (1 << w), A) if sa else A
-        Bs = np.where(B >= 1 << (w - 1), B - (1 << w), B) if sb else B
+        As = as_signed(A, w) if sa else A
+        Bs = as_signed(B, w) if sb else B
         if op == "xor":
             P = (A[:, :, None] ^ B[None, :, :]).sum(1)
         else:
             P = As @ Bs
-        D = P + C
-        D = np.clip(D, -2**31, 2**31 - 1) if sat else (D + 2**31) % 2**32 - 2**31
+        D = s32_result(P + C, sat)
         for lane in range(32):
             for r in range(2):
                 want[(n * 32 + lane) * 2 + r] = D[lane // 4, 2 * (lane % 4) + r]

@@ -15,6 +15,8 @@ from oxidec import driver
 from oxidec.api import compile_source
 from oxidec.diagnostics import CompileError, render_all
 
+from int_mma import as_signed, c_pos, s32_result
+
 SHAPES = {"m16n8k64": (64, 4, 2), "m16n8k32": (32, 2, 1)}  # k, A registers, B registers
 KINDS = [("s4", "s4", False), ("u4", "u4", False), ("s4", "u4", True), ("u4", "s4", False)]
 
@@ -69,11 +71,6 @@ def b_pos(shape, lane, r, e):
     return 8 * t + e + 32 * r, g
 
 
-def c_pos(lane, r):
-    g, t = lane // 4, lane % 4
-    return g + 8 * (r >> 1), 2 * t + (r & 1)
-
-
 def nibbles(v):
     return np.asarray(v, np.int64) & 0xF
 
@@ -99,10 +96,9 @@ def run(device, rng, shape):
     compile_source(source(shape), "m4.rs").mma4[(1,), (32,)](a, b, cin, out, device=device)
     want = np.zeros_like(out)
     for n, (ta, tb, sat) in enumerate(KINDS):
-        A = np.where(an >= 8, an - 16, an) if ta == "s4" else an
-        B = np.where(bn >= 8, bn - 16, bn) if tb == "s4" else bn
-        D = A @ B + C
-        D = np.clip(D, -2**31, 2**31 - 1) if sat else (D + 2**31) % 2**32 - 2**31
+        A = as_signed(an, 4) if ta == "s4" else an
+        B = as_signed(bn, 4) if tb == "s4" else bn
+        D = s32_result(A @ B + C, sat)
         for lane in range(32):
             for r in range(4):
                 want[(n * 32 + lane) * 4 + r] = D[c_pos(lane, r)]

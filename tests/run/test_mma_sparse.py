@@ -15,6 +15,8 @@ from oxidec import driver
 from oxidec.api import compile_source
 from oxidec.diagnostics import CompileError, render_all
 
+from int_mma import as_signed, c_pos, s32_result
+
 # shape name -> (k, element width, registers of A and of B, selector)
 SHAPES = {"m16n8k32_s8": (32, 8, 2, 1), "m16n8k64_s8": (64, 8, 4, 0),
           "m16n8k64_s4": (64, 4, 2, 1), "m16n8k128_s4": (128, 4, 4, 0)}
@@ -64,10 +66,6 @@ pub unsafe fn sparse(a: &[u32], b: &[u32], cin: &[i32], meta: u32, out: *mut i32
 """
 
 
-def c_pos(lane, r):
-    return lane // 4 + 8 * (r >> 1), 2 * (lane % 4) + (r & 1)
-
-
 def run(device, rng, shape, nibble, module="wmma"):
     k, w, n, _sel = SHAPES[shape]
     per = 32 // w
@@ -100,10 +98,9 @@ def run(device, rng, shape, nibble, module="wmma"):
                 Ac[:, (2 * g + kept) * chunk:(2 * g + kept + 1) * chunk]
     want = np.zeros_like(out)
     for i, (_fn, sa, sb, sat) in enumerate(ks):
-        A = np.where(Araw >= 1 << (w - 1), Araw - (1 << w), Araw) if sa else Araw
-        Bv = np.where(B >= 1 << (w - 1), B - (1 << w), B) if sb else B
-        D = A @ Bv + C
-        D = np.clip(D, -2**31, 2**31 - 1) if sat else (D + 2**31) % 2**32 - 2**31
+        A = as_signed(Araw, w) if sa else Araw
+        Bv = as_signed(B, w) if sb else B
+        D = s32_result(A @ Bv + C, sat)
         for lane in range(32):
             for r in range(4):
                 want[(i * 32 + lane) * 4 + r] = D[c_pos(lane, r)]
