@@ -31,10 +31,11 @@ from ..types import BOOL, U32
 
 
 def loop_bools(body: Body) -> bool:
-    homes = _home_locals(body)
-    if not homes:
+    moved = _loop_carried_bools(body)
+    if not moved:
         return False
-    for old in sorted(homes):
+    homes: dict[int, int] = {}  # bool local -> its u32 home
+    for old in moved:
         decl = body.locals[old]
         body.locals.append(LocalDecl(U32, decl.name, True, decl.span))
         homes[old] = len(body.locals) - 1
@@ -51,11 +52,11 @@ def loop_bools(body: Body) -> bool:
     return True
 
 
-def _home_locals(body: Body) -> dict[int, int]:
-    """The bool locals to move, each mapped to -1 (the home is made later)."""
+def _loop_carried_bools(body: Body) -> list[int]:
+    """The bool locals to move, in index order."""
     cyclic = blocks_on_cycles(body)
     if not cyclic:
-        return {}
+        return []
     in_loop: set[int] = set()
     for b in cyclic:
         for stmt in body.blocks[b].statements:
@@ -63,13 +64,13 @@ def _home_locals(body: Body) -> dict[int, int]:
                 in_loop.add(stmt.place.local)
     taken = address_taken(body)
     writes = defs(body)
-    out = {}
-    for local in in_loop:
+    out = []
+    for local in sorted(in_loop):
         if body.locals[local].ty != BOOL or local == 0 or local in body.args() or local in taken:
             continue
         sites = writes.get(local, [])
         if len(sites) >= 2 and all(type(s) is Assign and not s.place.projection for s in sites):
-            out[local] = -1
+            out.append(local)
     return out
 
 
