@@ -264,8 +264,12 @@ def test_const_fold_asserts():
     ])
     const_fold(b)
     assert pretty_terminator(b.blocks[0].terminator) == "goto -> bb1;"
+    # the failing assert stays (it traps); its success edge goes to a new `unreachable` block
     assert pretty_terminator(b.blocks[1].terminator) == \
-        'assert(!const true, "always fails") -> [success: bb2];'
+        'assert(!const true, "always fails") -> [success: bb3];'
+    assert pretty_terminator(b.blocks[3].terminator) == "unreachable;"
+    const_fold(b)
+    assert len(b.blocks) == 4, "a second run adds no block"
 
 
 def test_const_fold_switch_on_integer():

@@ -13,15 +13,17 @@ target semantics of `consteval`; forwards constants through locals assigned exac
 
 An `Index` by a constant local becomes a `ConstIndex`, as in rustc (so the emitter can
 keep small arrays with constant indices in registers).
-An `assert` that always fails stays (it traps at run time); divisions by zero are never
-folded. Dead assignments and unreachable blocks left behind are for `dead_code` and
+An `assert` that always fails stays (it traps at run time), and its success edge goes to a
+fresh `unreachable` block: what followed it (say `a[11]` on a `[f32; 4]`) is dead, and left
+reachable it would reach the emitter as an access no register array can make. Divisions by
+zero are never folded. Dead assignments and unreachable blocks left behind are for `dead_code` and
 `simplify_cfg`.
 """
 from __future__ import annotations
 
 from ..mir.syntax import (
-    Assert, Assign, BinaryOp, Body, Cast, ConstIndex, Constant, Copy, Goto, Index, Intrinsic,
-    Len, Move, Operand, Place, SwitchInt, UnaryOp, Use,
+    Assert, Assign, BasicBlock, BinaryOp, Body, Cast, ConstIndex, Constant, Copy, Goto, Index,
+    Intrinsic, Len, Move, Operand, Place, SwitchInt, UnaryOp, Unreachable, Use,
 )
 from ..mir.typeof import MirTypeError, place_ty
 from ..types import USIZE, ArrayTy, BoolTy, IntTy, SharedArrayTy
@@ -82,7 +84,21 @@ def _fold_once(body: Body) -> bool:
         term = fold_terminator(block.terminator)
         if term is not block.terminator:
             block.terminator, changed = term, True
+        changed |= _cut_after_failing_assert(body, term)
     return changed
+
+
+def _cut_after_failing_assert(body: Body, term) -> bool:
+    """Point the success edge of an assert that always fails at an `unreachable` block."""
+    if not (isinstance(term, Assert) and isinstance(term.cond, Constant)) \
+            or bool(term.cond.value) == term.expected:
+        return False
+    target = body.blocks[term.target]
+    if not target.statements and isinstance(target.terminator, Unreachable):
+        return False
+    body.blocks.append(BasicBlock([], Unreachable(term.span)))
+    term.target = len(body.blocks) - 1
+    return True
 
 
 def _made_len(rv, candidates) -> Use | None:

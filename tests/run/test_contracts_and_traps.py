@@ -87,3 +87,23 @@ except CudaError as e:
                           cwd=ROOT, timeout=120)
     assert "CUDAERROR" in proc.stdout, proc.stdout + proc.stderr
     assert "shift_left" in proc.stdout
+
+
+@pytest.mark.parametrize("opt", [0, 1, 2])
+def test_constant_out_of_bounds_compiles_and_traps(opt, ptxas, tmp_path, rng) -> None:
+    """An index that folds to a constant past the end (through an inlined helper) is a
+    trap at run time, not an internal error in the emitter (a fuzzer found it at -O1/-O2)."""
+    from oxidec.sim import SimTrap
+    ptx = driver.compile_file(KERNELS / "oob_const.rs", driver.Options(opt_level=opt)).ptx
+    path = tmp_path / "c.ptx"
+    path.write_text(ptx)
+    for arch in ("sm_80", "sm_90"):
+        subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", str(tmp_path / "c.cubin")],
+                       check=True)
+    module = api.compile_file(KERNELS / "oob_const.rs", opt_level=opt)
+    x = rng.standard_normal(4).astype(np.float32)
+    out = np.full(32, np.nan, np.float32)
+    with pytest.raises(SimTrap) as err:
+        module.past_end[(1, 1, 1), (32, 1, 1)](x, out, device="sim")
+    assert "index out of bounds" in str(err.value)
+    assert np.isnan(out).all()
