@@ -59,7 +59,7 @@ from ..mir.syntax import (
 )
 from ..types import BOOL, IntTy
 from .affine import Affine, AffineAnalysis, Builder, ZERO, ONE
-from ..mir.cfg import Dominators, find_loops, map_targets
+from ..mir.cfg import Dominators, find_loops, has_cycle, map_targets
 from .loops import (LoopFacts, Site, basic_ivs, ensure_preheader, in_rounds, iteration_locals,
                     local_defs)
 from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator
@@ -68,6 +68,8 @@ MAX_LOOP_BLOCKS = 64  # the copy doubles the loop; leave very large loops alone
 
 
 def bounds_hoist(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     # one loop per round: the analysis is redone after each change
     return in_rounds(_hoist_one, body)
 

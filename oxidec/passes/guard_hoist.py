@@ -25,7 +25,7 @@ in bounds_hoist: the two versions would put those in different control flow.
 from __future__ import annotations
 
 from ..mir.syntax import Assert, Assign, BinaryOp, Body, Copy, Goto, Move, Place, SwitchInt
-from ..mir.cfg import find_loops, outside_predecessors
+from ..mir.cfg import find_loops, has_cycle, outside_predecessors
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .bounds_hoist import MAX_LOOP_BLOCKS, copy_loop, has_side_effects
@@ -34,6 +34,8 @@ from ..mir.visit import address_taken, statement_def
 
 
 def guard_hoist(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     # one loop per round: the analysis is redone after each change
     return in_rounds(_hoist_one, body)
 

@@ -28,7 +28,7 @@ from ..mir.syntax import (
 from ..types import IntTy
 from ..mir.visit import address_taken, has_deref
 from ..mir.cfg import (  # re-exported: the loop passes' vocabulary
-    Dominators, Loop, find_loops, map_targets, outside_predecessors, predecessors, successors,
+    Dominators, Loop, find_loops, has_cycle, map_targets, outside_predecessors, predecessors, successors,
 )
 
 
@@ -334,7 +334,8 @@ def rewrite_each_iv(body: Body, try_iv) -> bool:
     """
     from .dead_code import dead_code
     changed = dead_code(body)  # a dead read must not make an expression look used
-    changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
+    if has_cycle(body):  # else no loop, no induction variable
+        changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
     return remove_dead_ivs(body) or changed
 
 
