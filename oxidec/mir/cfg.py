@@ -484,7 +484,11 @@ def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
 def outside_predecessors(body: Body, loop: Loop, preds: list[list[int]] | None = None
                          ) -> list[int]:
     """The loop header's predecessors outside the loop (its ways in); `preds`: the body's
-    `predecessors`, when the caller has them."""
+    `predecessors`, when the caller has them (else only the header's are found: a scan
+    of the terminators, not every block's list)."""
     if preds is None:
-        preds = predecessors(body)
+        h = loop.header
+        inside = loop.blocks
+        return [b for b, block in enumerate(body.blocks)
+                if h in successors(block.terminator) and b not in inside]
     return [p for p in preds[loop.header] if p not in loop.blocks]
