@@ -33,6 +33,7 @@ from ..mir import syntax as M
 from ..span import Span
 from .builder import LoopScope
 from .iter_consumers import ConsumerLowering
+from .iter_search import SearchConsumerLowering
 from .iter_items import Item, ItemLowering, ref_item, tuple_item, value_item
 from .iter_windows import WINDOW_SOURCES, window_chain
 
@@ -87,7 +88,7 @@ class LoopCtx:
     count: M.Operand | None = None
 
 
-class IteratorLowering(ItemLowering, ConsumerLowering):
+class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering):
 
     def is_iterable(self, e: ast.Expr) -> bool:
         ty = self.ty(e)

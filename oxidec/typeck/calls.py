@@ -91,6 +91,9 @@ class CallMixin:
         ctor = uninit_ctor(names)
         if ctor is not None:  # typeck/uninit.py
             return self.call_uninit_ctor(e, ctor, expected)
+        prim = self.check_prim_method_call(e, expected)  # `f32::max(a, b)`: typeck/prim_paths.py
+        if prim is not None:
+            return prim
         for a in e.args:
             self.check_expr(a)
         hint = nearest(name, self.resolver.visible(self.module, "value")
