@@ -350,7 +350,8 @@ class SharedArrayTy(Ty):
 
 BARRIER = SharedArrayTy(IntTy(64, False), 1, 8, "Barrier")
 # `tma::TmaDescriptor`: a CUtensorMap, 128 opaque bytes the host encodes (64-byte aligned
-# there); kernels take `*const TmaDescriptor` and only pass it on to TMA instructions
+# there); kernels take `*const TmaDescriptor` or `TmaDescriptor` (by value: left in its
+# `.param`) and only pass it on to TMA instructions
 TMA_DESCRIPTOR = StructTy("TmaDescriptor", (("opaque", ArrayTy(IntTy(64, False), 16)),), True)
 
 
