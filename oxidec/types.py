@@ -594,4 +594,5 @@ from .scalar_consts import (FLOAT_CONSTS, FLOAT_INT_CONSTS, HALF_CONSTS,  # noqa
 from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
                            cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
                            runtime2d_slice_ty, uniform_inner, uniform_ty, ViewTy, view_kind,
-                           view_ty)
+                           view_ty, local_index_ty, local_index_bound, RuntimeTilesSliceTy,
+                           runtime_tiles_slice_ty)

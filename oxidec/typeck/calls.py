@@ -206,6 +206,8 @@ class CallMixin:
             return self.call_cusimd_new(e, api, expected)
         if api.check == "uniform_new":  # typeck/views.py
             return self.call_uniform_new(e, expected)
+        if api.check == "view_new":  # typeck/view_ctors.py
+            return self.call_view_new(e, api, expected)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)

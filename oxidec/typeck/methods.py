@@ -34,6 +34,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
+    if isinstance(ty, T.RuntimeTilesSliceTy):
+        return "RuntimeTilesSlice"
     if isinstance(ty, T.Runtime2DSliceTy):
         return "Runtime2DSlice"
     if ty == T.THREAD_INDEX_2D:
@@ -53,6 +55,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "WarpTile"
     if T.view_kind(ty) is not None:
         return T.view_kind(ty)
+    if T.local_index_bound(ty) is not None:
+        return "LocalIndex32"
     if T.uniform_inner(ty) is not None:
         return "Uniform"
     return None
