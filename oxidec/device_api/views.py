@@ -21,6 +21,30 @@ made, then read and written without further checks) and the tile index spaces.
 clipped at the end of the slice instead. The results' types come from the receiver
 (typeck/views.py); lowering: lower/views_api.py. The views are structs of the element
 pointer (and a run's length): oxidec/device_types.py `ViewTy`.
+
+The read-only and checked-index side (lower/views_more.py, typeck/view_ctors.py):
+
+    MatrixView32::new(&s, stride)  .row(r, cols) -> Option<RowView32<T>>  (cols <= stride,
+                                                  r*stride + cols <= len)
+                                   .col(c, rows) -> Option<ColView32<T>>  (c < stride, the
+                                                  last element in the slice)
+                                   stride() len() is_empty()
+    RowView32 / ColView32          empty() get(i) -> Option<T> iter() (items T, an indexed
+                                   iterator: adapters and consumers) len() is_empty();
+                                   row.zip_exact(col) -> Option<ZipView32<T>> (equal lengths)
+    ZipView32<T>                   an iterator of (T, T): `for (a, b) in z`, `z.map(..)`
+    LocalIndex32<N>                new(k) -> Option (k < N), constant::<I>() (I < N, else
+                                   E0080), get()
+    StaticView32<T, N> / StaticViewMut32<T, N>::from_slice(s) -> Option (s.len() == N);
+                                   at(LocalIndex32<N>) -> InBounds32 / InBoundsMut32
+    StaticTileMut32 / RuntimeTileMut32  at(LocalIndex32<ROWS>, LocalIndex32<COLS>)
+    DisjointSlice<T, RuntimeRowMajorTiles<R, C>>  (a 2-D array from the host: its row width)
+                                   .tile_2d32_rt(coord) -> Option<RuntimeTileMut32<T, R, C>>
+                                   (at, at_const, rows, cols, stride), row_width()
+
+Not built: `ThreadRunMut32` is a struct here, not cuda-oxide's enum of `Full(StaticViewMut32)`
+/ `Clipped(RuntimeViewMut32)`, so it cannot be matched by variant, and `RuntimeViewMut32`
+(reached only through that match) does not exist.
 """
 from __future__ import annotations
 
