@@ -38,13 +38,13 @@ from .barrier_api import BarrierApiLowering
 from .coop_ops import CoopOpsLowering
 from .coalesced_api import CoalescedLowering
 from .overflow_lint import OverflowLint
+from .panic_lint import UnconditionalPanicLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
 from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
 from .closures import ClosureLowering
 from .fn_values import FnValueLowering
-from .unions import UnionLowering
 from .unions import UnionLowering
 from .iterators import IteratorLowering
 from .pointers import PointerLowering
@@ -62,7 +62,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering,
+                  OverflowLint, UnconditionalPanicLint, ContractEntryLowering, NumLowering, CharLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
