@@ -145,3 +145,21 @@ def uniform_inner(ty: Ty) -> Ty | None:
     if isinstance(ty, StructTy) and ty.name.startswith("Uniform<") and len(ty.fields) == 1:
         return ty.fields[0][1]
     return None
+
+
+# `vector::F32x4` and its kin (device_api/vector.py): #[repr(C, align(A))] struct V([E; L])
+def vector_ty(name: str) -> StructTy | None:
+    from .device_api.vector import VECTORS
+    from .types import SCALARS, ArrayTy
+    if name not in VECTORS:
+        return None
+    elem, lanes, align = VECTORS[name]
+    return StructTy(name, (("0", ArrayTy(SCALARS[elem], lanes)),), True, align)
+
+
+def vector_parts(ty: Ty) -> tuple[Ty, int, int] | None:
+    """(E, L, A) of a vector type, else None."""
+    if isinstance(ty, StructTy) and ty == vector_ty(ty.name):
+        arr = ty.fields[0][1]
+        return arr.elem, arr.length, ty.align
+    return None

@@ -595,4 +595,4 @@ from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # 
                            cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
                            runtime2d_slice_ty, uniform_inner, uniform_ty, ViewTy, view_kind,
                            view_ty, local_index_ty, local_index_bound, RuntimeTilesSliceTy,
-                           runtime_tiles_slice_ty)
+                           runtime_tiles_slice_ty, vector_ty, vector_parts)

@@ -208,6 +208,10 @@ class CallMixin:
             return self.call_uniform_new(e, expected)
         if api.check == "view_new":  # typeck/view_ctors.py
             return self.call_view_new(e, api, expected)
+        if api.check == "vector_new":  # typeck/vectors.py
+            return self.call_vector_new(e, api)
+        if api.check == "vector_view":
+            return self.call_vector_view(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)

@@ -127,6 +127,9 @@ class TypeLoweringMixin:
         view = self.view_type(name, gargs, te)  # typeck/views.py
         if view is not None:
             return view
+        vec = T.vector_ty(name) if not gargs else None  # `F32x4` (device_api/vector.py)
+        if vec is not None:
+            return vec
         if name == "Barrier" and not gargs:
             return T.BARRIER
         if name == "TmaDescriptor" and not gargs:

@@ -7,12 +7,13 @@ from .. import ast
 from .. import types as T
 from ..device_api import ApiFn
 from ..device_api.views import SLICE_METHODS
+from .vectors import VectorMixin
 from .view_ctors import ViewCtorMixin
 
 WITNESS = {"ThreadIndex32": T.THREAD_INDEX32, "ThreadCoord2D32": T.THREAD_COORD32}
 
 
-class ViewMixin(ViewCtorMixin):
+class ViewMixin(ViewCtorMixin, VectorMixin):
 
     def view_method(self, e: ast.MethodCallExpr, api: ApiFn, recv: T.Ty
                     ) -> tuple[tuple[T.Ty, ...], T.Ty]:
