@@ -125,6 +125,12 @@ FNS = [
     *(ApiFn(f"{owner}::{name}", params, "u32", hook("view"), kind="method", owner=owner,
             check="view", const_generics=consts)
       for owner, methods in VIEW_METHODS.items() for name, (params, consts) in methods.items()),
+    # a tiles slice's raw access, as on every DisjointSlice (lower/calls.py)
+    ApiFn("RuntimeTilesSlice::as_mut_ptr", (), "*mut T", hook("disjoint_as_mut_ptr"),
+          kind="method", owner="RuntimeTilesSlice", type_params=("T",)),
+    ApiFn("RuntimeTilesSlice::get_unchecked_mut", ("usize",), "&mut T",
+          hook("get_unchecked_mut"), kind="method", owner="RuntimeTilesSlice",
+          type_params=("T",), unsafe=True),
     *(ApiFn(path, params, "u32", hook("view_new"), kind="assoc_fn", owner=path.split("::")[0],
             check="view_new", const_generics=1 if path.endswith("constant") else 0,
             aliases=(f"view::{path}",))

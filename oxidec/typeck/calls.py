@@ -291,7 +291,8 @@ class CallMixin:
         base = ty
         while isinstance(base, T.RefTy):
             base = self.shallow(base.inner)
-        if not isinstance(ty, T.RefTy) or not isinstance(base, T.Runtime2DSliceTy):
+        if not isinstance(ty, T.RefTy) or not isinstance(base, T.Runtime2DSliceTy) or \
+                isinstance(base, T.RuntimeTilesSliceTy):  # (its threads own tiles)
             if not isinstance(base, T.ErrorTy):
                 self.sink.error("E0308", "mismatched types", e.args[0].span,
                                 f"expected `&DisjointSlice<T, Runtime2DIndex>`, found `{ty}`")

@@ -66,7 +66,10 @@ pub fn tiles(mut v: DisjointSlice<f32, RowMajorTiles<2, 3, 12>>) {
 #[launch_contract(domain = 2, coordinates = u32)]
 pub fn rt_tiles(mut v: DisjointSlice<u32, RuntimeRowMajorTiles<2, 4>>, mut seen: DisjointSlice<u32>) {
     let c = thread::coord_2d_u32(ctx);
-    let w = v.row_width();
+    let w = v.row_width() + (v.as_mut_ptr() as usize % 4) as u32;
+    if c.row() == 0 && c.col() == 0 && v.len() > 0 {
+        unsafe { *v.get_unchecked_mut(v.len() - 1) += 1 << 24; }
+    }
     let mark = match v.tile_2d32_rt(c) {
         None => 7,
         Some(mut t) => {
@@ -139,6 +142,7 @@ def run(device, rng):
             want_seen[tr * grid_x + tc] = 1
             want[r0, c0] = want[r0 + 1, c0 + 3] + np.uint32(width * 100)
             want[r0 + 1, c0 + tc % 4] ^= np.uint32(2 * 16 + 4)
+    want[-1, -1] += np.uint32(1 << 24)  # thread (0, 0), through get_unchecked_mut
     out["rt_tiles"] = (got, want, 0)
     out["seen"] = (seen, want_seen, 0)
     return out
