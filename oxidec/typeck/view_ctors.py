@@ -59,7 +59,7 @@ class ViewCtorMixin:
             elem = self._type_arg(owner_args[0]) if len(owner_args) == 1 else \
                 exp.elem if T.view_kind(exp) == owner else None
             if elem is None:
-                return self._view_needs(e, f"{owner}::<T>::empty()")
+                return self._view_needs(e, f"{owner}::<T>::empty()", "type", "T", owner)
             return T.view_ty(owner, elem)
         if owner == "LocalIndex32":
             n = self._view_bound(owner_args, 0, exp)
@@ -70,7 +70,7 @@ class ViewCtorMixin:
             elif not self._view_argc(e, 0):
                 return T.ERROR
             if n is None:
-                return self._view_needs(e, f"LocalIndex32::<N>::{name}(..)")
+                return self._view_needs(e, f"LocalIndex32::<N>::{name}(..)", "const", "N", owner)
             ty = T.local_index_ty(n)
             if name == "new":
                 return T.option_ty(ty)
@@ -85,7 +85,7 @@ class ViewCtorMixin:
         if elem is None:
             return T.ERROR
         if n is None:
-            return self._view_needs(e, f"{owner}::<T, N>::from_slice(..)")
+            return self._view_needs(e, f"{owner}::<T, N>::from_slice(..)", "const", "N", owner)
         return T.option_ty(T.view_ty(owner, elem, (n,)))
 
     def _view_argc(self, e: ast.CallExpr, n: int) -> bool:
@@ -121,7 +121,10 @@ class ViewCtorMixin:
                             f"expected `{want}`, found `{self.deep(ty)}`")
         return None
 
-    def _view_needs(self, e: ast.CallExpr, write: str) -> T.Ty:
+    def _view_needs(self, e: ast.CallExpr, write: str, kind: str, param: str,
+                    owner: str) -> T.Ty:
+        what = "type" if kind == "type" else "value"
         self.sink.error("E0282", "type annotations needed", e.func.span,
-                        "cannot infer the view's type parameters", help=f"write `{write}`")
+                        f"cannot infer the {what} of the {kind} parameter `{param}` declared "
+                        f"on the struct `{owner}`", help=f"write `{write}`")
         return T.ERROR
