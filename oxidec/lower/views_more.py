@@ -26,6 +26,7 @@ from .. import ast
 from .. import types as T
 from ..device_api import ApiFn
 from ..mir import syntax as M
+from .builder import UNIT_CONST
 
 
 class ViewMoreLowering:
@@ -39,6 +40,9 @@ class ViewMoreLowering:
                 return self.to_temp(M.Aggregate(ty, (M.Constant(i, T.U32),)), ty, span)
             (raw,) = self.lower_in_order(e.args)
             n = T.local_index_bound(ty.args[0])
+            if n is None:  # inference left it open or made it something else
+                self._bad_local_index(e, ty.args[0])
+                return UNIT_CONST  # (the build stops at the error)
             ok = self._vbin("lt", raw, M.Constant(n, T.U32), span, T.BOOL)
             index = self.to_temp(M.Aggregate(ty.args[0], (raw,)), ty.args[0], span)
             return self.to_temp(M.Aggregate(ty, (ok, index)), ty, span)
@@ -54,6 +58,16 @@ class ViewMoreLowering:
         view = ty.args[0]  # from_slice: the whole slice, exactly N elements
         ok = self._vbin("eq", length, self._const(view.dims[0]), span, T.BOOL)
         return self._some(ty, ok, (ptr,), span)
+
+    def _bad_local_index(self, e: ast.CallExpr, got: T.Ty) -> None:
+        """`LocalIndex32::new(k)` whose N nothing decided (typeck/view_ctors.py)."""
+        if isinstance(got, T.ErrorTy):
+            self.sink.error("E0282", "type annotations needed", e.func.span,
+                            "cannot infer the value of the const parameter `N` declared on "
+                            "the struct `LocalIndex32`", help="write `LocalIndex32::<N>::new(..)`")
+        else:
+            self.sink.error("E0308", "mismatched types", e.span,
+                            f"expected `Option<LocalIndex32<N>>`, found `Option<{got}>`")
 
     def _slice_start(self, arg: ast.Expr, mutable: bool, span):
         """(a `*mut T` to element 0, the length) of a slice or array argument."""

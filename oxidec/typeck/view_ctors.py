@@ -9,7 +9,8 @@ views and indices (device_api/views.py `VIEW_CONSTRUCTORS`):
     LocalIndex32::constant::<I>()             LocalIndex32<N>            (I < N, else E0080)
 
 N comes from the type's turbofish (`LocalIndex32::<4>::new(k)`) or from the type expected
-where the call stands (`v.at(LocalIndex32::constant::<2>())`); without either, E0282.
+where the call stands (`v.at(LocalIndex32::constant::<2>())`); without either, E0282 (but
+`LocalIndex32::new(k)` leaves its type to inference: `v.at(i)` later decides it).
 """
 from __future__ import annotations
 
@@ -69,8 +70,11 @@ class ViewCtorMixin:
                 self.coerce(self.check_expr(e.args[0], T.U32), T.U32, e.args[0].span)
             elif not self._view_argc(e, 0):
                 return T.ERROR
+            if n is None and name == "new":  # N from where the index is used, later
+                return T.option_ty(self.fresh("any"))  # (lower/views_more.py checks it)
             if n is None:
-                return self._view_needs(e, f"LocalIndex32::<N>::{name}(..)", "const", "N", owner)
+                return self._view_needs(e, "LocalIndex32::<N>::constant::<I>()", "const", "N",
+                                        owner)
             ty = T.local_index_ty(n)
             if name == "new":
                 return T.option_ty(ty)
