@@ -55,7 +55,10 @@ pub fn {name}({param}, c: &[i32], bytes: u32, mut out: DisjointSlice<f32>) {{
             let _ = mbarrier_arrive_expect_tx(&raw const BAR, 1, bytes);
         }}
         thread::sync_threads();
-        while !mbarrier_try_wait_parity(&raw const BAR, 0) {{}}
+        let mut spins = 0u32;  // bounded: a copy that never lands fails the test, not hangs
+        while !mbarrier_try_wait_parity(&raw const BAR, 0) && spins < 1000000 {{
+            spins += 1;
+        }}
         let mut k = t;
         while k < bytes / 4 && (k as usize) < out.len() {{
             *out.get_unchecked_mut(k as usize) = TILE[k as usize];
