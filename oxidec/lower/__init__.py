@@ -54,6 +54,8 @@ from .transmute import TransmuteLowering
 from .halves import HalfLowering
 from .hopper_api import HopperApiLowering
 from .views_api import ViewLowering
+from .vectors_api import VectorLowering
+from .views_more import ViewMoreLowering
 from .uniform_api import UniformLowering
 
 
@@ -67,7 +69,7 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
                   BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering,
-                  ViewLowering, UniformLowering):
+                  ViewLowering, ViewMoreLowering, UniformLowering, VectorLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

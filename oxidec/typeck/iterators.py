@@ -63,6 +63,8 @@ class IteratorMixin:
             return ty.elem
         if isinstance(ty, T.ArrayTy):
             return ty.elem
+        if T.view_kind(ty) == "ZipView32":  # a row and a column's elements, pairwise
+            return T.TupleTy((ty.elem, ty.elem))
         if isinstance(ty, T.RefTy):
             inner = self.shallow(ty.inner)
             if isinstance(inner, (T.ArrayTy, T.SliceTy)):
@@ -73,6 +75,13 @@ class IteratorMixin:
         """The type of an iterator method call, or None when `e` is no iterator method."""
         m = e.method
         recv = self.shallow(recv)
+        kind = T.view_kind(base)
+        if kind in ("RowView32", "ColView32") and m == "iter":  # its elements, by value
+            if not self.iter_args(e, 0):
+                return T.ERROR
+            return self.iter_done(e, m, T.IterTy(base.elem))
+        if kind == "ZipView32" and (m in ADAPTERS or m in CONSUMERS or m in SOURCES):
+            return self.iter_adapter(e, T.TupleTy((base.elem, base.elem)))
         if m in WINDOW_SOURCES:  # `a.chunks_exact(4)`, `s.windows(3)`
             found = self.window_source(e, base)
             if found is not None:
