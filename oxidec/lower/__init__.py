@@ -16,6 +16,7 @@ from ..typeck import TypeckResults
 from .builder import BINOPS, UNIT_CONST, BuilderCore
 from .stmt import StmtLowering
 from .patterns import PatternLowering
+from .slice_patterns import SlicePatternLowering
 from .expr import ExprLowering
 from .places import PlaceLowering
 from .control import ControlLowering
@@ -60,10 +61,12 @@ from .uniform_api import UniformLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
-                  BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
+                  BuilderCore, StmtLowering, PatternLowering, SlicePatternLowering,
+                  MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, UnconditionalPanicLint, ContractEntryLowering, NumLowering, CharLowering,
+                  OverflowLint, UnconditionalPanicLint, ContractEntryLowering, NumLowering,
+                  CharLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
