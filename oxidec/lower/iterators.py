@@ -34,6 +34,7 @@ from ..span import Span
 from .builder import LoopScope
 from .iter_consumers import ConsumerLowering
 from .iter_search import SearchConsumerLowering
+from .iter_stages import PREDICATE_STAGES, PredicateStageLowering
 from .iter_items import Item, ItemLowering, ref_item, tuple_item, value_item
 from .iter_windows import WINDOW_SOURCES, window_chain
 from ..device_api.views import ITER_VIEWS
@@ -89,7 +90,8 @@ class LoopCtx:
     count: M.Operand | None = None
 
 
-class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering):
+class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering,
+                       PredicateStageLowering):
 
     def is_iterable(self, e: ast.Expr) -> bool:
         ty = self.ty(e)
@@ -270,8 +272,10 @@ class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering):
             return chain
         if m == "rev":
             return self.rev_chain(chain, e)
-        if m in ("map", "filter"):
-            chain.stages.append(Stage(m, span, env=self.closure_arg_env(e.args[0])))
+        if m in ("map", "filter") + PREDICATE_STAGES:
+            stage = Stage(m, span, env=self.closure_arg_env(e.args[0]))
+            self.start_predicate_stage(stage)  # iter_stages.py
+            chain.stages.append(stage)
             return chain
         if m in ("copied", "cloned"):
             chain.stages.append(Stage("copied", span))
@@ -339,7 +343,7 @@ class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering):
         """`rev`: the same chain walked from the back (Rust's `next_back` through each
         adapter); only adapters that walk back item by item can be under it."""
         for stage in chain.stages:
-            if stage.kind not in ("map", "filter", "copied") and not (
+            if stage.kind not in ("map", "filter", "copied", "filter_map", "inspect") and not (
                     stage.kind == "enumerate" and stage.on_base is not None):
                 self.unsupported(e.method_span, f"`rev` after `{stage.kind}` is")
                 return None
@@ -455,6 +459,8 @@ class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering):
             self.switch_bool(keep, yes, loop.latch, span)
             self.cur = yes
             go_on(item)
+        elif s.kind in PREDICATE_STAGES:
+            self.run_predicate_stage(s, item, loop, go_on)  # iter_stages.py
         elif s.kind == "copied":
             go_on(value_item(self.item_value(item, span), item.ty.inner))
         elif s.kind == "enumerate":
