@@ -16,6 +16,7 @@ from ..typeck import TypeckResults
 from .builder import BINOPS, UNIT_CONST, BuilderCore
 from .stmt import StmtLowering
 from .patterns import PatternLowering
+from .slice_patterns import SlicePatternLowering
 from .expr import ExprLowering
 from .places import PlaceLowering
 from .control import ControlLowering
@@ -54,20 +55,24 @@ from .transmute import TransmuteLowering
 from .halves import HalfLowering
 from .hopper_api import HopperApiLowering
 from .views_api import ViewLowering
+from .vectors_api import VectorLowering
+from .views_more import ViewMoreLowering
 from .uniform_api import UniformLowering
 
 
 class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
-                  BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
+                  BuilderCore, StmtLowering, PatternLowering, SlicePatternLowering,
+                  MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, UnconditionalPanicLint, ContractEntryLowering, NumLowering, CharLowering,
+                  OverflowLint, UnconditionalPanicLint, ContractEntryLowering, NumLowering,
+                  CharLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
                   BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering,
-                  ViewLowering, UniformLowering):
+                  ViewLowering, ViewMoreLowering, UniformLowering, VectorLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

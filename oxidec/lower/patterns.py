@@ -68,6 +68,10 @@ class PatternLowering:
             self.cur = join
         elif isinstance(pat, ast.RefPat):
             self.test_pattern(pat.inner, place.project(M.Deref()), fail, span)
+        elif isinstance(pat, ast.SlicePat) and isinstance(ty, T.SliceTy):
+            self.test_slice_length(pat, place, fail, span)  # slice_patterns.py
+            for p, elem in self.slice_elem_places(pat, place, span):
+                self.test_pattern(p, elem, fail, span)
         elif isinstance(pat, (ast.TuplePat, ast.SlicePat)):
             for p, proj in self.elem_places(pat.elems, ty):
                 self.test_pattern(p, place.project(proj), fail, span)
@@ -159,6 +163,10 @@ class PatternLowering:
             self.bind_place(self.r.pat_alias[pat], place, span)
         elif isinstance(pat, ast.RefPat):
             self.bind_place(pat.inner, place.project(M.Deref()), span)
+        elif isinstance(pat, ast.SlicePat) and isinstance(ty, T.SliceTy):
+            for p, elem in self.slice_elem_places(pat, place, span):
+                self.bind_place(p, elem, span)
+            self.bind_slice_rest(pat, place, ty, span)  # slice_patterns.py
         elif isinstance(pat, (ast.TuplePat, ast.SlicePat)):
             for p, proj in self.elem_places(pat.elems, ty):
                 self.bind_place(p, place.project(proj), span)

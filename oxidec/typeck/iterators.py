@@ -16,12 +16,11 @@ from .results import describe
 SOURCES = ("iter", "iter_mut", "into_iter")
 WINDOW_SOURCES = ("chunks", "chunks_exact", "windows", "chunks_mut", "chunks_exact_mut")
 ADAPTERS = ("enumerate", "zip", "map", "filter", "rev", "step_by", "take", "skip", "chain",
-            "copied", "cloned")
+            "copied", "cloned", "take_while", "skip_while", "map_while", "filter_map", "inspect")
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
              "for_each", "max_by", "min_by", "find", "nth", "last", "max_by_key", "min_by_key")
 # Iterator methods of Rust that oxidec does not have: named in the error
-UNSUPPORTED = ("filter_map", "flat_map", "flatten", "take_while", "skip_while", "map_while",
-               "scan", "peekable", "inspect", "cycle", "fuse", "nth_back",
+UNSUPPORTED = ("flat_map", "flatten", "scan", "peekable", "cycle", "fuse", "nth_back",
                "collect", "find_map",
                "reduce", "try_fold", "try_for_each", "partition", "unzip", "rposition",
                "sum_by", "step", "windows", "chunks", "by_ref", "next", "next_back",
@@ -63,6 +62,8 @@ class IteratorMixin:
             return ty.elem
         if isinstance(ty, T.ArrayTy):
             return ty.elem
+        if T.view_kind(ty) == "ZipView32":  # a row and a column's elements, pairwise
+            return T.TupleTy((ty.elem, ty.elem))
         if isinstance(ty, T.RefTy):
             inner = self.shallow(ty.inner)
             if isinstance(inner, (T.ArrayTy, T.SliceTy)):
@@ -73,6 +74,13 @@ class IteratorMixin:
         """The type of an iterator method call, or None when `e` is no iterator method."""
         m = e.method
         recv = self.shallow(recv)
+        kind = T.view_kind(base)
+        if kind in ("RowView32", "ColView32") and m == "iter":  # its elements, by value
+            if not self.iter_args(e, 0):
+                return T.ERROR
+            return self.iter_done(e, m, T.IterTy(base.elem))
+        if kind == "ZipView32" and (m in ADAPTERS or m in CONSUMERS or m in SOURCES):
+            return self.iter_adapter(e, T.TupleTy((base.elem, base.elem)))
         if m in WINDOW_SOURCES:  # `a.chunks_exact(4)`, `s.windows(3)`
             found = self.window_source(e, base)
             if found is not None:
@@ -81,8 +89,9 @@ class IteratorMixin:
                 self.r.iter_methods.get(e.receiver) in ("chunks_exact", "chunks_exact_mut"):
             self.r.methods[e] = ("iter", "remainder")
             return recv.item  # the elements after the last whole chunk
-        if m in SOURCES and isinstance(base, (T.ArrayTy, T.RefTy)) and not (
+        if m in SOURCES and isinstance(base, (T.ArrayTy, T.RefTy, T.SliceTy)) and not (
                 isinstance(base, T.RefTy) and not isinstance(self.shallow(base.inner), T.SliceTy)):
+            # `s[a..b].iter()`: a place of type `[T]`, borrowed by the call as rustc's auto-ref
             inner = self.shallow(base.inner) if isinstance(base, T.RefTy) else base
             if m == "into_iter" and isinstance(recv, T.ArrayTy):
                 item = inner.elem
@@ -172,7 +181,8 @@ class IteratorMixin:
         nargs = {"zip": 1, "map": 1, "filter": 1, "step_by": 1, "take": 1, "skip": 1,
                  "chain": 1, "fold": 2, "any": 1, "all": 1, "position": 1, "for_each": 1,
                  "max_by": 1, "min_by": 1, "find": 1, "nth": 1, "max_by_key": 1,
-                 "min_by_key": 1}
+                 "min_by_key": 1, "take_while": 1, "skip_while": 1, "map_while": 1,
+                 "filter_map": 1, "inspect": 1}
         if not self.iter_args(e, nargs.get(m, 0)):
             return T.ERROR
         args = e.args
@@ -209,6 +219,20 @@ class IteratorMixin:
             return self.iter_done(e, m, T.IterTy(item))
         if m == "rev":
             return self.iter_done(e, m, T.IterTy(item))
+        if m in ("take_while", "skip_while", "inspect"):
+            want = T.UNIT if m == "inspect" else T.BOOL
+            self.coerce(self.closure_arg(args[0], [T.RefTy(item, False)], want), want,
+                        args[0].span)
+            return self.iter_done(e, m, T.IterTy(item))
+        if m in ("map_while", "filter_map"):  # the closure's `Option<B>`: items B
+            out = self.shallow(self.closure_arg(args[0], [item], None))
+            if not (isinstance(out, T.EnumTy) and out.name == "Option" and out.args):
+                if not isinstance(out, T.ErrorTy):
+                    self.sink.error("E0308", "mismatched types", args[0].span,
+                                    f"expected `Option<_>`, found {describe(self.deep(out))}",
+                                    help=f"`{m}`'s closure returns an `Option`")
+                return T.ERROR
+            return self.iter_done(e, m, T.IterTy(out.args[0]))
         if m in ("copied", "cloned"):
             it = self.shallow(item)
             if not isinstance(it, T.RefTy):
