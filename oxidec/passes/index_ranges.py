@@ -112,3 +112,31 @@ def below(r: Range | None, bits: int, strict: bool) -> Range | None:
         return None
     hi = v[1] - 1 if strict else v[1]
     return (0, hi) if hi >= 0 else None
+
+
+def decide(op: str, a: Range | None, b: Range | None) -> bool | None:
+    """The comparison `a op b` of two values (ranges of the values themselves) when the
+    ranges settle it, else None."""
+    if a is None or b is None:
+        return None
+    if op in ("gt", "ge"):
+        op, a, b = {"gt": "lt", "ge": "le"}[op], b, a
+    if op == "lt":
+        return True if a[1] < b[0] else False if a[0] >= b[1] else None
+    if op == "le":
+        return True if a[1] <= b[0] else False if a[0] > b[1] else None
+    if a[0] == a[1] == b[0] == b[1]:
+        return op == "eq"
+    if a[1] < b[0] or b[1] < a[0]:
+        return op == "ne"
+    return None
+
+
+def product_below(a: Range | None, b: Range | None, bound: float) -> bool:
+    """`|(x as f64) * (y as f64)| < bound` for every x in a, y in b (integers below 2^53,
+    exact as f64; the product rounded to nearest is at most its value times 1 + 2^-52)."""
+    if a is None or b is None or not all(abs(v) < 1 << 53 for v in a + b):
+        return False
+    from fractions import Fraction
+    top = max(abs(a[0]), abs(a[1])) * max(abs(b[0]), abs(b[1]))
+    return Fraction(top) * (1 + Fraction(1, 1 << 52)) < Fraction(bound)

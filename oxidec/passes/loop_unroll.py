@@ -203,7 +203,8 @@ def _unroll(body: Body, b: int, entry: int, k: int, hi, exit_block: int, step) -
         span_ = first.binary("mul", step, Constant(unroll - 1, ty), ty)
         enough = first.binary("lt", span_, left, BOOL)
         go = first.binary("bitand", inside, enough, BOOL)
-        limit = first.binary("sub", hi, span_, ty)
+        top = first.assign(Intrinsic("max", (hi, span_)), ty)  # (as above: hi >= span_ there)
+        limit = first.binary("sub", top, span_, ty)
     again = Builder(body, span)
     go_on = again.binary("lt", kk, limit, BOOL)
     body.blocks.append(BasicBlock(stmts + again.stmts,

@@ -12,7 +12,7 @@ from ..mir.syntax import (
 )
 from ..mir.visit import rewrite_statement, rewrite_terminator, statement_reads, terminator_reads
 from ..mir.typeof import place_ty
-from ..types import I32, U32, USIZE, DisjointSliceTy, IntTy, RefTy
+from ..types import BOOL, I32, U32, USIZE, DisjointSliceTy, IntTy, RefTy
 from . import index_ranges as R
 from .counters32 import Counters
 
@@ -302,6 +302,8 @@ class Narrow(Counters):
         yi, z = self._new(I32), self._new(USIZE)
         pre.append(Assign(Place(yi), Cast(Copy(Place(y)), I32), span))
         pre.append(Assign(Place(z), Cast(Copy(Place(yi)), USIZE), span))
+        if k == 0:
+            return Place(s, (Deref(), Index(z)))
         base = self.body.locals[s].ty
         mutable = isinstance(base, DisjointSliceTy) or getattr(base, "mutable", False)
         elem = place_ty(self.body, Place(s, (Deref(), Index(z))))
@@ -312,7 +314,8 @@ class Narrow(Counters):
         return Place(q, (Deref(),))
 
     def _offset_form(self, i: int):
-        """([a] or [a, b], k) with i == a (+ b) + k, k a nonzero constant of at most KMAX,
+        """([a] or [a, b], k) with i == a (+ b) + k, k a constant of at most KMAX (nonzero
+        for one part),
         a and b values that cannot change (written once, or parameters); else None."""
         d = self._single(i)
         if d is None:
@@ -325,8 +328,8 @@ class Narrow(Counters):
         else:
             a, k = self._split(Copy(Place(i)))
             parts = [a]
-        if k == 0 or abs(k) > KMAX:
-            return None
+        if (k == 0 and len(parts) == 1) or abs(k) > KMAX:
+            return None  # (k == 0 with two parts: the row's base, shared with its taps)
         for op in parts:
             if isinstance(op, Constant) or op.place.projection or not wide(self._op_ty(op)):
                 return None
@@ -375,10 +378,21 @@ class Narrow(Counters):
     def _compare(self, s: Assign, pre: list) -> None:
         rv = s.rvalue
         tys = [self._op_ty(o) for o in (rv.lhs, rv.rhs)]
-        if not all(wide(t) for t in tys):
+        if rv.op == "lt" and isinstance(rv.rhs, Constant) and isinstance(rv.rhs.value, float):
+            if self._small_product(rv.lhs, rv.rhs.value):
+                s.rvalue = Use(Constant(True, BOOL))
+                self.changed = True
+            return
+        if not all(isinstance(t, IntTy) and type(t) is IntTy for t in tys):
             return
         ra, rb = self.rng(rv.lhs), self.rng(rv.rhs)
-        if ra is None or rb is None:
+        known = R.decide(rv.op, R.value_of(ra, tys[0]), R.value_of(rb, tys[1])) \
+            if tys[0] == tys[1] else None
+        if known is not None:  # (the contract checks' `n >= 0` of a tested length)
+            s.rvalue = Use(Constant(known, BOOL))
+            self.changed = True
+            return
+        if not all(wide(t) for t in tys) or ra is None or rb is None:
             return
         unsigned32 = R.unsigned_value(ra, 32) and R.unsigned_value(rb, 32)
         signed32 = R.signed_value(ra, 32) and R.signed_value(rb, 32)
@@ -389,6 +403,38 @@ class Narrow(Counters):
             a, b = self._as_i32(a, pre), self._as_i32(b, pre)
         s.rvalue = BinaryOp(rv.op, a, b)
         self.changed = True
+
+    def _small_product(self, op: Operand, bound: float) -> bool:
+        """`op` is `@abs((a as f64) * (b as f64))` with integers a, b whose ranges keep it
+        below `bound`: a launch contract's test that `rows * cols` does not overflow, with
+        rows and cols at most LIMIT in this version."""
+        defs = []
+        for _ in range(2):
+            if isinstance(op, Constant) or op.place.projection:
+                return False
+            d = self._single(op.place.local)
+            if d is None:
+                return False
+            defs.append(d.rvalue)
+            op = d.rvalue.args[0] if isinstance(d.rvalue, Intrinsic) and d.rvalue.args \
+                else None
+            if op is None:
+                break
+        if len(defs) != 2 or not isinstance(defs[0], Intrinsic) or defs[0].name != "abs" \
+                or not isinstance(defs[1], BinaryOp) or defs[1].op != "mul":
+            return False
+        ints = []
+        for f in (defs[1].lhs, defs[1].rhs):
+            if isinstance(f, Constant) or f.place.projection:
+                return False
+            d = self._single(f.place.local)
+            if d is None or not isinstance(d.rvalue, Cast):
+                return False
+            src = self._op_ty(d.rvalue.operand)
+            if not isinstance(src, IntTy):
+                return False
+            ints.append(R.value_of(self.rng(d.rvalue.operand), src))
+        return R.product_below(ints[0], ints[1], bound)
 
     def _as_i32(self, op: Operand, pre: list) -> Operand:
         if isinstance(op, Constant):
