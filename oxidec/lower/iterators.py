@@ -33,8 +33,11 @@ from ..mir import syntax as M
 from ..span import Span
 from .builder import LoopScope
 from .iter_consumers import ConsumerLowering
+from .iter_search import SearchConsumerLowering
+from .iter_stages import PREDICATE_STAGES, PredicateStageLowering
 from .iter_items import Item, ItemLowering, ref_item, tuple_item, value_item
 from .iter_windows import WINDOW_SOURCES, window_chain
+from ..device_api.views import ITER_VIEWS
 
 USIZE = T.USIZE
 
@@ -87,12 +90,13 @@ class LoopCtx:
     count: M.Operand | None = None
 
 
-class IteratorLowering(ItemLowering, ConsumerLowering):
+class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering,
+                       PredicateStageLowering):
 
     def is_iterable(self, e: ast.Expr) -> bool:
         ty = self.ty(e)
         return isinstance(ty, T.IterTy) or isinstance(ty, T.RefTy) and isinstance(
-            ty.inner, (T.ArrayTy, T.SliceTy))
+            ty.inner, (T.ArrayTy, T.SliceTy)) or T.view_kind(ty) == "ZipView32"
 
     # -- `for` over a chain ----------------------------------------------------------
     def lower_iter_for(self, e: ast.ForExpr) -> None:
@@ -126,6 +130,9 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
                 return window_chain(self, e, m)
             if m is not None:
                 rty = self.ty(e.receiver)
+                if T.view_kind(rty) in ITER_VIEWS:  # `row.iter()`, `zip.into_iter()`
+                    chain = self.view_chain(e.receiver, e.span)
+                    return chain if m in ("iter", "into_iter") else self.adapt(chain, e, m)
                 if m in ("iter", "iter_mut", "into_iter") and not isinstance(
                         rty, (T.IterTy, T.RangeTy)):
                     return self.source_chain(e.receiver, m, e.span)
@@ -140,6 +147,8 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             return self.source_chain(e, "iter_mut" if ty.mutable else "iter", e.span)
         if isinstance(ty, T.ArrayTy):
             return self.source_chain(e, "into_iter", e.span)
+        if T.view_kind(ty) == "ZipView32":
+            return self.view_chain(e, e.span)
         self.unsupported(e.span, "this iterator is")
         return None
 
@@ -209,6 +218,37 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             return ref_item(place.project(M.Index(idx)), item_ty)
         return Chain(self.index_base(count, element))
 
+    def view_chain(self, recv: ast.Expr, span: Span) -> Chain:
+        """The elements of a RowView32 / ColView32 (`.iter()`) or the pairs of a ZipView32,
+        by value: element k at ptr + k (a column's: ptr + k * stride)."""
+        ty = self.ty(recv)
+        place = self.lower_place(recv)
+        while isinstance(ty, T.RefTy):
+            place, ty = place.project(M.Deref()), ty.inner
+        view = self.operand_local(self.fixed(self.read(place, ty), ty, span), ty, span)
+        ptr_ty = T.PtrTy(ty.elem, True)
+        fields = {"RowView32": (0, None, 1, None), "ColView32": (0, None, 1, 2),
+                  "ZipView32": (0, 1, 2, 3)}[ty.kind]
+
+        def fld(k, fty) -> M.Operand:
+            return self.to_temp(M.Use(M.Copy(M.Place(view, (M.Field(k),)))), fty, span)
+        first, second, n, stride = fields
+        count = self.to_temp(M.Cast(fld(n, T.U32), USIZE), USIZE, span)
+        step = None if stride is None else self.operand_local(
+            self.to_temp(M.Cast(fld(stride, T.U32), USIZE), USIZE, span), USIZE, span)
+
+        def at(k: M.Operand, f: int, strided: bool) -> Item:
+            off = self.mul(k, M.Copy(M.Place(step)), span) if strided else k
+            p = self.operand_local(self.to_temp(M.Intrinsic("ptr_add", (fld(f, ptr_ty), off)),
+                                                ptr_ty, span), ptr_ty, span)
+            return value_item(self.read(M.Place(p, (M.Deref(),)), ty.elem), ty.elem)
+
+        def element(k: M.Operand) -> Item:
+            if second is None:
+                return at(k, first, step is not None)
+            return tuple_item((at(k, first, False), at(k, second, True)))
+        return Chain(self.index_base(count, element))
+
     @staticmethod
     def index_base(count: M.Operand, element) -> IndexBase:
         return IndexBase(count, [Leaf(M.Constant(0, USIZE), M.Constant(1, USIZE), False,
@@ -232,8 +272,10 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             return chain
         if m == "rev":
             return self.rev_chain(chain, e)
-        if m in ("map", "filter"):
-            chain.stages.append(Stage(m, span, env=self.closure_arg_env(e.args[0])))
+        if m in ("map", "filter") + PREDICATE_STAGES:
+            stage = Stage(m, span, env=self.closure_arg_env(e.args[0]))
+            self.start_predicate_stage(stage)  # iter_stages.py
+            chain.stages.append(stage)
             return chain
         if m in ("copied", "cloned"):
             chain.stages.append(Stage("copied", span))
@@ -301,7 +343,7 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
         """`rev`: the same chain walked from the back (Rust's `next_back` through each
         adapter); only adapters that walk back item by item can be under it."""
         for stage in chain.stages:
-            if stage.kind not in ("map", "filter", "copied") and not (
+            if stage.kind not in ("map", "filter", "copied", "filter_map", "inspect") and not (
                     stage.kind == "enumerate" and stage.on_base is not None):
                 self.unsupported(e.method_span, f"`rev` after `{stage.kind}` is")
                 return None
@@ -417,6 +459,8 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             self.switch_bool(keep, yes, loop.latch, span)
             self.cur = yes
             go_on(item)
+        elif s.kind in PREDICATE_STAGES:
+            self.run_predicate_stage(s, item, loop, go_on)  # iter_stages.py
         elif s.kind == "copied":
             go_on(value_item(self.item_value(item, span), item.ty.inner))
         elif s.kind == "enumerate":

@@ -69,6 +69,8 @@ def _deconstruct(pat, r) -> Pat:
         return Pat(Ctor("single"), _spread(pat.elems, len(ty.elems), r))
     if isinstance(pat, ast.SlicePat) and isinstance(ty, T.ArrayTy):
         return Pat(Ctor("single"), _spread(pat.elems, ty.length, r))
+    if isinstance(pat, ast.SlicePat) and isinstance(ty, T.SliceTy):
+        return _slice_pat(pat.elems, r)
     if isinstance(pat, (ast.PathPat, ast.TupleStructPat, ast.StructPat)):
         if isinstance(ty, T.EnumTy) and pat in r.variants:
             v = ty.variants[r.variants[pat]]
@@ -87,6 +89,18 @@ def _spread(elems, n: int, r) -> list[Pat]:
     after = elems[i + 1:]
     return [deconstruct(p, r) for p in elems[:i]] + [WILD] * (n - i - len(after)) + \
         [deconstruct(p, r) for p in after]
+
+
+def _slice_pat(elems, r) -> Pat:
+    """A slice pattern: Ctor("slice", (front, back, has_rest)) over its element patterns."""
+    rest = [i for i, p in enumerate(elems) if isinstance(p, ast.RestPat) or (
+        isinstance(p, ast.IdentPat) and isinstance(p.sub, ast.RestPat))]
+    if not rest:
+        return Pat(Ctor("slice", (len(elems), 0, False)), [deconstruct(p, r) for p in elems])
+    i = rest[0]
+    front, back = elems[:i], elems[i + 1:]
+    return Pat(Ctor("slice", (len(front), len(back), True)),
+               [deconstruct(p, r) for p in list(front) + list(back)])
 
 
 def _sub_fields(pat, fields, r) -> list[Pat]:
@@ -129,6 +143,8 @@ def field_tys(ty: T.Ty, c: Ctor) -> list[T.Ty]:
             return [t for _, t in ty.fields]
         if isinstance(ty, T.ArrayTy):
             return [ty.elem] * ty.length
+    if c.kind in ("len", "len_ge"):  # a slice of exactly / at least c.value elements
+        return [ty.elem] * c.value
     return []
 
 
@@ -152,6 +168,13 @@ def all_ctors(ty: T.Ty, heads: list[Ctor]) -> list[Ctor] | None:
         return [Ctor("single")]
     if isinstance(ty, T.RefTy):
         return [Ctor("ref")]
+    if isinstance(ty, T.SliceTy):
+        # lengths 0..L-1 one by one, and "L or more" (rustc's split of slice lengths): L is
+        # past every fixed length and at least every `..` pattern's minimum
+        slices = [c.value for c in heads if c.kind == "slice"]
+        top = max([f + 1 for f, _, rest in slices if not rest] +
+                  [f + b for f, b, rest in slices if rest] + [0])
+        return [Ctor("len", n) for n in range(top)] + [Ctor("len_ge", top)]
     if isinstance(ty, T.IntTy):
         lo, hi = T.int_range(ty)
         cuts = {lo, hi + 1}
@@ -167,7 +190,19 @@ def all_ctors(ty: T.Ty, heads: list[Ctor]) -> list[Ctor] | None:
 def covers(head: Ctor, c: Ctor) -> bool:
     if head.kind == "range" and c.kind == "range":
         return head.value[0] <= c.value[0] and c.value[1] <= head.value[1]
+    if head.kind == "slice" and c.kind in ("len", "len_ge"):
+        front, back, rest = head.value
+        return c.value >= front + back if rest else (c.kind == "len" and c.value == front)
     return head == c
+
+
+def head_fields(head: Pat, arity: int) -> list[Pat]:
+    """The fields of `head` for a constructor it covers of `arity` fields: a slice
+    pattern with `..` gets wildcards in the middle."""
+    if head.ctor is not None and head.ctor.kind == "slice" and head.ctor.value[2]:
+        front = head.ctor.value[0]
+        return head.fields[:front] + [WILD] * (arity - len(head.fields)) + head.fields[front:]
+    return list(head.fields)
 
 
 # ---------------------------------------------------------------------------
@@ -191,7 +226,7 @@ def _specialize(rows, c: Ctor, arity: int):
         if head.ctor is None:
             out.append([WILD] * arity + row[1:])
         elif covers(head.ctor, c):
-            out.append(list(head.fields) + row[1:])
+            out.append(head_fields(head, arity) + row[1:])
     return out
 
 
@@ -223,12 +258,13 @@ def useful(rows: list[list[Pat]], q: list[Pat], tys: list[T.Ty]) -> bool:
     heads = _heads(rows)
     if head.ctor is not None:
         ctors = [head.ctor]
-        if head.ctor.kind == "range":  # split q's range at the rows' bounds
+        if head.ctor.kind in ("range", "slice"):  # split q's range / lengths at the rows'
             ctors = [c for c in all_ctors(ty, heads + [head.ctor]) or [head.ctor]
                      if covers(head.ctor, c)]
         for c in ctors:
             n = _arity(ty, c)
-            sub_q = (list(head.fields) if head.ctor == c or c.kind == "range"
+            sub_q = (head_fields(head, n) if head.ctor == c or c.kind in ("range", "len",
+                                                                           "len_ge")
                      else [WILD] * n) + q[1:]
             if useful(_specialize(rows, c, n), sub_q, field_tys(ty, c) + tys[1:]):
                 return True
@@ -300,6 +336,14 @@ def show(ty: T.Ty, c: Ctor, fields: list[str]) -> str:
         lo, hi = c.value
         a, b = int_text(ty, lo), int_text(ty, hi)
         return a if lo == hi else f"{a}..={b}"
+    if c.kind == "len":
+        return "[" + ", ".join(fields) + "]"
+    if c.kind == "len_ge":
+        return "[" + ", ".join(fields + [".."]) + "]"
+    if c.kind == "len":
+        return "[" + ", ".join(fields) + "]"
+    if c.kind == "len_ge":
+        return "[" + ", ".join(fields + [".."]) + "]"
     if c.kind == "single":
         if isinstance(ty, T.TupleTy):
             return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"

@@ -194,6 +194,9 @@ class PatternMixin:
 
     def pat_SlicePat(self, pat: ast.SlicePat, ty, mode, names, let_span):
         t = self.shallow(ty)
+        if isinstance(t, T.SliceTy):  # `[a, b, rest @ ..]` on a slice: its length is tested
+            self.slice_pat_elems(pat, t, mode, names, let_span)
+            return
         if not isinstance(t, T.ArrayTy):
             if not isinstance(t, T.ErrorTy):
                 self.sink.error("E0529", f"expected an array or slice, found "
@@ -211,6 +214,27 @@ class PatternMixin:
             return
         for p, et in self._spread(pat.elems, (t.elem,) * t.length, array=t):
             self._pat(p, et, mode, names, let_span)
+
+    def slice_pat_elems(self, pat: ast.SlicePat, t: T.SliceTy, mode, names, let_span):
+        """The elements of a slice pattern: each an element; `rest @ ..` the sub-slice,
+        which only a reference can hold (rustc: E0277, `[T]` has no size known)."""
+        rests = [p for p in pat.elems if _is_rest(p)]
+        if len(rests) > 1:
+            self.sink.error("OX0001", "`..` can only be used once per pattern", rests[1].span,
+                            "can only be used once per pattern")
+        for p in pat.elems:
+            if isinstance(p, ast.RestPat):
+                continue
+            if _is_rest(p):
+                if mode == "move" and not p.by_ref:
+                    self.sink.error("E0277", "the size for values of type "
+                                    f"{describe(self.deep(t))} cannot be known at compilation "
+                                    "time", p.span, "doesn't have a size known at compile-time",
+                                    help=f"bind it by reference: `ref {p.name} @ ..`, or match "
+                                         "on a reference to the slice")
+                self._pat(p, t, mode, names, let_span)  # bound all the same: no E0425 later
+            else:
+                self._pat(p, t.elem, mode, names, let_span)
 
     def _with_rest(self, elems):
         """The elements when there is no `..`; None when there is one."""
