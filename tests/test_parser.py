@@ -1394,3 +1394,16 @@ def test_parse_100_lines():
     assert 95 <= src.count("\n") <= 105
     unit, sink = parse_src(src)
     assert not sink.diagnostics and len(unit.items[0].items) == 20
+
+
+def test_split_closing_angle_after_whitespace():
+    """`Option<Option<Option<u32> >>` and `Option<Option<u32> >= x`: the `>>` / `>=` after a
+    space is split at its own first character (it was split at the space, which then stood
+    for a `>` and closed one list too many); rustc accepts both."""
+    unit, sink = parse_src("""
+        #[device] fn f() {
+            let v: Option<Option<Option<u32> >> = None;
+            let w: Option<Option<u32> >= None;
+        }
+    """)
+    assert not sink.diagnostics, [d.message for d in sink.diagnostics]

@@ -13,7 +13,7 @@ import pytest
 from lark import Lark, Token
 
 from oxidec.syntax import build_parser, grammar_text
-from oxidec.syntax import tables
+from oxidec.syntax import lalr, tables
 from oxidec.syntax.prescan import prescan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,17 +21,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def reference() -> Lark:
-    """Lark's parser built from the grammar the ordinary way (about a second), with the one
-    rule oxidec's lexer adds (lalr.py): a `<` the parser can take as CAST_LT is one."""
+    """Lark's parser built from the grammar the ordinary way (about a second), with the two
+    rules oxidec's lexer adds (lalr.py): a `<` the parser can take as CAST_LT is one, and a
+    `>>`, `>>=` or `>=` the parser cannot take is split into `>` and the rest when it can
+    take a `>` (closing generic arguments)."""
     lark = Lark(grammar_text(), **tables.LARK_OPTIONS)
     lexer = lark.parser.lexer
     plain = lexer.lex
 
     def lex(lexer_state, parser_state):
         states = parser_state.parse_conf.states
+        lc = lexer_state.line_ctr
         for tok in plain(lexer_state, parser_state):
             if tok.type == "LT" and "CAST_LT" in states[parser_state.position]:
                 tok.type = "CAST_LT"
+            if tok.type in lalr._SPLIT and not lalr._shifts(states, parser_state, tok.type) \
+                    and lalr._shifts(states, parser_state, "GT"):
+                lc.char_pos, lc.line, lc.column = tok.start_pos, tok.line, tok.column
+                lc.line_start_pos = tok.start_pos - tok.column + 1
+                tok = lalr._split_gt(lexer_state)  # the rest is read by the next step
             yield tok
 
     lexer.lex = lex

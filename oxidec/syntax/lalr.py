@@ -208,8 +208,11 @@ class _Lexer(ContextualLexer):
                     token.type = "CAST_LT"  # `x as Foo<T>`: rustc reads generics there too
                 if token.type in _SPLIT and not _shifts(states, parser_state, token.type) \
                         and _shifts(states, parser_state, "GT"):
-                    lc.char_pos, lc.line, lc.column, lc.line_start_pos, \
-                        lexer_state.last_token = saved
+                    # back to the token's own first character (not to the whitespace before
+                    # it, where `saved` is): `Option<Option<u32> >>` closes two lists
+                    lc.char_pos, lc.line, lc.column = token.start_pos, token.line, token.column
+                    lc.line_start_pos = token.start_pos - token.column + 1
+                    lexer_state.last_token = saved[4]
                     token = _split_gt(lexer_state)
                 yield token
         except EOFError:
