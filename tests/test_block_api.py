@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build(src: str, stop: str = "ptx", arch: str = "sm_80", **opts) -> driver.Compilation:
-    options = driver.Options(arch=arch, stop=stop, **opts)
+    options = driver.Options(arch=arch, stop=stop, **{"index32": False, **opts})
     try:
         return driver.compile_source(src, "block_api.rs", options)
     except CompileError as err:

@@ -9,6 +9,8 @@ import pytest
 
 from oxidec import driver
 
+NO_VERSIONS = driver.Options(index32=False)  # one version of each kernel (index32.py)
+
 CONV = """
 use cuda_device::{kernel, launch_contract, thread, DisjointSlice};
 #[kernel]
@@ -33,7 +35,7 @@ pub fn conv(img: &[f32], w: &[f32], mut out: DisjointSlice<f32>, rows: usize, co
 
 
 def _ptx(src: str) -> str:
-    return driver.compile_source(src, "c.rs", driver.Options(line_info=False)).ptx
+    return driver.compile_source(src, "c.rs", driver.Options(line_info=False, index32=False)).ptx
 
 
 def _bounds_checks(ptx: str) -> int:
@@ -57,7 +59,7 @@ def test_unproven_indices_keep_their_checks() -> None:
 @pytest.mark.parametrize("guard", ["rows", "rows + 1"])
 def test_convolution_runs_as_numpy(guard: str, rng) -> None:
     from oxidec.sim import run_kernel
-    prog = driver.compile_source(CONV.replace("ROWS_GUARD", guard), "c.rs").program
+    prog = driver.compile_source(CONV.replace("ROWS_GUARD", guard), "c.rs", NO_VERSIONS).program
     rows, cols = 21, 37
     img = rng.uniform(-1, 1, rows * cols).astype(np.float32)
     w = rng.uniform(-1, 1, 9).astype(np.float32)
@@ -106,7 +108,7 @@ def test_a_batch_of_matrices_is_row_major_twice() -> None:
 @pytest.mark.parametrize("guard", ["m", "m + 1"])
 def test_batched_rows_run_as_numpy(guard: str, rng) -> None:
     from oxidec.sim import run_kernel
-    prog = driver.compile_source(BATCHED.replace("ROW_GUARD", guard), "b.rs").program
+    prog = driver.compile_source(BATCHED.replace("ROW_GUARD", guard), "b.rs", NO_VERSIONS).program
     batch, m, n = 3, 5, 70
     a = rng.uniform(-1, 1, batch * m * n).astype(np.float32)
     y = np.full(batch * m, np.nan, np.float32)

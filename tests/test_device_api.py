@@ -194,7 +194,7 @@ def dots_reference(a, b, c) -> np.ndarray:
 
 def build(src: str, arch: str = "sm_80") -> driver.Compilation:
     try:
-        return driver.compile_source(src, "device_api.rs", driver.Options(arch=arch))
+        return driver.compile_source(src, "device_api.rs", driver.Options(arch=arch, index32=False))
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
 

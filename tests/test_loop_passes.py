@@ -467,7 +467,7 @@ pub fn k(a: &[f32], mut out: DisjointSlice<f32>, rows: usize, cols: usize) {
 
 def test_check_elim_row_major_index_under_a_length_contract():
     def asserts(src):
-        comp = driver.compile_source(src, "c.rs", driver.Options(stop="mir-opt"))
+        comp = driver.compile_source(src, "c.rs", driver.Options(stop="mir-opt", index32=False))
         (b,) = comp.program.bodies
         return [blk.terminator for blk in b.blocks if isinstance(blk.terminator, Assert)]
     assert asserts(CONTRACT_KERNEL) == []
@@ -656,7 +656,8 @@ def test_passes_are_registered_at_o2_only():
 
 def test_naive_matmul_inner_loop_has_no_checks_and_walks_pointers():
     comp = driver.compile_file(Path(__file__).resolve().parents[1]
-                               / "samples" / "matmul_naive.rs", driver.Options(stop="mir-opt"))
+                               / "samples" / "matmul_naive.rs",
+                               driver.Options(stop="mir-opt", index32=False))
     (b,) = comp.program.bodies
     loops = find_loops(b)
     fast = [lp for lp in loops if not any(isinstance(b.blocks[x].terminator, Assert)

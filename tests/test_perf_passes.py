@@ -15,7 +15,7 @@ from oxidec.sim import SimTrap, run_kernel
 
 
 def compile_(src: str, stop: str = "ptx"):
-    return driver.compile_source(src, "perf.rs", driver.Options(stop=stop))
+    return driver.compile_source(src, "perf.rs", driver.Options(stop=stop, index32=False))
 
 
 def body_of(comp, name: str):

@@ -36,6 +36,7 @@ from .loop_unroll import loop_unroll
 from .full_unroll import full_unroll
 from .pow2_div import pow2_div
 from .launch_dims import launch_dims
+from .index32 import index32
 from .simplify_cfg import remove_unreachable, simplify_cfg
 
 Pass = Callable[[Body], bool]
@@ -73,6 +74,9 @@ PASSES: dict[int, tuple[str, ...]] = {
 # the passes of a body where a pointer points to a local (see `optimize`)
 ADDRESS_TAKEN_PASSES = ("const_fold", "copy_prop", "dead_code", "simplify_cfg",
                         "simplify_locals", "remove_unreachable")
+
+# after index32: forward the shadows' copies, drop what no longer has a reader
+INDEX32_CLEANUP = ("copy_prop", "const_fold", "dead_code", "simplify_cfg", "simplify_locals")
 
 MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice
 
@@ -118,11 +122,20 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     return changed
 
 
-def optimize_program(program: Program, level: int = 2, *, verify: bool = False) -> bool:
+def optimize_program(program: Program, level: int = 2, *, verify: bool = False,
+                     index32_version: bool = True) -> bool:
     # helpers are inlined first (inline.py), so that the passes see through the calls
     changed = inline_program(program) if level >= 2 else False
     for body in program.bodies:
         changed |= optimize(body, level, verify=verify)
+        if level >= 2 and index32_version and not address_taken(body) and index32(body):
+            # the copy's 64-bit arithmetic that only fed what now reads 32-bit shadows
+            # is dead (index32.py); once, after the loop passes, which see one version
+            changed = True
+            for name in INDEX32_CLEANUP:
+                REGISTRY[name](body)
+            if verify:
+                _verify_after(body, "index32")
     return changed
 
 

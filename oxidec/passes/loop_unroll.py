@@ -14,7 +14,7 @@ becomes (u = 4)
     bb1: { ...; _3 = Lt(copy _2, copy _1); switchInt(copy _3) -> [0: bb3, otherwise: bb6]; }
     bb6: { _9 = Lt(copy _2, copy _1); _10 = Sub(copy _1, copy _2);
            _11 = Ge(copy _10, const 4_usize); _12 = BitAnd(copy _9, copy _11);
-           _13 = Sub(copy _1, const 3_usize);
+           _20 = @max(copy _1, const 3_usize); _13 = Sub(copy _20, const 3_usize);
            switchInt(copy _12) -> [0: bb2, otherwise: bb4]; }
     bb4: { BODY; _2 = Add(copy _2, const 1_usize); _14 = Lt(copy _2, copy _1);   (4 copies,
            ...                                                                  fresh temporaries)
@@ -24,7 +24,9 @@ becomes (u = 4)
 
 The main loop is entered only when `k < hi` and `hi - k >= u` (no wrap: hi - k is the
 number of iterations left); it goes round again while `k < hi - (u - 1)`, which is
-`hi - k >= u` (hi >= u - 1 there, so hi - (u - 1) does not wrap). So each copy's test
+`hi - k >= u` (hi >= u - 1 there, so hi - (u - 1) does not wrap; it is computed as
+max(hi, u - 1) - (u - 1), the same value there, so that a range analysis sees it is not
+wrapped anywhere: the 32-bit counters of counters32.py). So each copy's test
 `k < hi` would have been true: the copies run exactly the iterations the loop would
 have. Temporaries of one iteration get fresh locals in each copy (so fma contraction and
 the single-definition passes still see one write each); user variables and what is
@@ -192,7 +194,10 @@ def _unroll(body: Body, b: int, entry: int, k: int, hi, exit_block: int, step) -
         go = first.binary("bitand", inside, enough, BOOL)
         # entered with hi - k >= unroll, so hi >= unroll - 1 and `k < hi - (unroll - 1)` is
         # `hi - k >= unroll` without wrapping
-        limit = first.binary("sub", hi, Constant(unroll - 1, ty), ty)
+        # (as max(hi, unroll - 1) - (unroll - 1), the same value there, whose range a
+        # pass can see is not wrapped: the 32-bit version's counters, counters32.py)
+        top = first.assign(Intrinsic("max", (hi, Constant(unroll - 1, ty))), ty)
+        limit = first.binary("sub", top, Constant(unroll - 1, ty), ty)
     else:
         # the copies read k, k + s, .., k + (unroll - 1) s: all below hi when
         # hi - k > (unroll - 1) s (no wrap: s < 2^32); then `k < hi - (unroll - 1) s` is
@@ -200,7 +205,8 @@ def _unroll(body: Body, b: int, entry: int, k: int, hi, exit_block: int, step) -
         span_ = first.binary("mul", step, Constant(unroll - 1, ty), ty)
         enough = first.binary("lt", span_, left, BOOL)
         go = first.binary("bitand", inside, enough, BOOL)
-        limit = first.binary("sub", hi, span_, ty)
+        top = first.assign(Intrinsic("max", (hi, span_)), ty)  # (as above: hi >= span_ there)
+        limit = first.binary("sub", top, span_, ty)
     again = Builder(body, span)
     go_on = again.binary("lt", kk, limit, BOOL)
     body.blocks.append(BasicBlock(stmts + again.stmts,

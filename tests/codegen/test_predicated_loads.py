@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def ptx_of(source: str | Path, arch: str = "sm_90") -> str:
-    opts = driver.Options(arch=arch, line_info=False)
+    opts = driver.Options(arch=arch, line_info=False, index32=False)
     if isinstance(source, Path):
         return driver.compile_file(source, opts).ptx
     return driver.compile_source(source, "k.rs", opts).ptx

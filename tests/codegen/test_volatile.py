@@ -55,14 +55,14 @@ def loop_body(ptx: str) -> list[str]:
 
 
 def test_volatile_reads_survive_every_pass() -> None:
-    comp = driver.compile_source(source(), "spin.rs", driver.Options(stop="mir-opt"))
+    comp = driver.compile_source(source(), "spin.rs", driver.Options(stop="mir-opt", index32=False))
     text = pretty_program(comp.program)
     assert text.count("@volatile_load(") == 3, text  # two in the loop, one unused after it
     assert text.count("volatile_store(") == 2, text
 
 
 def test_volatile_reads_stay_two_loads_in_the_loop() -> None:
-    ptx = driver.compile_source(source(), "spin.rs").ptx
+    ptx = driver.compile_source(source(), "spin.rs", driver.Options(index32=False)).ptx
     body = loop_body(ptx)
     assert body, ptx
     loads = [ln for ln in body if "ld.volatile.global.u32" in ln]
@@ -83,5 +83,6 @@ def test_volatile_ptx_assembles(arch: str, tmp_path) -> None:
 
 
 def test_plain_reads_are_not_volatile() -> None:
-    ptx = driver.compile_source(source(volatile=False), "spin.rs").ptx
+    ptx = driver.compile_source(source(volatile=False), "spin.rs",
+                                driver.Options(index32=False)).ptx
     assert ".volatile" not in ptx

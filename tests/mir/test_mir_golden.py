@@ -84,7 +84,7 @@ def compile_case(tf: GoldenFile, case: Case, stage: str) -> str:
     source = "\n" * case.line + "\n".join(case.source) + "\n"
     name = f"{tf.path.relative_to(ROOT).as_posix()}"
     try:
-        comp = driver.compile_source(source, name, driver.Options(stop=STAGES[stage]))
+        comp = driver.compile_source(source, name, driver.Options(stop=STAGES[stage], index32=False))
     except CompileError as err:
         diagnostics = render_all(err.diagnostics)
     else:

@@ -134,7 +134,7 @@ pub fn two_groups(mut out: DisjointSlice<u32>) {
 
 def build(src: str, arch: str = "sm_90") -> driver.Compilation:
     try:
-        return driver.compile_source(src, "wgmma.rs", driver.Options(arch=arch))
+        return driver.compile_source(src, "wgmma.rs", driver.Options(arch=arch, index32=False))
     except CompileError as err:
         raise AssertionError(render_all(err.diagnostics)) from None
 

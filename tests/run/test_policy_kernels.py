@@ -25,7 +25,7 @@ def entry_text(ptx: str, name: str) -> str:
 @pytest.mark.parametrize("name", sorted(POLICIES))
 def test_bounds_and_unrolling_per_instance(name) -> None:
     threads, blocks, items, _ = POLICIES[name]
-    ptx = driver.compile_file(KERNEL).ptx
+    ptx = driver.compile_file(KERNEL, driver.Options(index32=False)).ptx
     text = entry_text(ptx, name)
     assert f".maxntid {threads}, 1, 1" in text
     assert f".minnctapersm {blocks}" in text
