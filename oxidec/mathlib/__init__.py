@@ -99,7 +99,7 @@ NATIVE_F32 = {"exp": explog32.exp, "exp2": explog32.exp2,
               "tanh": hyper32.tanh, "exp_m1": hyper32.exp_m1}
 
 # NATIVE_F32 routines whose only NaN is the canonical one they return for a NaN argument
-CANONICAL_NAN = {"exp", "exp2"}
+CANONICAL_NAN = {"exp", "exp2", "tanh"}
 
 # "<name>.exact": the f64-based, correctly rounded f32 version of each routine NATIVE_F32
 # replaces (on f64, the same routine as "<name>").
