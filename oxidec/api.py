@@ -295,21 +295,25 @@ class Kernel:
             for static, data in self.module.constants.items():
                 fn.module.write_global(symbols[static], data)
         buffers: list[tuple[PreparedArg | None, DeviceBuffer]] = []
-        maps: list[tuple[TensorMap, DeviceBuffer]] = []  # `*const TmaDescriptor` arguments
+        maps: list[tuple[TensorMap, DeviceBuffer]] = []  # `TmaDescriptor` arguments
         failed = True
         try:
             values: list[Any] = []
             for arg in prepared:
-                if not arg.is_array:
-                    values.append(arg.value)
-                    continue
                 if isinstance(arg.value, TensorMap):  # its tensor, then its descriptor
                     tensor = DeviceBuffer.from_array(arg.value.array.reshape(-1), ctx)
                     maps.append((arg.value, tensor))
+                    buffers.append((None, tensor))
                     raw = arg.value.encode(ctx.drv, tensor.ptr)
-                    desc = DeviceBuffer.from_array(bytes_array(raw), ctx)
-                    buffers += [(None, tensor), (None, desc)]
+                    if arg.param.kind != "ptr":  # by value: the bytes are the parameter
+                        values.append(raw)
+                        continue
+                    desc = DeviceBuffer.from_array(bytes_array(raw), ctx)  # a device copy
+                    buffers.append((None, desc))
                     values.append(desc.ptr)
+                    continue
+                if not arg.is_array:
+                    values.append(arg.value)
                     continue
                 buf = DeviceBuffer.from_array(arg.flat, ctx)
                 buffers.append((arg, buf))

@@ -81,13 +81,53 @@ VIEW_FIELDS = {
     # a thread's runs with a grid stride: the slice's length, the next run's first element
     # and the distance between runs (elements)
     "GridStrideRuns32": (("len", USIZE), ("pos", USIZE), ("step", USIZE)),
+    "InBounds32": (),
+    "StaticView32": (),
+    # a tile of a row-major matrix whose row width is known at run time
+    "RuntimeTileMut32": (("stride", U32),),
+    # a read-only matrix over a slice: its length and row width (elements)
+    "MatrixView32": (("len", USIZE), ("stride", U32)),
+    "RowView32": (("len", U32),),
+    "ColView32": (("len", U32), ("stride", U32)),  # elements `stride` apart
+    # a row (ptr) and a column of the same length, walked together
+    "ZipView32": (("col", None), ("len", U32), ("stride", U32)),
 }
 
 
 def view_ty(kind: str, elem: Ty, dims: tuple[int, ...] = ()) -> ViewTy:
     name = f"{kind}<{', '.join([str(elem), *map(str, dims)])}>"
-    return ViewTy(name, (("ptr", PtrTy(elem, True)), *VIEW_FIELDS[kind]), False, kind=kind,
+    ptr = PtrTy(elem, True)
+    fields = tuple((n, ptr if t is None else t) for n, t in VIEW_FIELDS[kind])
+    return ViewTy(name, (("ptr", ptr), *fields), kind in COPY_VIEWS, kind=kind,
                   dims=dims)  # by name: StructTy's own fields come first (align)
+
+
+COPY_VIEWS = ("InBounds32", "StaticView32", "MatrixView32", "RowView32", "ColView32")
+
+
+# `view::LocalIndex32<N>`: a u32 checked to be below N (the index of a static view or tile)
+def local_index_ty(n: int) -> StructTy:
+    return StructTy(f"LocalIndex32<{n}>", (("0", U32),), True)
+
+
+def local_index_bound(ty: Ty) -> int | None:
+    """N of a `LocalIndex32<N>`, else None."""
+    if isinstance(ty, StructTy) and ty.name.startswith("LocalIndex32<"):
+        return int(ty.name[len("LocalIndex32<"):-1])
+    return None
+
+
+# `DisjointSlice<T, RuntimeRowMajorTiles<ROWS, COLS>>`: laid out (and passed) as the
+# Runtime2DIndex slice, {ptr, len, row_width}; a thread owns a ROWS x COLS tile
+@dataclass(frozen=True)
+class RuntimeTilesSliceTy(Runtime2DSliceTy):
+    dims: tuple[int, ...] = ()
+
+
+def runtime_tiles_slice_ty(elem: Ty, rows: int, cols: int) -> RuntimeTilesSliceTy:
+    return RuntimeTilesSliceTy(f"DisjointSlice<{elem}, RuntimeRowMajorTiles<{rows}, {cols}>>",
+                               (("slice", DisjointSliceTy(elem)), ("row_width", U32)),
+                               dims=(rows, cols))
 
 
 def view_kind(ty: Ty) -> str | None:
@@ -104,4 +144,22 @@ def uniform_inner(ty: Ty) -> Ty | None:
     """T of a `Uniform<T>`, else None."""
     if isinstance(ty, StructTy) and ty.name.startswith("Uniform<") and len(ty.fields) == 1:
         return ty.fields[0][1]
+    return None
+
+
+# `vector::F32x4` and its kin (device_api/vector.py): #[repr(C, align(A))] struct V([E; L])
+def vector_ty(name: str) -> StructTy | None:
+    from .device_api.vector import VECTORS
+    from .types import SCALARS, ArrayTy
+    if name not in VECTORS:
+        return None
+    elem, lanes, align = VECTORS[name]
+    return StructTy(name, (("0", ArrayTy(SCALARS[elem], lanes)),), True, align)
+
+
+def vector_parts(ty: Ty) -> tuple[Ty, int, int] | None:
+    """(E, L, A) of a vector type, else None."""
+    if isinstance(ty, StructTy) and ty == vector_ty(ty.name):
+        arr = ty.fields[0][1]
+        return arr.elem, arr.length, ty.align
     return None

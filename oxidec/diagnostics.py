@@ -156,7 +156,8 @@ def render(diag: Diagnostic) -> str:
         for marker in _marker_rows(by_line[ln], ln):
             out.append(f"{pad} | {marker}".rstrip())
         prev = ln
-    out.append(f"{pad} |")
+    if diag.notes or diag.help:  # rustc closes the excerpt with a bare gutter only before them
+        out.append(f"{pad} |")
     for note in diag.notes:
         out.append(f"{pad} = note: {note}")
     for h in diag.help:

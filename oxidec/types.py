@@ -350,7 +350,8 @@ class SharedArrayTy(Ty):
 
 BARRIER = SharedArrayTy(IntTy(64, False), 1, 8, "Barrier")
 # `tma::TmaDescriptor`: a CUtensorMap, 128 opaque bytes the host encodes (64-byte aligned
-# there); kernels take `*const TmaDescriptor` and only pass it on to TMA instructions
+# there); kernels take `*const TmaDescriptor` or `TmaDescriptor` (by value: left in its
+# `.param`) and only pass it on to TMA instructions
 TMA_DESCRIPTOR = StructTy("TmaDescriptor", (("opaque", ArrayTy(IntTy(64, False), 16)),), True)
 
 
@@ -593,4 +594,5 @@ from .scalar_consts import (FLOAT_CONSTS, FLOAT_INT_CONSTS, HALF_CONSTS,  # noqa
 from .device_types import (BARRIER_TOKEN, THREAD_INDEX_2D, Runtime2DSliceTy,  # noqa: E402,F401
                            cusimd_parts, cusimd_ty, managed_barrier_parts, managed_barrier_ty,
                            runtime2d_slice_ty, uniform_inner, uniform_ty, ViewTy, view_kind,
-                           view_ty)
+                           view_ty, local_index_ty, local_index_bound, RuntimeTilesSliceTy,
+                           runtime_tiles_slice_ty, vector_ty, vector_parts)

@@ -1,7 +1,8 @@
 """mir/cfg.py's loop forest: `find_loops` (linear, loops as intervals of the forest's
 numbering) against the natural loops computed from their definition, on random CFGs
 (irreducible ones too), and the blocks a preheader adds."""
-from oxidec.mir.cfg import Dominators, find_loops, predecessors, successors
+from oxidec.mir.cfg import (Dominators, blocks_on_cycles, find_loops, has_cycle, predecessors,
+                            reachable, successors)
 from oxidec.mir.syntax import BasicBlock, Body, Constant, Goto, LocalDecl, Return, SwitchInt
 from oxidec.passes.loops import LoopFacts, ensure_preheader
 from oxidec.span import DUMMY_SPAN as S
@@ -74,6 +75,22 @@ def test_find_loops_matches_the_definition_on_random_cfgs(rng):
             assert not any(b in lp.blocks for b in range(len(body.blocks)) if b not in listed)
             assert -1 not in lp.blocks and len(body.blocks) not in lp.blocks
     assert nested > 100  # the random graphs do nest loops
+
+
+def test_has_cycle_is_a_reachable_cycle(rng):
+    """The loop passes skip a body without a cycle: none reachable means no natural loop,
+    and has_cycle finds every reachable cycle (irreducible ones too)."""
+    acyclic = cyclic = 0
+    for _ in range(3000):
+        body = random_cfg(rng, int(rng.integers(1, 16)))
+        seen = reachable(body)
+        want = any(seen[b] for b in blocks_on_cycles(body))
+        assert has_cycle(body) == want
+        if not want:
+            assert find_loops(body) == []
+        acyclic += not want
+        cyclic += want
+    assert acyclic > 100 and cyclic > 100
 
 
 def test_a_deep_nest_is_one_interval_per_loop():

@@ -425,7 +425,6 @@ def test_bad_literal_rendering():
           |
         1 | #[kernel] fn k() { let x = 1u7; let y = 0b12; }
           |                                            ^
-          |
 
         error: aborting due to 2 previous errors
 
@@ -1027,7 +1026,6 @@ def test_error_missing_semicolon():
           |                                 ^ help: add `;` here
         4 |     let i = idx.get();
           |     --- unexpected token
-          |
 
         error: aborting due to 1 previous error
 
@@ -1047,7 +1045,6 @@ def test_error_expected_expression():
           |
         3 |     let y = x[0] + * ;
           |                      ^ expected expression
-          |
 
         error: aborting due to 1 previous error
 
@@ -1063,7 +1060,6 @@ def test_error_expected_expression_close_paren():
           |
         1 | #[kernel] fn k() { f(1, ); g(); let a = (); let b = (,); }
           |                                                      ^ expected expression
-          |
 
         error: aborting due to 1 previous error
 
@@ -1078,7 +1074,6 @@ def test_error_two_tokens():
           |
         1 | #[kernel] fn k() { f(1 2); }
           |                        ^ expected one of 7 possible tokens
-          |
 
         error: aborting due to 1 previous error
 
@@ -1090,7 +1085,6 @@ def test_error_two_tokens():
           |
         1 | struct S { x: u32 y: u32 }
           |                   ^ expected one of 4 possible tokens
-          |
 
         error: aborting due to 1 previous error
 
@@ -1105,7 +1099,6 @@ def test_error_single_token_and_identifier():
           |
         1 | #[kernel] fn (x: u32) {}
           |              ^ expected identifier
-          |
 
         error: aborting due to 1 previous error
 
@@ -1122,7 +1115,6 @@ def test_error_keyword_as_identifier():
           |
         1 | #[kernel] fn k() { let fn = 3; }
           |                        ^^ expected identifier, found keyword
-          |
 
         error: aborting due to 1 previous error
 
@@ -1137,7 +1129,6 @@ def test_error_expected_item():
           |
         1 | let x = 1;
           | ^^^ expected item
-          |
 
         error: aborting due to 1 previous error
 
@@ -1152,7 +1143,6 @@ def test_error_unexpected_end_of_file():
           |
         2 | #[kernel]
           |          ^ expected item
-          |
 
         error: aborting due to 1 previous error
 
@@ -1171,7 +1161,6 @@ def test_error_stray_close():
           |
         1 | }
           | ^ unexpected closing delimiter
-          |
 
         error: aborting due to 1 previous error
 
@@ -1193,7 +1182,6 @@ def test_error_unclosed_delimiter_in_host_code():
           |                 - unclosed delimiter
         4 | }
           | ^ mismatched closing delimiter
-          |
 
         error: aborting due to 1 previous error
 
@@ -1209,7 +1197,6 @@ def test_error_unclosed_delimiter_in_host_code():
           |
         1 | fn main() {
           |           ^ unclosed delimiter
-          |
 
         error: aborting due to 1 previous error
 
@@ -1229,7 +1216,6 @@ def test_error_unterminated_comment_and_string():
           |
         3 |     /* this comment /* nested */ never ends
           |     ^^
-          |
 
         error: aborting due to 1 previous error
 
@@ -1241,7 +1227,6 @@ def test_error_unterminated_comment_and_string():
           |
         1 | #[kernel] fn k() { gpu_printf!("oops); }
           |                                ^
-          |
 
         error: aborting due to 1 previous error
 
@@ -1257,7 +1242,6 @@ def test_error_unknown_characters():
           |
         1 | #[kernel] fn k() { let a€ = 1; let b = 2 \x00\x00\x00; }
           |                         ^
-          |
 
         error[OX0001]: unknown start of token: \\u{0}
          --> t.rs:1:42

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from . import (asynchrony, atomic, cluster, coop, coop_ops, cusimd, debug, dotprod, fence,
                fp8, libm, managed_barrier, memory, numbers, packed, rounding, runtime2d,
-               swizzle, tensor, thread, tma, uniform, views, warp, wgmma)
+               swizzle, tensor, thread, tma, uniform, vector, views, warp, wgmma)
 from .arch import arch_name, blackwell_family, sm_number
 from .model import PER_LANE, PER_WARP, UNIFORM, ApiFn, ApiType, Lowering, Op
 from .ops import OPS
@@ -53,10 +53,12 @@ _ALL_FNS: list[ApiFn] = [*thread.FNS, *cluster.FNS, *warp.FNS, *debug.FNS,
                          *packed.FNS, *asynchrony.FNS, *tensor.FNS,
                          *coop.FNS, *wgmma.FNS, *tma.FNS, *libm.FNS,
                          *rounding.FNS, *runtime2d.FNS, *swizzle.FNS, *fp8.FNS,
-                         *managed_barrier.FNS, *cusimd.FNS, *coop_ops.FNS, *views.FNS, *uniform.FNS]
+                         *managed_barrier.FNS, *cusimd.FNS, *coop_ops.FNS, *views.FNS, *uniform.FNS,
+                         *vector.FNS]
 _ALL_TYPES: list[ApiType] = [*thread.TYPES, *memory.TYPES, *atomic.TYPES, *asynchrony.TYPES,
                               *coop.TYPES, *tma.TYPES, *runtime2d.TYPES, *swizzle.TYPES,
-                              *managed_barrier.TYPES, *cusimd.TYPES, *views.TYPES, *uniform.TYPES]
+                              *managed_barrier.TYPES, *cusimd.TYPES, *views.TYPES, *uniform.TYPES,
+                              *vector.TYPES]
 
 # Functions and associated functions by every path that names them; methods by owner.
 API_FNS: dict[str, ApiFn] = {}

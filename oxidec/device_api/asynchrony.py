@@ -78,8 +78,16 @@ def ops() -> list[Op]:
            doc="order generic-proxy shared accesses with the async proxy (TMA)"),
         Op("fence.mbarrier_init.release.cluster", "unit", min_sm=90, sim="noop", **eff,
            doc="make mbarrier.init visible to the cluster (and the async proxy)"),
+        # one-way proxy fences between the generic and the async proxy (PTX ISA 8.6)
+        *(Op(f"fence.proxy.async::generic.{sem}.sync_restrict::shared::{space}.cluster",
+             "unit", min_sm=90, sim="noop", **eff,
+             doc=f"a one-way {sem} proxy fence on shared::{space} memory, cluster scope")
+          for sem, space in PROXY_FENCES),
     ]
     return rows
+
+
+PROXY_FENCES = (("acquire", "cluster"), ("release", "cta"))
 
 
 def _copy_fns() -> list[ApiFn]:
@@ -127,6 +135,9 @@ def _barrier_fns() -> list[ApiFn]:
               op("fence.proxy.async.shared::cta"), **u90),
         ApiFn(b + "fence_mbarrier_init_release_cluster", (), "()",
               op("fence.mbarrier_init.release.cluster"), **u90),
+        *(ApiFn(b + f"fence_proxy_async_generic_{sem}_shared_{space}_cluster", (), "()",
+                op(f"fence.proxy.async::generic.{sem}.sync_restrict::shared::{space}.cluster"),
+                **u90) for sem, space in PROXY_FENCES),
     ]
 
 

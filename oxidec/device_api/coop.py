@@ -9,8 +9,10 @@
     tile.match_any(v) tile.match_all(v)       // match.sync under the tile's mask (and
                                               // `_i64` for u64 values); bits are tile ranks
     tile.shfl(v, rank) tile.shfl_xor(v, m) tile.shfl_down(v, d) tile.shfl_up(v, d)
-                                              // (and `_f32`): a source outside the tile
-                                              // gives the lane its own value
+                                              // (and `_f32`): shfl reads rank `rank % N`
+                                              // (CUDA's tile.shfl; for N = 32 the same as
+                                              // warp::shuffle); for the others a source
+                                              // outside the tile gives the lane its own value
 
 The handles are zero-sized; a tile's size N (a power of two, 1 ..= 32) is part of its type
 (`WarpTile<N>`), so its mask is a constant for N = 32 and `0xffff >> ..`-style arithmetic on

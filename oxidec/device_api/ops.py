@@ -27,6 +27,14 @@ def _sregs() -> list[Op]:
         # a hardware slot), and the warps per block: emitted as arithmetic
         Op("warpid", "u32", varies=PER_WARP),
         Op("nwarpid", "u32"),
+        # the hardware's own warp slot and its count (cuda-oxide's `warp::warpid`/`nwarpid`):
+        # `%warpid` may change while a thread runs (the warp can be moved), so it is read
+        # each time; the simulator's warps have slots 0.. in block order, of 64 (the H200's)
+        Op("hw_warpid", "u32", sreg="%warpid", varies=PER_LANE, volatile=True,
+           doc="the warp slot of the SM running this warp"),
+        Op("hw_nwarpid", "u32", sreg="%nwarpid", doc="the number of warp slots"),
+        Op("gridid", "u64", sreg="%gridid", doc="the launch's temporal grid number (the "
+           "simulator counts its launches)"),
         Op("smid", "u32", sreg="%smid", doc="the SM running the block (the simulator is one "
            "SM: 0)"),
         Op("nsmid", "u32", sreg="%nsmid", doc="an upper bound of `smid` (simulator: 1)"),

@@ -30,6 +30,7 @@ FNS = [
     *_sreg_fns("blockDim", "ntid", generated="block_dim"),
     *_sreg_fns("gridDim", "nctaid", generated="grid_dim"),
     ApiFn("thread::smid", (), "u32", op("smid")),
+    ApiFn("thread::gridid", (), "u64", op("gridid"), aliases=("sreg::gridid",)),
     ApiFn("thread::nsmid", (), "u32", op("nsmid")),
     ApiFn("thread::index_1d", (), "ThreadIndex", hook("index_1d")),
     ApiFn("thread::index_2d", (), "Option<ThreadIndex>", hook("index_2d"), const_generics=1),

@@ -2,8 +2,10 @@
 
 A `TmaDescriptor` (128 bytes, a CUtensorMap) describes a tensor in global memory and the
 box (tile) one copy moves; the host encodes it (`oxidec.runtime.tma.TensorMap`, through
-cuTensorMapEncodeTiled) and the kernel receives it as `*const TmaDescriptor`, as in
-cuda-oxide. One thread then copies a whole box:
+cuTensorMapEncodeTiled) and the kernel receives it as `*const TmaDescriptor` (a device
+copy, as cuda-oxide's examples do) or by value, `map: TmaDescriptor` (the 128 bytes in a
+64-byte aligned `.param`, handed on as `&map`: ptx/abi.py `param_memory`). One thread then
+copies a whole box:
 
 - global -> shared (`_g2s`): completes on an mbarrier, which counts the bytes
   (`mbarrier_arrive_expect_tx` with the box's size, then a wait on the barrier);

@@ -49,6 +49,8 @@ def _reductions() -> list[ApiFn]:
 FNS = [
     ApiFn("warp::lane_id", (), "u32", op("laneid"), aliases=("sreg::lane_id",)),
     ApiFn("warp::warp_id", (), "u32", op("warpid")),
+    ApiFn("warp::warpid", (), "u32", op("hw_warpid"), aliases=("sreg::warpid",)),
+    ApiFn("warp::nwarpid", (), "u32", op("hw_nwarpid"), aliases=("sreg::nwarpid",)),
     *(ApiFn(f"warp::lanemask_{k}", (), "u32", op(f"lanemask_{k}"),
             aliases=(f"sreg::lanemask_{k}",))
       for k in ("lt", "le", "eq", "ge", "gt")),

@@ -38,13 +38,13 @@ from .barrier_api import BarrierApiLowering
 from .coop_ops import CoopOpsLowering
 from .coalesced_api import CoalescedLowering
 from .overflow_lint import OverflowLint
+from .panic_lint import UnconditionalPanicLint
 from .contract_entry import ContractEntryLowering
 from .num_methods import NumLowering
 from .char_methods import CharLowering
 from .trait_calls import TraitCallLowering
 from .closures import ClosureLowering
 from .fn_values import FnValueLowering
-from .unions import UnionLowering
 from .unions import UnionLowering
 from .iterators import IteratorLowering
 from .pointers import PointerLowering
@@ -54,6 +54,8 @@ from .transmute import TransmuteLowering
 from .halves import HalfLowering
 from .hopper_api import HopperApiLowering
 from .views_api import ViewLowering
+from .vectors_api import VectorLowering
+from .views_more import ViewMoreLowering
 from .uniform_api import UniformLowering
 
 
@@ -61,13 +63,13 @@ class BodyBuilder(ClosureLowering, IteratorLowering, HalfLowering,
                   BuilderCore, StmtLowering, PatternLowering, MatchLowering, OptionLowering,
                   ExprLowering, PlaceLowering, ControlLowering, ForLowering, CallLowering,
                   MacroLowering, UnsafeLowering, EvalOrder, UserCallLowering, AggregateLowering,
-                  OverflowLint, ContractEntryLowering, NumLowering, CharLowering,
+                  OverflowLint, UnconditionalPanicLint, ContractEntryLowering, NumLowering, CharLowering,
                   TraitCallLowering, WarpApiLowering, AsyncApiLowering, CoopApiLowering,
                   PointerLowering,
                   SliceLowering, PanicLowering, TransmuteLowering,
                   HopperApiLowering, FnValueLowering, MathApiLowering, Runtime2DLowering,
                   BarrierApiLowering, CoopOpsLowering, CoalescedLowering, UnionLowering,
-                  ViewLowering, UniformLowering):
+                  ViewLowering, ViewMoreLowering, UniformLowering, VectorLowering):
     """Builds one MIR body: locals, blocks, and a cursor at the current block."""
 
 

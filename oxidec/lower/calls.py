@@ -33,6 +33,8 @@ class CallLowering:
 
     # -- calls ----------------------------------------------------------------
     def lower_call_expr(self, e: ast.CallExpr) -> M.Operand:
+        if e in self.r.desugared:  # `f32::max(a, b)`: the method call (typeck/prim_paths.py)
+            return self.lower_expr(self.r.desugared[e])
         target = self.r.calls.get(e)
         if target == "variant":
             return self.lower_variant(e, e.args)

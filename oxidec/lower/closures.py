@@ -116,6 +116,7 @@ class ClosureLowering:
     def closure_arg_env(self, arg: ast.Expr) -> ClosureEnv | None:
         """A closure passed as an argument, evaluated where the call evaluates it."""
         arg = peel_refs(arg)  # `&f`, `&mut f`: the closure itself
+        arg = self.r.desugared.get(arg, arg)  # `f32::max` as a closure: typeck/prim_paths.py
         if isinstance(arg, ast.ClosureExpr):
             return self.closure_env(arg, inline=True)
         env = self.closure_of(arg) or self.fn_value_env(arg)  # a fn value (fn_values.py)

@@ -5,7 +5,7 @@ of. A `WarpTile<N>`'s lanes are those whose lane id has the same bits above log2
                                                       (N = 32: the full mask, a constant)
     tile.ballot(p)        (ballot_sync(mask, p) >> base) & ((1 << N) - 1)
     tile.match_any(v)     (match_any_sync(mask, v) >> base) & ((1 << N) - 1) (match_all: same)
-    tile.shfl(v, r)       shuffle_sync(mask, v, r < N ? base + r : lane)
+    tile.shfl(v, r)       shuffle_sync(mask, v, base + r % N)     (CUDA's rank modulo N)
     tile.shfl_xor(v, m)   shuffle_sync(mask, v, (rank ^ m) < N ? base + (rank ^ m) : lane)
     tile.shfl_down(v, d)  shuffle_sync(mask, v, rank + d < N ? lane + d : lane)
     tile.shfl_up(v, d)    shuffle_sync(mask, v, rank >= d ? lane - d : lane)
@@ -130,9 +130,12 @@ class CoopApiLowering:
                              span)
         value, b = args
         kind = name.removesuffix("_f32")
-        if kind == "shfl":
-            ok = self._bin("lt", b, _u32(n), span, T.BOOL)
-            src = self._bin("add", base, b, span)
+        if kind == "shfl":  # rank b mod N, as CUDA's `tile.shfl` (a warp's: shfl.sync.idx)
+            src = self._bin("bitand", b, _u32(n - 1), span)
+            if n < 32:
+                src = self._bin("add", base, src, span)
+            ty = T.F32 if name.endswith("_f32") else T.U32
+            return self.to_temp(M.Intrinsic("shuffle_sync", (mask, value, src)), ty, span)
         elif kind == "shfl_xor":
             t = self._bin("bitxor", rank, b, span)
             ok = self._bin("lt", t, _u32(n), span, T.BOOL)

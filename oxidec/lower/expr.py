@@ -105,6 +105,7 @@ class ExprLowering:
     def binary(self, op: str, lhs: M.Operand, rhs: M.Operand, operand_ty: T.Ty,
                result_ty: T.Ty, span: Span) -> M.Operand:
         if op in ("div", "rem") and isinstance(operand_ty, T.IntTy):
+            self.lint_division(op, lhs, rhs, operand_ty, span)  # panic_lint.py
             self.division_checks(op, lhs, rhs, operand_ty, span)
         self.lint_overflow(op, lhs, rhs, operand_ty, span)
         return self.to_temp(M.BinaryOp(op, lhs, rhs), result_ty, span)

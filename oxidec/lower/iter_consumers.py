@@ -15,10 +15,11 @@ from .. import ast
 from .. import types as T
 from ..mir import syntax as M
 from .iter_items import Item, ref_item, value_item
+from .iter_search import SEARCH_CONSUMERS
 from .iter_windows import chunks_remainder
 
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
-             "for_each", "max_by", "min_by")
+             "for_each", "max_by", "min_by") + SEARCH_CONSUMERS
 
 
 class ConsumerLowering:

@@ -33,8 +33,10 @@ from ..mir import syntax as M
 from ..span import Span
 from .builder import LoopScope
 from .iter_consumers import ConsumerLowering
+from .iter_search import SearchConsumerLowering
 from .iter_items import Item, ItemLowering, ref_item, tuple_item, value_item
 from .iter_windows import WINDOW_SOURCES, window_chain
+from ..device_api.views import ITER_VIEWS
 
 USIZE = T.USIZE
 
@@ -87,12 +89,12 @@ class LoopCtx:
     count: M.Operand | None = None
 
 
-class IteratorLowering(ItemLowering, ConsumerLowering):
+class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering):
 
     def is_iterable(self, e: ast.Expr) -> bool:
         ty = self.ty(e)
         return isinstance(ty, T.IterTy) or isinstance(ty, T.RefTy) and isinstance(
-            ty.inner, (T.ArrayTy, T.SliceTy))
+            ty.inner, (T.ArrayTy, T.SliceTy)) or T.view_kind(ty) == "ZipView32"
 
     # -- `for` over a chain ----------------------------------------------------------
     def lower_iter_for(self, e: ast.ForExpr) -> None:
@@ -126,6 +128,9 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
                 return window_chain(self, e, m)
             if m is not None:
                 rty = self.ty(e.receiver)
+                if T.view_kind(rty) in ITER_VIEWS:  # `row.iter()`, `zip.into_iter()`
+                    chain = self.view_chain(e.receiver, e.span)
+                    return chain if m in ("iter", "into_iter") else self.adapt(chain, e, m)
                 if m in ("iter", "iter_mut", "into_iter") and not isinstance(
                         rty, (T.IterTy, T.RangeTy)):
                     return self.source_chain(e.receiver, m, e.span)
@@ -140,6 +145,8 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
             return self.source_chain(e, "iter_mut" if ty.mutable else "iter", e.span)
         if isinstance(ty, T.ArrayTy):
             return self.source_chain(e, "into_iter", e.span)
+        if T.view_kind(ty) == "ZipView32":
+            return self.view_chain(e, e.span)
         self.unsupported(e.span, "this iterator is")
         return None
 
@@ -207,6 +214,37 @@ class IteratorLowering(ItemLowering, ConsumerLowering):
         def element(k: M.Operand) -> Item:
             idx = self.operand_local(k, USIZE, span)
             return ref_item(place.project(M.Index(idx)), item_ty)
+        return Chain(self.index_base(count, element))
+
+    def view_chain(self, recv: ast.Expr, span: Span) -> Chain:
+        """The elements of a RowView32 / ColView32 (`.iter()`) or the pairs of a ZipView32,
+        by value: element k at ptr + k (a column's: ptr + k * stride)."""
+        ty = self.ty(recv)
+        place = self.lower_place(recv)
+        while isinstance(ty, T.RefTy):
+            place, ty = place.project(M.Deref()), ty.inner
+        view = self.operand_local(self.fixed(self.read(place, ty), ty, span), ty, span)
+        ptr_ty = T.PtrTy(ty.elem, True)
+        fields = {"RowView32": (0, None, 1, None), "ColView32": (0, None, 1, 2),
+                  "ZipView32": (0, 1, 2, 3)}[ty.kind]
+
+        def fld(k, fty) -> M.Operand:
+            return self.to_temp(M.Use(M.Copy(M.Place(view, (M.Field(k),)))), fty, span)
+        first, second, n, stride = fields
+        count = self.to_temp(M.Cast(fld(n, T.U32), USIZE), USIZE, span)
+        step = None if stride is None else self.operand_local(
+            self.to_temp(M.Cast(fld(stride, T.U32), USIZE), USIZE, span), USIZE, span)
+
+        def at(k: M.Operand, f: int, strided: bool) -> Item:
+            off = self.mul(k, M.Copy(M.Place(step)), span) if strided else k
+            p = self.operand_local(self.to_temp(M.Intrinsic("ptr_add", (fld(f, ptr_ty), off)),
+                                                ptr_ty, span), ptr_ty, span)
+            return value_item(self.read(M.Place(p, (M.Deref(),)), ty.elem), ty.elem)
+
+        def element(k: M.Operand) -> Item:
+            if second is None:
+                return at(k, first, step is not None)
+            return tuple_item((at(k, first, False), at(k, second, True)))
         return Chain(self.index_base(count, element))
 
     @staticmethod

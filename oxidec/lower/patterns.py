@@ -162,6 +162,8 @@ class PatternLowering:
         elif isinstance(pat, (ast.TuplePat, ast.SlicePat)):
             for p, proj in self.elem_places(pat.elems, ty):
                 self.bind_place(p, place.project(proj), span)
+            if isinstance(pat, ast.SlicePat) and isinstance(ty, T.ArrayTy):
+                self.bind_array_rest(pat.elems, place, ty, span)
         elif isinstance(pat, (ast.PathPat, ast.TupleStructPat, ast.StructPat)) \
                 and pat in self.r.variants and isinstance(ty, T.EnumTy):
             for p, proj in self.variant_fields(pat, ty, self.r.variants[pat]):
@@ -170,6 +172,27 @@ class PatternLowering:
             for fp in pat.fields:
                 self.bind_place(fp.pat, place.project(M.Field(ty.field_index(fp.name))), span)
         # OrPat: bound inside its test; literals, ranges, wildcards bind nothing
+
+    def bind_array_rest(self, elems, place: M.Place, ty: T.ArrayTy, span: Span) -> None:
+        """`rest @ ..` in an array pattern: `rest` is the array of the middle elements."""
+        for i, p in enumerate(elems):
+            if isinstance(p, ast.IdentPat) and isinstance(p.sub, ast.RestPat) \
+                    and p in self.r.pat_var:
+                break
+        else:
+            return
+        var = self.r.pat_var[p]
+        if p in self.r.binding_mode:
+            self.unsupported(p.span, "a reference to the rest of an array pattern is",
+                             help="bind the rest by value (`rest @ ..` on the array itself), "
+                                  "or index the array")
+            return
+        middle = ty.length - (len(elems) - 1)  # the elements no other sub-pattern takes
+        parts = tuple(self.read(place.project(M.ConstIndex(j)), ty.elem)
+                      for j in range(i, i + middle))
+        local = self.local_for(var)
+        self.note_binding(local)
+        self.assign(M.Place(local), M.Aggregate(T.ArrayTy(ty.elem, middle), parts), span)
 
     def pattern_vars(self, pat: ast.Pattern) -> list[Var]:
         out: list[Var] = []

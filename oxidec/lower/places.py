@@ -80,6 +80,9 @@ class PlaceLowering:
         else:
             length = M.Constant(0, T.USIZE)
         if self.checked:
+            if isinstance(bty, T.ArrayTy) or isinstance(bty, T.RefTy) \
+                    and isinstance(bty.inner, T.ArrayTy):
+                self.lint_index(index, length.value, e.span)  # panic_lint.py
             ok = self.to_temp(M.BinaryOp("lt", M.Copy(M.Place(idx)), length), T.BOOL, e.span)
             self.check(ok, "index out of bounds", e.span)
         return base.project(M.Index(idx))

@@ -143,15 +143,19 @@ class TraitCallLowering:
         _, key, key_mut = self.r.overloads[e]
         if e in self.r.index_writes:
             key = key_mut
-        fn = self.r.fn_sigs[key].item
+        sig = self.r.fn_sigs[key]
+        fn = sig.item
         self_var = self.r.param_var[fn.params[0]]
-        idx_var = self.r.param_var[fn.params[1]]
         base = self.receiver_place(e.base)
         ref_ty = self_var.ty
         r = self.new_local(ref_ty, e.span, "self", False)
         self.assign(M.Place(r), M.Ref(base, isinstance(ref_ty, T.RefTy) and ref_ty.mutable),
                     e.span)
-        idx = self.operand_local(self.lower_expr(e.index), idx_var.ty, e.index.span)
+        value = self.lower_expr(e.index)
+        idx_var = self.r.param_var.get(fn.params[1])
+        if idx_var is not None:
+            self.var_local[id(idx_var)] = self.operand_local(value, idx_var.ty, e.index.span)
+        else:  # `fn index(&self, (r, c): (usize, usize))`: the pattern binds its variables
+            self.bind_pattern(fn.params[1].pat, value, sig.params[1], e.index.span)
         self.var_local[id(self_var)] = r
-        self.var_local[id(idx_var)] = idx
         return self.lower_place(fn.body.tail.operand)

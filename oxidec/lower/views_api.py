@@ -31,6 +31,8 @@ class ViewLowering:
         recv = self.ty(e.receiver)
         while isinstance(recv, T.RefTy):
             recv = recv.inner
+        if isinstance(recv, T.RuntimeTilesSliceTy):  # lower/views_more.py
+            return self._runtime_tiles_op(e, api, recv)
         if isinstance(recv, T.DisjointSliceTy):
             return self._make_view(e, api, recv)
         return self._view_op(e, api, recv)
@@ -119,6 +121,9 @@ class ViewLowering:
         rty = self.ty(e.receiver)
         while isinstance(rty, T.RefTy):
             place, rty = place.project(M.Deref()), rty.inner
+        more = self.view_op_more(e, api, rty, place)  # lower/views_more.py
+        if more is not None:
+            return more
         ty = self.ty(e)
         ptr_ty = T.PtrTy(recv.elem, True)
 
@@ -147,7 +152,7 @@ class ViewLowering:
             return fld(2, T.BOOL)
         if name == "at_const":
             vals = self.r.generic_values.get(e, (0, 0))
-            off = vals[0] if recv.kind == "StaticViewMut32" else \
+            off = vals[0] if recv.kind in ("StaticViewMut32", "StaticView32") else \
                 vals[0] * recv.dims[2] + vals[1]
             cell = self._ptr_add(fld(0, ptr_ty), self._const(off), ptr_ty, span)
             return self.to_temp(M.Aggregate(ty, (cell,)), ty, span)

@@ -129,6 +129,33 @@ def reverse_postorder(body: Body) -> list[int]:
     return postorder(0, block_successors(body))[::-1] if body.blocks else []
 
 
+def has_cycle(body: Body) -> bool:
+    """Whether some path from the entry comes back to a block it passed: without one the
+    body has no loop (`find_loops` is empty), which the loop passes ask first, in time
+    linear in the blocks, instead of making dominators and per-statement analyses for
+    nothing. (Depth-first: a cycle shows as an edge to a block still on the path.)"""
+    blocks = body.blocks
+    if not blocks:
+        return False
+    state = [0] * len(blocks)  # 0 unseen, 1 on the path, 2 done
+    state[0] = 1
+    stack = [(0, iter(successors(blocks[0].terminator)))]
+    while stack:
+        b, it = stack[-1]
+        for s in it:
+            k = state[s]
+            if k == 1:
+                return True
+            if k == 0:
+                state[s] = 1
+                stack.append((s, iter(successors(blocks[s].terminator))))
+                break
+        else:
+            stack.pop()
+            state[b] = 2
+    return False
+
+
 def blocks_on_cycles(body: Body) -> set[int]:
     """Blocks some path leads from back to themselves (inside a loop): the blocks of the
     strongly connected components with more than one block, and blocks that jump to
@@ -457,7 +484,11 @@ def loop_exits(body: Body, loop: Loop) -> list[tuple[int, int]]:
 def outside_predecessors(body: Body, loop: Loop, preds: list[list[int]] | None = None
                          ) -> list[int]:
     """The loop header's predecessors outside the loop (its ways in); `preds`: the body's
-    `predecessors`, when the caller has them."""
+    `predecessors`, when the caller has them (else only the header's are found: a scan
+    of the terminators, not every block's list)."""
     if preds is None:
-        preds = predecessors(body)
+        h = loop.header
+        inside = loop.blocks
+        return [b for b, block in enumerate(body.blocks)
+                if h in successors(block.terminator) and b not in inside]
     return [p for p in preds[loop.header] if p not in loop.blocks]

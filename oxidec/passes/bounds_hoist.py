@@ -59,7 +59,7 @@ from ..mir.syntax import (
 )
 from ..types import BOOL, IntTy
 from .affine import Affine, AffineAnalysis, Builder, ZERO, ONE
-from ..mir.cfg import Dominators, find_loops, map_targets
+from ..mir.cfg import Dominators, find_loops, has_cycle, map_targets
 from .loops import (LoopFacts, Site, basic_ivs, ensure_preheader, in_rounds, iteration_locals,
                     local_defs)
 from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator
@@ -68,16 +68,19 @@ MAX_LOOP_BLOCKS = 64  # the copy doubles the loop; leave very large loops alone
 
 
 def bounds_hoist(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     # one loop per round: the analysis is redone after each change
     return in_rounds(_hoist_one, body)
 
 
 def _hoist_one(body: Body) -> bool:
     doms = Dominators(body)
+    whole: list = []  # (defs, address taken): made for the first loop that asks, shared
     for loop in find_loops(body, doms):
         if loop.header == 0 or len(loop.blocks) > MAX_LOOP_BLOCKS or has_side_effects(body, loop):
             continue
-        counted = _counted_loop(body, loop, doms)
+        counted = _counted_loop(body, loop, doms, whole)
         if counted is None:
             continue
         iv, hi, analysis = counted
@@ -102,9 +105,11 @@ def has_side_effects(body: Body, loop) -> bool:
     return False
 
 
-def _counted_loop(body: Body, loop, doms):
+def _counted_loop(body: Body, loop, doms, whole: list):
     """(iv, hi, analysis) when the header is `_c = Lt(copy iv, hi); switchInt(_c) -> [0:
-    exit, otherwise: inside]` with iv an unsigned basic IV of step 1 and hi invariant."""
+    exit, otherwise: inside]` with iv an unsigned basic IV of step 1 and hi invariant.
+    `whole`: the body's defs and address-taken locals once made (the body does not change
+    while `_hoist_one` looks for a loop), else empty."""
     header = body.blocks[loop.header]
     term = header.terminator
     if not (isinstance(term, SwitchInt) and term.values == (0,)
@@ -119,10 +124,12 @@ def _counted_loop(body: Body, loop, doms):
     lhs, hi = test[0].rvalue.lhs, test[0].rvalue.rhs
     if not (isinstance(lhs, (Copy, Move)) and not lhs.place.projection):
         return None
-    facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
+    if not whole:
+        whole += [local_defs(body), address_taken(body)]
+    facts = LoopFacts(body, loop, whole[0], whole[1])
     if not facts.invariant_operand(hi):
         return None
-    ivs = basic_ivs(body, loop, facts)
+    ivs = basic_ivs(body, loop, facts, doms)
     iv = ivs.get(lhs.place.local)
     if iv is None or iv.update.block == loop.header:
         return None

@@ -13,6 +13,11 @@ indexed so that a statement costs O(what it changes), not O(what is known).
   (a state as large as the nesting, copied and met at every block: cubic in the depth).
 - `users[l]`: the entries that mention local `l` (checked lazily: an entry may have been
   replaced since), so that writing `l` forgets exactly those instead of rescanning all.
+  It is a linked list of `(entry, rest)` pairs, shared between copies of a state and
+  extended at the front: a set per local, copied by the first state to change it after a
+  fork, made a straight line of N statements that all read one local (an index) cost N^2.
+  An entry may be listed twice; forgetting one is idempotent and the entries of one list
+  are about different things or the same one alike, so the order does not matter.
 
 A state is copied only where control flow forks or joins; straight-line chains of blocks
 (the `assert`s of every index and every checked add) update one state in place.
@@ -58,10 +63,10 @@ class FactState:
         self.implies: dict = {}
         self.cond: dict = {}
         self.vals: dict = {}
-        self.users: dict = {}
-        # the keys of `users` and `by_lhs` whose sets this state alone holds: a copy
-        # shares the others' sets, and a state copies a shared set before changing it
-        # (copying every set of every state was most of the dataflow's time)
+        self.users: dict = {}  # local -> (entry, rest) | None, shared by copies
+        # the keys of `by_lhs` whose sets this state alone holds: a copy shares the others'
+        # sets, and a state copies a shared set before changing it (copying every set of
+        # every state was most of the dataflow's time)
         self.owned: set = set()
 
     # -- copies and comparison -------------------------------------------------------
@@ -103,8 +108,9 @@ class FactState:
     # -- updates --------------------------------------------------------------------
 
     def _use(self, entry, key) -> None:
+        users = self.users
         for local in locals_of(key):
-            self._own(self.users, local, "u").add(entry)
+            users[local] = (entry, users.get(local))
 
     def add_fact(self, fact) -> None:
         if self.top or fact in self.facts:
@@ -147,10 +153,9 @@ class FactState:
         self.implies.pop(local, None)
         self.cond.pop(local, None)
         self.vals.pop(local, None)
-        entries = self.users.pop(local, None)
-        if not entries:
-            return
-        for kind, what in entries:
+        node = self.users.pop(local, None)
+        while node is not None:
+            (kind, what), node = node
             if kind == "f":
                 if what in self.facts:
                     self._drop_fact(what)

@@ -40,7 +40,7 @@ from ..mir.syntax import (
     Assign, BasicBlock, BinaryOp, Body, Constant, Copy, Goto, Move, Place, StorageDead,
     StorageLive, SwitchInt, Use, COMPARISONS,
 )
-from ..mir.cfg import Loop, find_loops, map_targets, outside_predecessors, predecessors
+from ..mir.cfg import Loop, find_loops, has_cycle, map_targets, outside_predecessors, predecessors
 from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator, statement_def
 from ..types import IntTy
 from .consteval import eval_binary
@@ -52,6 +52,8 @@ STEP_OPS = ("add", "sub", "mul", "div", "shl", "shr")
 
 
 def full_unroll(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     taken = address_taken(body)
     preds = predecessors(body)
     defs = local_defs(body)  # the body changes only when a loop is unrolled, then we stop

@@ -25,7 +25,7 @@ in bounds_hoist: the two versions would put those in different control flow.
 from __future__ import annotations
 
 from ..mir.syntax import Assert, Assign, BinaryOp, Body, Copy, Goto, Move, Place, SwitchInt
-from ..mir.cfg import find_loops, outside_predecessors
+from ..mir.cfg import Dominators, find_loops, has_cycle, outside_predecessors
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .bounds_hoist import MAX_LOOP_BLOCKS, copy_loop, has_side_effects
@@ -34,20 +34,26 @@ from ..mir.visit import address_taken, statement_def
 
 
 def guard_hoist(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     # one loop per round: the analysis is redone after each change
     return in_rounds(_hoist_one, body)
 
 
 def _hoist_one(body: Body) -> bool:
-    for loop in find_loops(body):
+    # the body's analyses, made once for the loops of a round (the body does not change
+    # until a loop is versioned, and then the round ends)
+    doms = Dominators(body)
+    whole: list = []  # [defs, address taken] once a loop asks
+    for loop in find_loops(body, doms):
         if loop.header == 0 or len(loop.blocks) > MAX_LOOP_BLOCKS \
                 or has_side_effects(body, loop) or len(loop.latches) != 1:
             continue
-        shape = _guarded(body, loop)
+        shape = _guarded(body, loop, doms, whole)
         if shape is None:
             continue
         k, hi = shape
-        checks = _header_checks(body, loop, k)
+        checks = _header_checks(body, loop, k, whole)
         if checks:
             _version(body, loop, hi, checks)
             return True
@@ -80,7 +86,13 @@ def _test_of(block, loop_header: int):
     return None
 
 
-def _guarded(body: Body, loop):
+def _whole(body: Body, whole: list) -> list:
+    if not whole:
+        whole += [local_defs(body), address_taken(body)]
+    return whole
+
+
+def _guarded(body: Body, loop, doms, whole: list):
     """(k, hi) when the loop's one way in and its one latch both test `k < hi` last."""
     outside = outside_predecessors(body, loop)
     if len(outside) != 1:
@@ -91,15 +103,15 @@ def _guarded(body: Body, loop):
     if entry_test is None or latch_test is None or entry_test != latch_test:
         return None
     k, hi = latch_test
-    facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
+    facts = LoopFacts(body, loop, *_whole(body, whole))
     if not isinstance(body.locals[k].ty, IntTy) or not facts.invariant_operand(hi):
         return None
-    if basic_ivs(body, loop, facts).get(k) is None:
+    if basic_ivs(body, loop, facts, doms).get(k) is None:
         return None
     return k, hi
 
 
-def _header_checks(body: Body, loop, k: int):
+def _header_checks(body: Body, loop, k: int, whole: list):
     """[(check local, len operand)] of the header's `_t = Lt(copy k, len); assert(copy _t)`,
     with len invariant and k not written in the header."""
     header = body.blocks[loop.header]
@@ -107,7 +119,7 @@ def _header_checks(body: Body, loop, k: int):
     if not (isinstance(term, Assert) and term.expected and isinstance(term.cond, (Copy, Move))
             and not term.cond.place.projection):
         return []
-    facts = LoopFacts(body, loop, local_defs(body), address_taken(body))
+    facts = LoopFacts(body, loop, *_whole(body, whole))
     t = term.cond.place.local
     if len(facts.defs.get(t, [])) != 1 or t in facts.taken:
         return []

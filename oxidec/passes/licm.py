@@ -43,7 +43,7 @@ from ..mir.syntax import (
 )
 from ..types import IntTy
 from .dead_code import is_temporary
-from ..mir.cfg import Dominators, find_loops
+from ..mir.cfg import Dominators, find_loops, has_cycle
 from .loops import LoopFacts, ensure_preheader, local_defs
 from ..mir.visit import address_taken, has_deref, rvalue_operands
 
@@ -51,6 +51,8 @@ IMPURE_INTRINSICS = WARP_COLLECTIVES | VOLATILE  # the registry's convergent and
 
 
 def licm(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     # The analyses are made once per run and stay right while loops are hoisted, innermost
     # first: hoisting moves statements from a loop L to its preheader P, which lies inside
     # every loop that holds L and outside every other loop; so a moved statement's old

@@ -32,7 +32,7 @@ import copy
 from ..mir.syntax import Assign, Body, Goto, SwitchInt
 from .licm import speculatable
 from .loops import ensure_preheader
-from ..mir.cfg import find_loops
+from ..mir.cfg import find_loops, has_cycle
 
 MAX_HEADER = 8
 MAX_ROTATIONS = 32  # per call (the pass pipeline calls again while anything changes)
@@ -50,6 +50,8 @@ def loop_rotate(body: Body) -> bool:
     A's preheader, the only header it changes, holds A: it comes later), and A itself,
     now headed by H's successor, has latches that end in a switch: it is not rotated
     again. So the loops after A are asked in the same order, each on the current body."""
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     rotated = 0
     for loop in find_loops(body):
         if rotated == MAX_ROTATIONS:

@@ -56,7 +56,7 @@ from ..mir.syntax import (
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .loops import LoopFacts, basic_ivs, in_rounds, iteration_locals
-from ..mir.cfg import find_loops, map_targets, predecessors
+from ..mir.cfg import find_loops, has_cycle, map_targets, predecessors
 from ..mir.typeof import MirTypeError, operand_ty
 from ..mir.visit import rewrite_statement, single_def_locals
 
@@ -73,6 +73,8 @@ def unroll_factor(statements: int) -> int:
 
 
 def loop_unroll(body: Body) -> bool:
+    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+        return False
     return in_rounds(_unroll_one, body)
 
 

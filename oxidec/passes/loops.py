@@ -28,7 +28,7 @@ from ..mir.syntax import (
 from ..types import IntTy
 from ..mir.visit import address_taken, has_deref
 from ..mir.cfg import (  # re-exported: the loop passes' vocabulary
-    Dominators, Loop, find_loops, map_targets, outside_predecessors, predecessors, successors,
+    Dominators, Loop, find_loops, has_cycle, map_targets, outside_predecessors, predecessors, successors,
 )
 
 
@@ -109,30 +109,49 @@ class LoopFacts:
         self.loop = loop
         self.defs = defs if defs is not None else local_defs(body)
         self.taken = taken if taken is not None else address_taken(body)
-        forest = getattr(loop.blocks, "forest", None)
-        if forest is not None:
-            self.written, self.inside = _def_index(self.defs, forest).inside(loop)
-            return
-        blocks = loop.blocks
-        written = set()
-        for local, sites in self.defs.items():
-            for s in sites:
-                if s.block in blocks:
-                    written.add(local)
-                    break
-        self.written = written
         self.inside = None
+        self._written = None
+        self._sites: dict[int, list[Site]] = {}  # inside_sites' answers, before `inside`
+        if getattr(loop.blocks, "forest", None) is None:
+            blocks = loop.blocks
+            written = set()
+            for local, sites in self.defs.items():
+                for s in sites:
+                    if s.block in blocks:
+                        written.add(local)
+                        break
+            self._written = written
+
+    @property
+    def written(self) -> set[int]:
+        """The locals written inside the loop, made on first use (an outer loop of a nest
+        writes every local of the loops inside it: made for every loop of a round, they
+        were quadratic in the nesting, and most questions are about one local). The set is
+        built in the order of `defs`, so that it iterates alike for every caller."""
+        if self._written is None:
+            self._written, self.inside = _def_index(self.defs, self.loop.blocks.forest
+                                                    ).inside(self.loop)
+        return self._written
 
     def inside_sites(self, local: int) -> list[Site]:
-        """The local's defs inside the loop, in block order."""
+        """The local's defs inside the loop, in block order (`defs` lists them so)."""
         if self.inside is not None:
             return self.inside.get(local, [])
-        return [s for s in self.defs.get(local, ()) if s.block in self.loop.blocks]
+        got = self._sites.get(local)
+        if got is None:
+            blocks = self.loop.blocks
+            got = self._sites[local] = [s for s in self.defs.get(local, ()) if s.block in blocks]
+        return got
 
     def invariant_local(self, local: int) -> bool:
         """The local holds the same value on every iteration: the loop never writes it and
         its address is never taken (so nothing writes it behind our back)."""
-        return local not in self.written and local not in self.taken
+        if local in self.taken:
+            return False
+        if self._written is not None:
+            return local not in self._written
+        blocks = self.loop.blocks
+        return not any(s.block in blocks for s in self.defs.get(local, ()))
 
     def invariant_operand(self, op: Operand) -> bool:
         """A constant, or a copy of an invariant local or of a field of one (no memory)."""
@@ -214,9 +233,58 @@ def basic_ivs(body: Body, loop: Loop, facts: LoopFacts,
     """Integer locals whose only write inside the loop is `i = Add(copy i, step)` with
     `step` invariant, in a block that runs on every iteration (it dominates every latch).
     `doms`: the body's dominators, when the caller has them."""
+    if doms is not None and facts._written is None:
+        found = _ivs_on_latch_path(body, loop, facts, doms)
+        if len(found) <= 1:
+            return found
     doms = doms or Dominators(body)
+    return _ivs_of(body, loop, facts, doms, facts.written)
+
+
+def _ivs_on_latch_path(body: Body, loop: Loop, facts: LoopFacts,
+                       doms: Dominators) -> dict[int, InductionVar]:
+    """`basic_ivs` found without the loop's written set: an induction variable's update
+    dominates every latch, so it is in a block on the dominator tree's path from the
+    latches' common dominator up to the header (each such block is in the loop); the
+    self-updates `i = Add(copy i, _)` of those blocks are the only candidates, each then
+    asked what `basic_ivs` asks. When two or more qualify, their order is that of the
+    written set, and the caller asks the whole question instead."""
+    adds = per_round(doms, "self_adds", _self_adds, body)
+    idom = doms.idom
+    m = loop.latches[0]
+    for latch in loop.latches[1:]:
+        m = doms._intersect(idom, m, latch)
+    candidates = []
+    b = m
+    while True:
+        got = adds.get(b)
+        if got is not None:
+            candidates += got
+        if b == loop.header:
+            break
+        b = idom[b]
+    return _ivs_of(body, loop, facts, doms, dict.fromkeys(candidates))
+
+
+def _self_adds(body: Body) -> dict[int, list[int]]:
+    """block -> the locals its statements `l = Add(copy l, _)` / `Add(_, copy l)` update."""
+    out: dict[int, list[int]] = {}
+    for b, block in enumerate(body.blocks):
+        for stmt in block.statements:
+            if type(stmt) is not Assign or stmt.place.projection:
+                continue
+            rv = stmt.rvalue
+            if type(rv) is BinaryOp and rv.op == "add":
+                local = stmt.place.local
+                if _is_local(rv.lhs, local) or _is_local(rv.rhs, local):
+                    out.setdefault(b, []).append(local)
+    return out
+
+
+def _ivs_of(body: Body, loop: Loop, facts: LoopFacts, doms: Dominators,
+            locals_) -> dict[int, InductionVar]:
     out = {}
-    for local in facts.written:
+    for local in locals_:
         if local in facts.taken or not isinstance(body.locals[local].ty, IntTy):
             continue
         inside = facts.inside_sites(local)
@@ -334,7 +402,8 @@ def rewrite_each_iv(body: Body, try_iv) -> bool:
     """
     from .dead_code import dead_code
     changed = dead_code(body)  # a dead read must not make an expression look used
-    changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
+    if has_cycle(body):  # else no loop, no induction variable
+        changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
     return remove_dead_ivs(body) or changed
 
 

@@ -8,6 +8,8 @@ Kernel parameters, one MIR argument after another:
 - `&T`, `*const T`, `*mut T`: one `.param .u64`;
 - a struct, tuple, array or Option by value: one `.param .align A .b8 NAME[SIZE]` in C
   layout, as nvcc passes a struct.
+- a `TmaDescriptor` by value: `.param .align 64 .b8 NAME[128]` (a CUtensorMap, as nvcc
+  passes a `const __grid_constant__ CUtensorMap`), left there (`param_memory`).
 Pointers are converted with `cvta.to.global.u64` once, on entry.
 
 Device functions take one `.param` per leaf (bools as `.b32` 0/1) and return a single
@@ -18,9 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..mir import syntax as mir
-from ..types import BoolTy, FloatTy, IntTy, ThreadIndexTy, Ty
+from ..types import TMA_DESCRIPTOR, BoolTy, FloatTy, IntTy, ThreadIndexTy, Ty
+from .regalloc import MemoryLocal
+from .spaces import GENERIC
 from .types import (is_fat_pointer, is_thin_pointer, leaf_types, mem_align, mem_size, memory,
                     memory_leaves, reg_class)
+
+
+TMA_ALIGN = 64  # a CUtensorMap's alignment
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,11 @@ def kernel_params(body: mir.Body) -> list[tuple[int, list[Param]]]:
                 name = f"{body.name}_param_{n}"
                 params.append(Param(name, f".param .{memory(leaf)} {name}", ((0, leaf),)))
                 n += 1
+        elif ty == TMA_DESCRIPTOR:  # left in .param space (`param_memory`)
+            name = f"{body.name}_param_{n}"
+            decl = f".param .align {TMA_ALIGN} .b8 {name}[{mem_size(ty)}]"
+            params.append(Param(name, decl, ()))
+            n += 1
         elif leaves:
             name = f"{body.name}_param_{n}"
             decl = f".param .align {mem_align(ty)} .b8 {name}[{mem_size(ty)}]"
@@ -49,6 +61,17 @@ def kernel_params(body: mir.Body) -> list[tuple[int, list[Param]]]:
             n += 1
         out.append((local, params))
     return out
+
+
+def param_memory(body: mir.Body) -> dict[int, MemoryLocal]:
+    """A kernel's by-value `TmaDescriptor` parameters, by local: never copied out of their
+    `.param` (64-byte aligned, as the TMA unit needs); the kernel reads them, and hands them
+    to TMA instructions, through their generic address (`cvta.param`)."""
+    if body.kind != "kernel":
+        return {}
+    return {local: MemoryLocal(params[0].name, TMA_DESCRIPTOR, GENERIC)
+            for local, params in kernel_params(body)
+            if body.locals[local].ty == TMA_DESCRIPTOR}
 
 
 def _scalar_param(ty: Ty) -> bool:

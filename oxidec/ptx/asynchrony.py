@@ -12,6 +12,7 @@ space's window, and converts a generic one with `cvta.to.<space>.u64`:
 """
 from __future__ import annotations
 
+from ..device_api.asynchrony import PROXY_FENCES
 from ..mir import syntax as mir
 from ..types import BOOL, U64
 from .instrs import instr
@@ -98,7 +99,7 @@ def wait(em, stmt: mir.Effect) -> None:
 
 
 def fence(em, stmt: mir.Effect) -> None:
-    _isa(em, "8.0")
+    _isa(em, "8.6" if "sync_restrict" in stmt.name else "8.0")  # (one-way: PTX ISA 8.6)
     em.emit(f"{stmt.name};")
 
 
@@ -147,6 +148,8 @@ EFFECTS = {
     "mbarrier.wait": wait,
     "fence.proxy.async.shared::cta": fence,
     "fence.mbarrier_init.release.cluster": fence,
+    **{f"fence.proxy.async::generic.{sem}.sync_restrict::shared::{space}.cluster": fence
+       for sem, space in PROXY_FENCES},
 }
 INTRINSICS = {"mbarrier.arrive": arrive, "mbarrier.arrive.expect_tx": arrive,
               **{name: test for name in WAITS}}

@@ -33,7 +33,7 @@ class FunctionEmitter(PlaceAccess):
         self.body = body
         self.index = index
         self.regs = RegisterFile()
-        self.memlocals = memory_locals(body)
+        self.memlocals = memory_locals(body) | abi.param_memory(body)
         self.spaces = SpaceAnalysis(body, self.memlocals, module.static_spaces,
                                     module.readonly_nc)
         self.plan = plan_fusion(body, self.memlocals)
@@ -114,7 +114,7 @@ class FunctionEmitter(PlaceAccess):
         speculate(self.lines, self.guarded_at)
         body_lines = [line for line in self._with_labels()]
         decls = ["\t" + d for d in self.regs.declarations()]
-        decls += ["\t" + m.declaration() for m in self.memlocals.values()]
+        decls += ["\t" + m.declaration() for m in self.memlocals.values() if m.space == "local"]
         if self.printf_bytes:
             decls.append(f"\t.local .align 8 .b8 \t{BUFFER}[{self.printf_bytes}];")
         return decls + [""] + body_lines
@@ -170,7 +170,10 @@ class FunctionEmitter(PlaceAccess):
         for local, mem in self.memlocals.items():
             base = self.regs.new(USIZE)
             self.emit(instr("mov.u64", base, mem.symbol))
-            self.bases[local] = Val(base, PtrTy(mem.ty, True), "local")
+            if mem.space == GENERIC:  # a kernel parameter, where the host put it
+                self.module.min_version = max(self.module.min_version, "7.7", key=float)
+                self.emit(instr("cvta.param.u64", base, base))
+            self.bases[local] = Val(base, PtrTy(mem.ty, True), mem.space)
         if self.body.kind == "kernel":
             self.load_kernel_params()
         else:
@@ -182,7 +185,7 @@ class FunctionEmitter(PlaceAccess):
             into = self._param_destinations(local)
             values = [self.load_kernel_leaf(name, off, leaf, dst)
                       for (name, off, leaf), dst in zip(leaves, into)]
-            if local in self.memlocals:
+            if local in self.memlocals and self.memlocals[local].space == "local":
                 self.write(mir.Place(local), values)
 
     def _param_destinations(self, local: int) -> list[str]:

@@ -51,10 +51,12 @@ class RegisterFile:
 
 @dataclass
 class MemoryLocal:
-    """A local kept in a `.local` array named `symbol`."""
+    """A local kept in a `.local` array named `symbol` (or, `space` GENERIC, a by-value
+    kernel parameter read where the host put it: ptx/abi.py `param_memory`)."""
 
     symbol: str
     ty: Ty
+    space: str = "local"  # the space of the local's address
 
     def declaration(self) -> str:
         size = max(mem_size(self.ty), 1)

@@ -148,7 +148,7 @@ class SpaceAnalysis:
         """The space of the memory a place through a Deref (or a memory local) is in."""
         ty = self.body.locals[place.local].ty
         in_memory = place.local in self.memory_locals
-        space = "local" if in_memory else None
+        space = self.memory_locals[place.local].space if in_memory else None
         for n, proj in enumerate(place.projection):
             if isinstance(proj, mir.Deref) or is_fat_pointer(ty):
                 if in_memory:  # a pointer loaded from memory

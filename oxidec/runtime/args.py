@@ -75,7 +75,7 @@ def prepare_args(sig: KernelSignature, args: Sequence[Any]) -> list[PreparedArg]
 
 
 def _prepare_one(param: KernelParam, value: Any) -> PreparedArg:
-    if param.kind == "ptr" and param.elem == T.TMA_DESCRIPTOR:
+    if param.elem == T.TMA_DESCRIPTOR:  # `*const TmaDescriptor` or by value
         return _prepare_tensor_map(param, value)
     if param.kind == "scalar" and is_aggregate(param.ty):  # an enum or struct: its bytes
         return PreparedArg(param, encode(param.ty, value, f"argument `{param.name}`"))
@@ -110,8 +110,8 @@ def _prepare_array(param: KernelParam, value: Any) -> PreparedArg:
 
 
 def _prepare_tensor_map(param: KernelParam, value: Any) -> PreparedArg:
-    """`*const TmaDescriptor`: a TensorMap, encoded at launch once its tensor is on the
-    device (runtime/tma.py)."""
+    """`*const TmaDescriptor` or `TmaDescriptor`: a TensorMap, encoded at launch once its
+    tensor is on the device (runtime/tma.py)."""
     from .tma import TensorMap
     if not isinstance(value, TensorMap):
         raise LaunchError(f"argument `{param.name}`: expected an oxidec.runtime.tma.TensorMap "

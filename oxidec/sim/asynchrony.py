@@ -18,6 +18,12 @@ wait on it is over when the barrier's parity differs from the token's. The threa
 block run in lockstep here: a blocking `mbarrier_wait` whose phase has not completed when a
 thread reaches it would need arrivals the simulator has not run yet, and is an error (the
 kernel is GPU only); a `try_wait` spin loop on such a phase spins to the step limit.
+
+`try_wait` / `try_wait.parity` on a phase not yet complete answer false: the time limit of
+the potentially blocking wait passing at once, one of the outcomes the PTX ISA allows. The
+H200 may instead answer true once the phase completes, and ptxas reads the answer as late
+as it can (after later arrivals of the same thread), so a GPU run can see true there
+(tests/run/test_mbarrier_parity.py). `test_wait` and a completed phase are exact.
 """
 from __future__ import annotations
 

@@ -52,23 +52,34 @@ def narrow(x: np.ndarray, fmt: str, relu: bool) -> np.ndarray:
 
 
 def tf32(x: np.ndarray, name: str) -> np.ndarray:
-    """f32 -> tf32 bits: the low 13 bits rounded off (rna: ties away from zero; rn: to even;
-    rz: cut), relu, satfinite; NaN: 0x7fffffff."""
+    """f32 -> tf32 bits as the H200 computes them (read off ptxas's SASS for sm_90).
+
+    rna (no tf32 rounding instruction: integer arithmetic on the bits): add 0x1000 unless the
+    exponent is all ones (inf, NaN), then clear the low 13 bits, so a NaN keeps its sign and
+    top payload bits (one whose payload is all in the low 13 bits becomes an infinity);
+    rna.satfinite: then an all-ones exponent (inf, NaN) steps one tf32 ulp down
+    (inf -> 0x7f7fe000, NaN 0x7fc00000 -> 0x7fbfe000).
+    rn / rz (F2FP.TF32, a real conversion): rounds to nearest even / toward zero; any NaN
+    gives the canonical NaN with the low 13 bits clear, 0x7fffe000; relu: a negative
+    non-NaN input (-0 too) gives +0."""
     bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    sign, mag = bits & np.uint64(0x8000_0000), bits & np.uint64(0x7FFF_FFFF)
+    special = (bits & np.uint64(0x7F80_0000)) == np.uint64(0x7F80_0000)
+    low = np.uint64(0xFFFF_E000)
     if ".rna" in name:
-        mag = mag + np.uint64(0x1000)
-    elif ".rn" in name:
-        mag = mag + np.uint64(0xFFF) + ((mag >> np.uint64(13)) & np.uint64(1))
-    finite = (bits & np.uint64(0x7F80_0000)) != np.uint64(0x7F80_0000)
-    mag = np.where(finite, mag & np.uint64(0x7FFF_E000), bits & np.uint64(0x7FFF_FFFF))
-    if ".satfinite" in name:
-        mag = np.where(mag == np.uint64(0x7F80_0000), np.uint64(0x7F7F_E000), mag)
-    out = sign | mag
-    nan = np.isnan(np.asarray(x, dtype=np.float32))
+        out = np.where(special, bits, bits + np.uint64(0x1000)) & low
+        if ".satfinite" in name:
+            special = (out & np.uint64(0x7F80_0000)) == np.uint64(0x7F80_0000)
+            out = np.where(special, out - np.uint64(0x2000), out)
+        return out.astype(np.uint32)
+    sign, mag = bits & np.uint64(0x8000_0000), bits & np.uint64(0x7FFF_FFFF)
+    rounded = mag
+    if ".rn" in name:
+        rounded = mag + np.uint64(0xFFF) + ((mag >> np.uint64(13)) & np.uint64(1))
+    out = sign | np.where(special, mag, rounded & low)
     if ".relu" in name:
         out = np.where(sign != 0, np.uint64(0), out)
-    return np.where(nan, np.uint64(0x7FFF_FFFF), out).astype(np.uint32)
+    nan = special & ((bits & np.uint64(0x7F_FFFF)) != 0)
+    return np.where(nan, np.uint64(0x7FFF_E000), out).astype(np.uint32)
 
 
 def _impl(name: str, src: str):

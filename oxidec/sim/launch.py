@@ -96,6 +96,8 @@ def _dim3(value, what: str) -> tuple[int, int, int]:
 
 
 class Launch:
+    count = 0  # launches so far in this process
+
     def __init__(self, kernel: FlatKernel, grid, block, args: Sequence[Any], shared_bytes: int = 0,
                  max_lanes: int = DEFAULT_MAX_LANES, max_steps: int = DEFAULT_MAX_STEPS,
                  on_printf: PrintfHook | None = None):
@@ -109,6 +111,8 @@ class Launch:
         self.max_lanes = max(1, int(max_lanes))
         self.max_steps = int(max_steps)
         self.on_printf = on_printf
+        Launch.count += 1  # `%gridid`: each launch's own number
+        self.number = Launch.count
         self.mem = Memory()
         self.shared_rid = 0
         self.block_bytes = 0

@@ -121,6 +121,8 @@ class Batch:
             "nwarpid": lambda: np.full(self.L, (self.T + 31) // 32),
             # the simulator is one SM; a launch without clusters is clusters of one block
             "smid": lambda: np.zeros(self.L), "nsmid": lambda: np.ones(self.L),
+            "hw_warpid": lambda: t // 32, "hw_nwarpid": lambda: np.full(self.L, 64),
+            "gridid": lambda: np.full(self.L, self.launch.number, np.uint64),
             "dynamic_smem_size": lambda: np.full(self.L, self.dynamic_shared_bytes),
             **{f"cluster_ctaid.{a}": (lambda: np.zeros(self.L)) for a in "xyz"},
             **{f"cluster_nctaid.{a}": (lambda: np.ones(self.L)) for a in "xyz"},

@@ -28,9 +28,91 @@ from lark.lexer import Token, BasicLexer, ContextualLexer, LexerThread, PatternR
 from lark.parse_tree_builder import ParseTreeBuilder
 from lark.parsers.lalr_analysis import Reduce, Shift
 from lark.parsers.lalr_parser import LALR_Parser, _Parser
+from lark.parsers.lalr_parser_state import ParseConf, ParserState
 from lark.tree import Tree
 
 from .tables import START
+
+
+class _Rule(Rule):
+    """Lark's Rule with what the parser loop asks of it at every reduction kept at hand:
+    the number of symbols, the goto symbol, whether its tree builder hands back its one
+    child unchanged (`pass_through`), and its callback once made."""
+
+    __slots__ = ("size", "goto", "pass_through", "callback")
+
+    def __init__(self, origin, expansion, order, alias, options):
+        super().__init__(origin, expansion, order, alias, options)
+        self.size = len(expansion)
+        self.goto = origin.name
+        # `?rule: x` with one symbol, kept and not inlined: Lark's ExpandSingleChild returns
+        # the child itself and PropagatePositions then leaves its positions as they were
+        # (it only copies a meta's own line/column into its `container_*` fields, which
+        # every reader takes with those as the default)
+        only = expansion[0] if len(expansion) == 1 else None
+        self.pass_through = bool(
+            options.expand1 and not alias and only is not None
+            and (options.keep_all_tokens or not (only.is_term and only.filter_out))
+            and (only.is_term or not only.name.startswith("_")))
+        self.callback = None
+
+
+class _FastState(ParserState):
+    """Lark's LALR parser state with a leaner `feed_token`: the same actions, stacks and
+    values, but a reduction whose tree builder passes its one child through (`?rule: x`,
+    most reductions of an expression: `expr -> or_expr -> ... -> primary`) only changes
+    the top state, and a rule's callback is looked up on the rule instead of by hashing
+    it. Error recovery (errors.py) sees the stacks exactly as Lark's state keeps them."""
+
+    __slots__ = ()
+
+    def feed_token(self, token: Token, is_end=False):
+        state_stack = self.state_stack
+        value_stack = self.value_stack
+        states = self.parse_conf.states
+        end_state = self.parse_conf.end_state
+        callbacks = self.parse_conf.callbacks
+        ttype = token.type
+        while True:
+            state = state_stack[-1]
+            try:
+                action, arg = states[state][ttype]
+            except KeyError:
+                expected = {s for s in states[state].keys() if s.isupper()}
+                raise UnexpectedToken(token, expected, state=self, interactive_parser=None)
+            if action is Shift:
+                assert not is_end
+                state_stack.append(arg)
+                value_stack.append(token)  # no terminal callbacks: _Callbacks holds rules
+                return
+            rule = arg
+            if rule.pass_through:
+                state_stack[-1] = states[state_stack[-2]][rule.goto][1]
+            else:
+                size = rule.size
+                if size:
+                    s = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    s = []
+                callback = rule.callback
+                if callback is None:
+                    callback = rule.callback = callbacks[rule]
+                state_stack.append(states[state_stack[-1]][rule.goto][1])
+                value_stack.append(callback(s))
+            if is_end and state_stack[-1] == end_state:
+                return value_stack[-1]
+
+
+class _FastParser(_Parser):
+    def parse(self, lexer, start, value_stack=None, state_stack=None, start_interactive=False):
+        parser_state = _FastState(ParseConf(self.parse_table, self.callbacks, start), lexer,
+                                  state_stack, value_stack)
+        if start_interactive:
+            from lark.parsers.lalr_interactive_parser import InteractiveParser
+            return InteractiveParser(self, parser_state, parser_state.lexer)
+        return self.parse_from_state(parser_state)
 
 
 class _ParseTable:
@@ -192,8 +274,8 @@ def _rule(row: tuple) -> Rule:
     origin, expansion, order, alias, keep_all, expand1, priority, template, empty = row
     symbols = [Terminal(name, filter_out) if is_term else NonTerminal(name)
                for name, is_term, filter_out in expansion]
-    return Rule(NonTerminal(origin), symbols, order, alias,
-                RuleOptions(keep_all, expand1, priority, template, empty))
+    return _Rule(NonTerminal(origin), symbols, order, alias,
+                 RuleOptions(keep_all, expand1, priority, template, empty))
 
 
 class LalrParser:
@@ -216,7 +298,7 @@ class LalrParser:
         self.lexer = _Lexer(conf, self.states)
         self._parser = LALR_Parser.__new__(LALR_Parser)
         self._parser._parse_table = table
-        self._parser.parser = _Parser(table, _Callbacks())
+        self._parser.parser = _FastParser(table, _Callbacks())
 
     def parse(self, text: str, on_error=None) -> Tree:
         stream = LexerThread.from_text(self.lexer, text)

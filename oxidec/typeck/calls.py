@@ -91,6 +91,9 @@ class CallMixin:
         ctor = uninit_ctor(names)
         if ctor is not None:  # typeck/uninit.py
             return self.call_uninit_ctor(e, ctor, expected)
+        prim = self.check_prim_method_call(e, expected)  # `f32::max(a, b)`: typeck/prim_paths.py
+        if prim is not None:
+            return prim
         for a in e.args:
             self.check_expr(a)
         hint = nearest(name, self.resolver.visible(self.module, "value")
@@ -206,6 +209,12 @@ class CallMixin:
             return self.call_cusimd_new(e, api, expected)
         if api.check == "uniform_new":  # typeck/views.py
             return self.call_uniform_new(e, expected)
+        if api.check == "view_new":  # typeck/view_ctors.py
+            return self.call_view_new(e, api, expected)
+        if api.check == "vector_new":  # typeck/vectors.py
+            return self.call_vector_new(e, api)
+        if api.check == "vector_view":
+            return self.call_vector_view(e, api)
         gargs = e.func.path.last.generic_args
         if api.type_params and not api.const_generics:
             return self.call_generic_api(e, api, gargs)
@@ -285,7 +294,8 @@ class CallMixin:
         base = ty
         while isinstance(base, T.RefTy):
             base = self.shallow(base.inner)
-        if not isinstance(ty, T.RefTy) or not isinstance(base, T.Runtime2DSliceTy):
+        if not isinstance(ty, T.RefTy) or not isinstance(base, T.Runtime2DSliceTy) or \
+                isinstance(base, T.RuntimeTilesSliceTy):  # (its threads own tiles)
             if not isinstance(base, T.ErrorTy):
                 self.sink.error("E0308", "mismatched types", e.args[0].span,
                                 f"expected `&DisjointSlice<T, Runtime2DIndex>`, found `{ty}`")

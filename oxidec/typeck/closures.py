@@ -249,6 +249,7 @@ class ClosureMixin:
     def closure_arg(self, c: ast.Expr, params: list[T.Ty], expected) -> T.Ty:
         """A closure passed as an argument (an adapter's `f`): written inline or a
         `let`-bound closure variable; returns what it returns."""
+        c = self.prim_method_closure(c, len(params)) or c  # `f32::max`: typeck/prim_paths.py
         if isinstance(c, ast.ClosureExpr):
             if len(c.params) != len(params):
                 self.closure_arity(c, len(params))

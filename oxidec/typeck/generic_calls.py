@@ -47,6 +47,10 @@ class GenericCallsMixin:
         checked = self.infer_consts(fn, args, env, skip_self)
         if expected is not None and fn.ret is not None:  # `let a: [f32; 4] = make();`
             self.infer_const_from(fn.ret, expected, env)
+            if any(env[p.name] is None for p in iparams) and _returns_self(d, fn.ret):
+                # `let a: Acc<3> = Acc::new();`: the impl's const parameters from the instance
+                got = self.impl_env(fn, getattr(self.shallow(expected), "name", None))
+                env.update({k: v for k, v in got.items() if env.get(k, 0) is None})
         missing = [n for n, v in env.items() if v is None]
         if missing:
             for a in args:
@@ -422,3 +426,13 @@ def _depth(ty: T.Ty, memo: dict) -> int:
         d = 1
     memo[id(ty)] = d
     return d
+
+
+def _returns_self(d, ret: ast.TypeExpr) -> bool:
+    """A method whose result is `Self` or its impl's type (`-> Acc<N>` in `impl Acc<N>`):
+    the instance a `let` annotation names binds the impl's parameters."""
+    if not isinstance(ret, ast.PathType):
+        return False
+    own = d.impl_item.self_ty if d.impl_item is not None else None
+    return ret.path.names == ("Self",) or isinstance(own, ast.PathType) \
+        and ret.path.names == own.path.names

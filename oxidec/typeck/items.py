@@ -47,6 +47,7 @@ from .barriers import BarrierMixin
 from .cusimd import CuSimdMixin
 from .coop_ops import CoopOpsMixin
 from .views import ViewMixin
+from .prim_paths import PrimPathMixin
 
 
 class Typeck(ClosureMixin, IteratorMixin,
@@ -55,7 +56,8 @@ class Typeck(ClosureMixin, IteratorMixin,
              ItemPathMixin, AggregateOpsMixin, StaticsMixin, EnumMixin, MatchMixin, GenericsMixin,
              GenericCallsMixin, GenericEnumsMixin, GenericBoundsMixin, TraitMixin, TraitOpsMixin,
              PointerMixin, SliceMixin, PanicMixin, UninitMixin, InstanceImplMixin,
-             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin, ViewMixin):
+             FnValueMixin, BarrierMixin, CuSimdMixin, CoopOpsMixin, UnionMixin, ViewMixin,
+             PrimPathMixin):
     def __init__(self, items: ItemTable, sink: DiagnosticSink, arch: str = "sm_80"):
         self.items = items
         self.sink = sink

@@ -18,11 +18,11 @@ WINDOW_SOURCES = ("chunks", "chunks_exact", "windows", "chunks_mut", "chunks_exa
 ADAPTERS = ("enumerate", "zip", "map", "filter", "rev", "step_by", "take", "skip", "chain",
             "copied", "cloned")
 CONSUMERS = ("sum", "product", "fold", "min", "max", "any", "all", "count", "position",
-             "for_each", "max_by", "min_by")
+             "for_each", "max_by", "min_by", "find", "nth", "last", "max_by_key", "min_by_key")
 # Iterator methods of Rust that oxidec does not have: named in the error
 UNSUPPORTED = ("filter_map", "flat_map", "flatten", "take_while", "skip_while", "map_while",
-               "scan", "peekable", "inspect", "cycle", "fuse", "last", "nth", "nth_back",
-               "collect", "min_by_key", "max_by_key", "find", "find_map",
+               "scan", "peekable", "inspect", "cycle", "fuse", "nth_back",
+               "collect", "find_map",
                "reduce", "try_fold", "try_for_each", "partition", "unzip", "rposition",
                "sum_by", "step", "windows", "chunks", "by_ref", "next", "next_back",
                "cmp", "eq", "lt", "le", "gt", "ge", "ne", "is_sorted", "array_chunks",
@@ -31,6 +31,28 @@ UNSUPPORTED = ("filter_map", "flat_map", "flatten", "take_while", "skip_while", 
 
 
 class IteratorMixin:
+
+    def iter_search(self, e: ast.MethodCallExpr, m: str, item: T.Ty) -> T.Ty:
+        """`find`, `nth`, `last`, `max_by_key`, `min_by_key`: an `Option` of the item."""
+        if m == "find":
+            self.coerce(self.closure_arg(e.args[0], [T.RefTy(item, False)], T.BOOL), T.BOOL,
+                        e.args[0].span)
+        elif m == "nth":
+            self.coerce(self.check_expr(e.args[0], T.USIZE), T.USIZE, e.args[0].span)
+        elif m != "last":
+            key = self.shallow(self.closure_arg(e.args[0], [T.RefTy(item, False)], None))
+            if isinstance(key, T.FloatTy):
+                self.sink.error("E0277", f"the trait bound `{key}: Ord` is not satisfied",
+                                e.args[0].span, f"the trait `Ord` is not implemented for `{key}`",
+                                help=f"floats are not `Ord` (NaN): compare with `total_cmp` in "
+                                     f"`{m.replace('_key', '')}(|a, b| ..)`")
+                return T.ERROR
+            if not isinstance(key, (T.IntTy, T.BoolTy, T.CharTy, T.ErrorTy)):
+                self.unsupported(e.args[0].span, f"`{m}` with a key of type "
+                                 f"{describe(self.deep(key))}",
+                                 help="return an integer key, or compare in `max_by`/`min_by`")
+                return T.ERROR
+        return self.iter_done(e, m, T.option_ty(item))
 
     def iterable_item(self, ty: T.Ty) -> T.Ty | None:
         """The item of what `for x in <ty>` (IntoIterator) walks, or None."""
@@ -41,6 +63,8 @@ class IteratorMixin:
             return ty.elem
         if isinstance(ty, T.ArrayTy):
             return ty.elem
+        if T.view_kind(ty) == "ZipView32":  # a row and a column's elements, pairwise
+            return T.TupleTy((ty.elem, ty.elem))
         if isinstance(ty, T.RefTy):
             inner = self.shallow(ty.inner)
             if isinstance(inner, (T.ArrayTy, T.SliceTy)):
@@ -51,6 +75,13 @@ class IteratorMixin:
         """The type of an iterator method call, or None when `e` is no iterator method."""
         m = e.method
         recv = self.shallow(recv)
+        kind = T.view_kind(base)
+        if kind in ("RowView32", "ColView32") and m == "iter":  # its elements, by value
+            if not self.iter_args(e, 0):
+                return T.ERROR
+            return self.iter_done(e, m, T.IterTy(base.elem))
+        if kind == "ZipView32" and (m in ADAPTERS or m in CONSUMERS or m in SOURCES):
+            return self.iter_adapter(e, T.TupleTy((base.elem, base.elem)))
         if m in WINDOW_SOURCES:  # `a.chunks_exact(4)`, `s.windows(3)`
             found = self.window_source(e, base)
             if found is not None:
@@ -149,7 +180,8 @@ class IteratorMixin:
         m = e.method
         nargs = {"zip": 1, "map": 1, "filter": 1, "step_by": 1, "take": 1, "skip": 1,
                  "chain": 1, "fold": 2, "any": 1, "all": 1, "position": 1, "for_each": 1,
-                 "max_by": 1, "min_by": 1}
+                 "max_by": 1, "min_by": 1, "find": 1, "nth": 1, "max_by_key": 1,
+                 "min_by_key": 1}
         if not self.iter_args(e, nargs.get(m, 0)):
             return T.ERROR
         args = e.args
@@ -230,6 +262,8 @@ class IteratorMixin:
             return self.iter_done(e, m, T.option_ty(T.USIZE))
         if m == "count":
             return self.iter_done(e, m, T.USIZE)
+        if m in ("find", "nth", "last", "max_by_key", "min_by_key"):
+            return self.iter_search(e, m, item)
         # for_each
         self.coerce(self.closure_arg(args[0], [item], T.UNIT), T.UNIT, args[0].span)
         return self.iter_done(e, m, T.UNIT)

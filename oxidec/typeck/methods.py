@@ -34,6 +34,8 @@ def api_owner(ty: T.Ty) -> str | None:
         return "ThreadIndex"
     if isinstance(ty, T.DisjointSliceTy):
         return "DisjointSlice"
+    if isinstance(ty, T.RuntimeTilesSliceTy):
+        return "RuntimeTilesSlice"
     if isinstance(ty, T.Runtime2DSliceTy):
         return "Runtime2DSlice"
     if ty == T.THREAD_INDEX_2D:
@@ -53,6 +55,10 @@ def api_owner(ty: T.Ty) -> str | None:
         return "WarpTile"
     if T.view_kind(ty) is not None:
         return T.view_kind(ty)
+    if T.local_index_bound(ty) is not None:
+        return "LocalIndex32"
+    if T.vector_parts(ty) is not None:
+        return "Vector"
     if T.uniform_inner(ty) is not None:
         return "Uniform"
     return None
@@ -135,6 +141,8 @@ class MethodMixin:
                 ret = self.cusimd_method(e, api, base)
             elif api.check == "view":  # typeck/views.py: from T and the index space
                 params, ret = self.view_method(e, api, base)
+            elif api.check == "vector":  # typeck/vectors.py: from the vector type
+                params, ret = self.vector_method(e, api, base)
             elif api.check == "uniform":  # typeck/views.py: from T
                 params, ret = self.uniform_method(e, api, base, params, ret)
             elif api.name in ("get_mut", "get_mut_indexed") and owner == "DisjointSlice":

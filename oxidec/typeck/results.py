@@ -98,6 +98,8 @@ class TypeckResults:
     deref_operands: set = field(default_factory=set)  # `&x` operands of `+`, `==`...: read `*x`
     fn_ids: dict[str, int] = field(default_factory=dict)  # fns used as values (fn_values.py)
     union_fields: dict[str, tuple] = field(default_factory=dict)  # union -> views (unions.py)
+    # `f32::max(a, b)` / `f32::max` as a closure -> the method call / closure it stands for
+    desugared: dict[ast.Expr, ast.Expr] = field(default_factory=dict)  # typeck/prim_paths.py
     union_views: dict[ast.Expr, tuple] = field(default_factory=dict)  # -> (union, view, type)
 
     def ty(self, e: ast.Expr) -> T.Ty:

@@ -113,13 +113,25 @@ class TraitMixin:
         names = te.path.names
         if te.qself is not None:
             self_ty = self.lower_type(te.qself.self_ty)
+            self._needs_known(self_ty)
             found = self.trait_named(te.qself.trait_ty)
             impls = [i for i in self.impls_of(self_ty, found[0])] if found else []
             return self.assoc_type(impls, names[0], te, self_ty)
         if len(names) == 2 and names[0] == "Self" and self.self_ty is not None \
                 and not te.path.segments[1].generic_args:
             return self.assoc_type(self.impls_of(self.self_ty), names[1], te, self.self_ty)
+        param = self.generic_env.get(names[0]) if len(names) == 2 else None
+        if isinstance(param, T.Ty) and not te.path.segments[1].generic_args:
+            self._needs_known(param)  # `R::Out` for a type parameter `R`: its instance's type
+            return self.assoc_type(self.impls_of(param), names[1], te, param)
         return None
+
+    def _needs_known(self, self_ty: T.Ty) -> None:
+        """A projection on a type parameter not inferred yet (a generic call's signature
+        probed before its arguments are checked) is known only once the instance is."""
+        if self.generic_probe and isinstance(self.shallow(self_ty), T.InferTy):
+            from .generics import _NeedsConcrete
+            raise _NeedsConcrete()
 
     def assoc_type(self, impls, name: str, te, self_ty: T.Ty) -> T.Ty:
         cur = getattr(self, "cur_impl", None)

@@ -111,6 +111,9 @@ class TypeLoweringMixin:
                 index = self._index_kind(gargs[1])
             if index == "runtime2d":
                 return T.runtime2d_slice_ty(elem)
+            if index.startswith("rttiles:"):  # `RuntimeRowMajorTiles<ROWS, COLS>`
+                rows, cols = (int(d) for d in index.split(":")[1:])
+                return T.runtime_tiles_slice_ty(elem, rows, cols)
             return T.DisjointSliceTy(elem, index)
         if name == "SharedArray" and len(gargs) in (2, 3):
             n = self.consts.eval_usize(self._const_arg(gargs[1]))
@@ -121,6 +124,12 @@ class TypeLoweringMixin:
                 align = 0
             return T.SharedArrayTy(self._type_arg(gargs[0]), n if n is not None else 0,
                                    align or 0)
+        view = self.view_type(name, gargs, te)  # typeck/views.py
+        if view is not None:
+            return view
+        vec = T.vector_ty(name) if not gargs else None  # `F32x4` (device_api/vector.py)
+        if vec is not None:
+            return vec
         if name == "Barrier" and not gargs:
             return T.BARRIER
         if name == "TmaDescriptor" and not gargs:
@@ -249,10 +258,12 @@ class TypeLoweringMixin:
                     self.sink.error("E0080", f"the dimensions of `{last.name}` must be at "
                                     "least 1", arg.span, "an empty tile")
                     return "1d"
-                return ("tiles:" if dims == 1 else "rmtiles:") + ":".join(map(str, vals))
+                kind = {1: "tiles:", 3: "rmtiles:", 2: "rttiles:"}[dims]
+                return kind + ":".join(map(str, vals))
         self.sink.error("E0412", "expected an index kind (`thread::Index2D<S>`, "
-                        "`thread::Runtime2DIndex`, `thread::WarpIndex`, `LinearTiles<N>` or "
-                        "`RowMajorTiles<ROWS, COLS, ROW_STRIDE>`)", arg.span, "not an index kind")
+                        "`thread::Runtime2DIndex`, `thread::WarpIndex`, `LinearTiles<N>`, "
+                        "`RowMajorTiles<ROWS, COLS, ROW_STRIDE>` or "
+                        "`RuntimeRowMajorTiles<ROWS, COLS>`)", arg.span, "not an index kind")
         return "1d"
 
     def user_type(self, te: ast.PathType) -> T.Ty | None:

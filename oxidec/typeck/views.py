@@ -7,48 +7,66 @@ from .. import ast
 from .. import types as T
 from ..device_api import ApiFn
 from ..device_api.views import SLICE_METHODS
+from .vectors import VectorMixin
+from .view_ctors import ViewCtorMixin
 
 WITNESS = {"ThreadIndex32": T.THREAD_INDEX32, "ThreadCoord2D32": T.THREAD_COORD32}
 
 
-class ViewMixin:
+class ViewMixin(ViewCtorMixin, VectorMixin):
 
     def view_method(self, e: ast.MethodCallExpr, api: ApiFn, recv: T.Ty
                     ) -> tuple[tuple[T.Ty, ...], T.Ty]:
         """(parameter types, result type) of a view method call."""
+        if isinstance(recv, T.RuntimeTilesSliceTy):
+            return self._tiles_slice_method(e, api, recv)
         if isinstance(recv, T.DisjointSliceTy):
             return self._slice_view(e, api, recv)
+        if T.local_index_bound(recv) is not None:  # LocalIndex32<N>::get
+            return (), T.U32
         elem, kind, dims = recv.elem, recv.kind, recv.dims
         name = api.name
-        cell = T.view_ty("InBoundsMut32", elem)
+        cell = T.view_ty("InBounds32" if kind in ("StaticView32", "InBounds32")
+                         else "InBoundsMut32", elem)
         if name == "read":
             return (), elem
         if name == "write":
             return (elem,), T.UNIT
+        if name == "get" and kind in ("RowView32", "ColView32"):
+            return (T.U32,), T.option_ty(elem)
         if name in ("get", "get_mut"):
             return (), T.RefTy(elem, name == "get_mut")
-        if name in ("len", "rows", "cols"):
+        if name == "len" and kind == "MatrixView32":
+            return (), T.USIZE
+        if name in ("len", "rows", "cols", "stride"):
             return (), T.U32
         if name in ("is_empty", "is_clipped"):
             return (), T.BOOL
-        if name == "at":  # a run's element k: Some while k < the run's length
+        if name in ("row", "col"):
+            view = T.view_ty("RowView32" if name == "row" else "ColView32", elem)
+            return (T.U32, T.U32), T.option_ty(view)
+        if name == "zip_exact":
+            return (T.view_ty("ColView32", elem),), T.option_ty(T.view_ty("ZipView32", elem))
+        if name == "at" and kind == "ThreadRunMut32":  # element k: Some while k < its length
             return (T.U32,), T.option_ty(cell)
+        if name == "at":  # checked indices: LocalIndex32<N> (a tile: <ROWS>, <COLS>)
+            bounds = dims[:1] if kind in ("StaticView32", "StaticViewMut32") else dims[:2]
+            return tuple(T.local_index_ty(b) for b in bounds), cell
         if name == "period":
             return (), T.U64
         if name == "next_run":
             return (), T.option_ty(T.view_ty("ThreadRunMut32", elem, dims))
         # at_const::<I>() / at_const::<ROW, COL>(): checked here against N / ROWS, COLS
-        bounds = dims[:1] if kind == "StaticViewMut32" else dims[:2]
-        values = self._view_consts(e, bounds, api.path)
+        bounds = dims[:1] if kind in ("StaticView32", "StaticViewMut32") else dims[:2]
+        values = self._view_consts(e.generic_args, e.method, e.method_span, bounds, api.path)
         self.r.generic_values[e] = values
         return (), cell
 
-    def _view_consts(self, e: ast.MethodCallExpr, bounds, path: str) -> tuple[int, ...]:
-        gargs = e.generic_args
+    def _view_consts(self, gargs, method: str, span, bounds, path: str) -> tuple[int, ...]:
         if len(gargs) != len(bounds):
             self.sink.error("E0107", f"`{path}` takes {len(bounds)} generic argument"
-                            f"{'s' if len(bounds) > 1 else ''}", e.method_span,
-                            f"write `{e.method}::<{', '.join('I' * len(bounds))}>()`")
+                            f"{'s' if len(bounds) > 1 else ''}", span,
+                            f"write `{method}::<{', '.join('I' * len(bounds))}>()`")
             return (0,) * len(bounds)
         out = []
         for g, bound in zip(gargs, bounds):
@@ -61,6 +79,15 @@ class ViewMixin:
                 v = 0
             out.append(v)
         return tuple(out)
+
+    def _tiles_slice_method(self, e: ast.MethodCallExpr, api: ApiFn,
+                            recv: T.RuntimeTilesSliceTy) -> tuple[tuple[T.Ty, ...], T.Ty]:
+        """`DisjointSlice<T, RuntimeRowMajorTiles<ROWS, COLS>>`'s methods."""
+        name = api.name
+        if name == "tile_2d32_rt":
+            tile = T.view_ty("RuntimeTileMut32", recv.elem, recv.dims)
+            return (T.THREAD_COORD32,), T.option_ty(tile)
+        return (), {"row_width": T.U32, "len": T.USIZE, "is_empty": T.BOOL}[name]
 
     def flat_space_only(self, e: ast.MethodCallExpr, recv: T.Ty, ret: T.Ty) -> T.Ty:
         """`get_mut` / `get_mut_indexed` address one element per thread index: not defined

@@ -176,7 +176,8 @@ def expected_phases(x: np.ndarray, nb: int, n: int) -> np.ndarray:
     t = np.arange(n)
     out = np.zeros((nb, n, 5), np.uint32)
     out[:, :, 0] = xs[:, (t + 1) % n] * np.uint32(3)
-    out[:, :, 1] = 0b000111  # test_wait, try_wait, parity 0 done; parity 1 not yet (then 0)
+    out[:, :, 1] = 0b000111  # test_wait, try_wait, parity 0 done; parity 1 not yet (the
+    #                          simulator's answer; the GPU's: see test_mbarrier_phases_on_gpu)
     for j, (flip, shift) in enumerate(((1, 5), (2, 7), (3, 9))):
         out[:, :, 2 + j] = x[np.arange(nb * n) ^ flip].reshape(nb, n)[:, (t + shift) % n]
     return out.reshape(-1)
@@ -311,4 +312,10 @@ def test_cp_async_copies_on_gpu(rng):
 @pytest.mark.gpu
 def test_mbarrier_phases_on_gpu(rng):
     out, want = run_phases("gpu", rng, nb=8, n=128)
+    # bit 3, `try_wait_parity(bar, 1)` while phase 1 is in progress, is the hardware's to
+    # choose: a potentially blocking wait that may answer once the phase completes, and
+    # ptxas reads its predicate after this thread's own arrival on phase 1 (the H200 says
+    # true; the simulator false). tests/run/test_mbarrier_parity.py has the details.
+    flags = np.arange(out.size) % 5 == 1
+    out[flags] &= ~np.uint32(1 << 3)
     np.testing.assert_array_equal(out, want)

@@ -1,7 +1,7 @@
 """Cooperative groups (issue 11): `this_thread_block()` (sync, thread_rank, size) and its
 warp tiles `tiled_partition::<N>()` (thread_rank, size, sync, tile-relative ballot, all, any,
-shfl / shfl_xor / shfl_down / shfl_up and their `_f32` forms, a source outside the tile giving
-the lane its own value). On the simulator against NumPy, through ptxas, and on the GPU."""
+shfl / shfl_xor / shfl_down / shfl_up and their `_f32` forms: shfl reads rank k mod N, as
+CUDA's tile.shfl; for the others a source outside the tile gives the lane its own value). On the simulator against NumPy, through ptxas, and on the GPU."""
 from __future__ import annotations
 
 import subprocess
@@ -65,7 +65,7 @@ def expected(x, y, k, block):
                 any5 = any(w[base + r] % 5 == 0 for r in range(8))
                 all100 = all(w[base + r] > 100 for r in range(8))
                 a = ball8 ^ (rank << 8) ^ (8 << 12) ^ (int(any5) << 16) ^ (int(all100) << 17) ^ ((w0 + l) << 20)
-                s1 = base + k if k < 8 else l
+                s1 = base + k % 8  # CUDA's tile.shfl: the rank modulo the tile size
                 t = rank ^ k; s2 = base + t if t < 8 else l
                 s3 = l + k if rank + k < 8 else l
                 s4 = l - k if rank >= k else l

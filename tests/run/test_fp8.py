@@ -186,10 +186,26 @@ pub unsafe fn tf32(x: &[f32], out: *mut u32) {{
 TF32_MAX = 0x7F7FE000
 
 
-def tf32_ref(x: float, name: str) -> int:
+TF32_NAN = 0x7FFFE000  # rn / rz (F2FP.TF32): any NaN, the canonical NaN's top 19 bits
+
+
+def tf32_nan_ref(bits: int, name: str) -> int:
+    """A NaN input (by its bits) as the H200 converts it: rn / rz give TF32_NAN; rna is
+    integer arithmetic that leaves inf and NaN unrounded and clears the low 13 bits (a NaN
+    whose payload is only there becomes an infinity), and its satfinite form then takes an
+    all-ones exponent one tf32 ulp down."""
+    if "rna" not in name:
+        return TF32_NAN
+    out = bits & 0xFFFFE000
+    if "satfinite" in name and out & 0x7F800000 == 0x7F800000:
+        out -= 0x2000
+    return out
+
+
+def tf32_ref(x: float, name: str, bits: int | None = None) -> int:
     """By the value: the tf32 neighbours of x (multiples of its ulp at 10 significand bits)."""
     if math.isnan(x):
-        return 0x7FFFFFFF
+        return tf32_nan_ref(bits if bits is not None else 0x7FC00000, name)
     neg = math.copysign(1, x) < 0
     if "relu" in name and neg:
         return 0
@@ -219,6 +235,12 @@ def tf32_ref(x: float, name: str) -> int:
     return (0x80000000 if neg else 0) | mag
 
 
+# NaNs: negative, payload only in the low 13 bits (rna: inf), payload bit 12 (rna's +0x1000
+# must not apply), signalling; the smallest denormal, a denormal tie, the largest denormal
+TF32_SPECIAL = [0xFFC00000, 0x7F800001, 0x7F801000, 0xFFA00000, 0x00000001, 0x80001000,
+                0x007FFFFF, 0x80401000]
+
+
 def run_tf32(device, rng, k=256):
     x = (np.exp2(rng.uniform(-130, 128, k)) * rng.choice([-1.0, 1.0], k)).astype(np.float32)
     bits = rng.integers(0, 1 << 13, 32, dtype=np.uint32)
@@ -227,10 +249,13 @@ def run_tf32(device, rng, k=256):
     x[32:36] = np.array([0x3F801000, 0x3F803000, 0xBF801000, 0x7F7FF000], np.uint32).view(
         np.float32)  # exact ties; the largest f32 rounding up
     x[-5:] = [np.nan, np.inf, -np.inf, -0.0, np.finfo(np.float32).max]
+    x[36:44] = np.array(TF32_SPECIAL, np.uint32).view(np.float32)
     out = np.full(k * len(TF32_FNS), 0xDEAD_BEEF, np.uint32)
     compile_source(TF32_SRC, "tf32.rs", arch="sm_90").tf32[((k + 63) // 64,), (64,)](
         x, out, device=device)
-    want = np.array([[tf32_ref(float(v), n) for n in TF32_FNS] for v in x], np.uint32)
+    xb = x.view(np.uint32)
+    want = np.array([[tf32_ref(float(v), n, int(b)) for n in TF32_FNS] for v, b in zip(x, xb)],
+                    np.uint32)
     return out.reshape(k, len(TF32_FNS)), want
 
 
@@ -254,7 +279,9 @@ def test_tf32_assembles(ptxas, tmp_path):
 def test_tf32_conversions_on_gpu(rng):
     got, want = run_tf32("gpu", rng, k=512)
     bad = np.argwhere(got != want)
-    # the NaN input's row (x[-5]) by function, for the simulator's NaN rule
-    nan_row = {n: hex(int(got[-5, j])) for j, n in enumerate(TF32_FNS)}
+    # the special inputs' rows by function, to read the hardware's rule off a failure
+    rows = {hex(b): {n: hex(int(got[36 + r, j])) for j, n in enumerate(TF32_FNS)}
+            for r, b in enumerate(TF32_SPECIAL)}
+    rows["0x7fc00000"] = {n: hex(int(got[-5, j])) for j, n in enumerate(TF32_FNS)}
     assert bad.size == 0, f"{bad[:5].tolist()} got {[hex(int(got[tuple(b)])) for b in bad[:5]]}" \
-        f" want {[hex(int(want[tuple(b)])) for b in bad[:5]]}; NaN (0x7fc00000) gives {nan_row}"
+        f" want {[hex(int(want[tuple(b)])) for b in bad[:5]]}; special inputs give {rows}"
