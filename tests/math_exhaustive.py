@@ -4,7 +4,7 @@ routines use only exactly rounded primitives). A development tool, too slow for 
 (about 1 us per input on one core; exp's 2.2e9 inputs take ~40 min):
 
     python tests/math_exhaustive.py exp [STRIDE]      # every STRIDE-th f32 input
-    python tests/math_exhaustive.py tanh [STRIDE]
+    python tests/math_exhaustive.py tanh [STRIDE] [FROM] [-v]  # |x| >= FROM; -v: per chunk
 
 The reference is NumPy in float64 (exp, tanh: good to an f64 ulp, ~2^-29 of an f32 ulp); the
 error is |got - ref| / ulp(ref) in f32, with the subnormal ulp below the normal range.
@@ -37,7 +37,7 @@ def ulp_error(got: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 def sweep(name: str, stride: int = 1, chunk: int = 1 << 21, lo_bits: int = 0,
-          hi_bits: int | None = None):
+          hi_bits: int | None = None, log=None):
     """(max ulp error, its input, inputs seen) over every stride-th f32 of both signs with
     |x| in [lo_bits, hi_bits] (bit patterns; default: 0 to the routine's limit)."""
     from oxidec import mathlib
@@ -56,14 +56,21 @@ def sweep(name: str, stride: int = 1, chunk: int = 1 << 21, lo_bits: int = 0,
             if err[i] > worst:
                 worst, where = float(err[i]), float(x[i])
             seen += x.size
+            if log:
+                log(f"{name} sign {sign} bits {start:#010x}..{int(bits[-1]):#010x}: chunk max "
+                    f"{float(err[i]):.4f} at {float(x[i])!r}; so far {worst:.4f} at {where!r}")
     return worst, where, seen
 
 
 def main() -> None:
     name = sys.argv[1]
-    stride = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    args = [a for a in sys.argv[2:] if a != "-v"]
+    stride = int(args[0]) if args else 1
+    lo = float(args[1]) if len(args) > 1 else 0.0  # the smallest |x| swept
     t0 = time.time()
-    worst, where, seen = sweep(name, stride)
+    log = (lambda line: print(line, flush=True)) if "-v" in sys.argv else None
+    worst, where, seen = sweep(name, stride, lo_bits=int(np.float32(lo).view(np.uint32)),
+                               log=log)
     print(f"{name}: max {worst:.4f} ulp at x = {where!r} ({where.hex() if where else ''}); "
           f"{seen} inputs, stride {stride}, {time.time() - t0:.0f} s", flush=True)
 

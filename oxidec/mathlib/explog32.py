@@ -11,8 +11,9 @@ degree-6 fit of (2^r - 1)/r (`exp2_poly`): no reduction error, so only the two r
 of the Horner scheme's last steps remain.
 The error of exp's core: the final fma's rounding (0.5 ulp), the rounding of r (up to 2^-26
 absolute, about 0.2 ulp of a result in [0.7, 1)) and of Q's value (2^-24 |r|, about 0.17
-ulp): at most 0.87 ulp over every f32 input (exhaustive, tests/test_exp_exhaustive.py is
-the check), where the Fast2Sum core gave 0.76 in 8 more instructions.
+ulp): at most 0.874 ulp over every f32 input (at x = -0x1.7905dep+2; exp2: 0.868, at a
+subnormal result), measured by tests/math_exhaustive.py and pinned by
+tests/test_math_native_bounds.py; the Fast2Sum core gave 0.76 in 8 more instructions.
 Then 2^k in two steps (`scale2_f32`): the first exact, the second rounding once, so
 subnormal results round once, overflow gives inf and results below half the smallest
 subnormal give 0. Arguments with a normal result take a fast path with the same bits (no
