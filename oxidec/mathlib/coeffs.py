@@ -36,6 +36,15 @@ CBRT_SEED = (float.fromhex('0x1.0392cd0ace60dp-1'), float.fromhex('0x1.6fb1df889
 # (e^r - 1 - r) / r^2 on [-0.346747, 0.346747], degree 5: max rel error 1.02e-08
 EXP_TAIL_F32 = (float.fromhex('0x1.0000000000000p-1'), float.fromhex('0x1.5555560000000p-3'), float.fromhex('0x1.5554ea0000000p-5'), float.fromhex('0x1.11114c0000000p-7'), float.fromhex('0x1.6d43180000000p-10'), float.fromhex('0x1.a072d60000000p-13'))
 
+# (e^r - 1) / r on [-0.346747, 0.346747], degree 6: max rel error 2.16e-09
+EXP_QUOT_F32 = (float.fromhex('0x1.0000000000000p+0'), float.fromhex('0x1.0000000000000p-1'), float.fromhex('0x1.5555540000000p-3'), float.fromhex('0x1.5554ae0000000p-5'), float.fromhex('0x1.1111a60000000p-7'), float.fromhex('0x1.6d74da0000000p-10'), float.fromhex('0x1.a019e80000000p-13'))
+
+# (e^r - 1) / r on [-0.346747, 0.346747], degree 5: max rel error 2.25e-08
+EXP_QUOT5_F32 = (float.fromhex('0x1.0000000000000p+0'), float.fromhex('0x1.fffffe0000000p-2'), float.fromhex('0x1.55547e0000000p-3'), float.fromhex('0x1.5556520000000p-5'), float.fromhex('0x1.123d220000000p-7'), float.fromhex('0x1.6c16a60000000p-10'))
+
+# (2^r - 1) / r on [-0.5, 0.5], degree 6: max rel error 4.64e-09
+EXP2_QUOT_F32 = (float.fromhex('0x1.62e4300000000p-1'), float.fromhex('0x1.ebfbe00000000p-3'), float.fromhex('0x1.c6b08c0000000p-5'), float.fromhex('0x1.3b2a1c0000000p-7'), float.fromhex('0x1.5d88be0000000p-10'), float.fromhex('0x1.443f620000000p-13'), float.fromhex('0x1.ffcbde0000000p-17'))
+
 # (log(1+f) - f + f^2/2) / f^3 on [-0.292923, 0.414255], degree 8: max rel error 7.25e-08
 LOG1P_TAIL_F32 = (float.fromhex('0x1.5555540000000p-2'), float.fromhex('-0x1.fffff80000000p-3'), float.fromhex('0x1.999d5a0000000p-3'), float.fromhex('-0x1.555ca20000000p-3'), float.fromhex('0x1.23d3660000000p-3'), float.fromhex('-0x1.fcba400000000p-4'), float.fromhex('0x1.de4bda0000000p-4'), float.fromhex('-0x1.d7a7080000000p-4'), float.fromhex('0x1.20434c0000000p-4'))
 
@@ -47,6 +56,9 @@ COS_TAIL_F32 = (float.fromhex('0x1.5555560000000p-5'), float.fromhex('-0x1.6c16c
 
 # (tanh a - a) / a^3 with z = a^2 on [0, 0.06255], degree 3: max rel error 3.63e-08
 TANH_TAIL_F32 = (float.fromhex('-0x1.5555560000000p-2'), float.fromhex('0x1.1110cc0000000p-3'), float.fromhex('-0x1.b9c4be0000000p-5'), float.fromhex('0x1.54c2260000000p-6'))
+
+# (tanh a - a) / a^3 with z = a^2 on [0, 0.316519], degree 4: max rel error 5.96e-08
+TANH_TAIL4_F32 = (float.fromhex('-0x1.5555540000000p-2'), float.fromhex('0x1.110fb40000000p-3'), float.fromhex('-0x1.b990140000000p-5'), float.fromhex('0x1.5c5fd20000000p-6'), float.fromhex('-0x1.aba0440000000p-8'))
 
 # constants (double-double pairs are (hi, lo))
 LN2_HI42 = (float.fromhex('0x1.62e42fefa3800p-1'), float.fromhex('0x1.ef35793c76730p-45'))

@@ -1,21 +1,25 @@
 """exp and exp2 computed in f32 (the f32 routines `exp`/`exp2`; the f64-based correctly
 rounded ones stay available as `exp_exact`/`exp2_exact`).
 
-Both reduce to e^(rh + rl) with |rh| <= ln2/2 and |rl| tiny, times 2^k:
-exp: k = the integer nearest x log2(e) (`nearest_int`), rh = x - k LN2_F32[0] (one fma, exact: LN2_F32[0] has 24
-bits, so the difference is a multiple of min(ulp(x), 2^-24) below 1/2 in magnitude),
-rl = -k LN2_F32[1] (ln2 = LN2_F32[0] + LN2_F32[1] to 2^-48).
-exp2: k = the integer nearest x, r = x - k (exact, |r| <= 1/2), rh + rl = r ln2 (an exact product split
-with fma, plus r LN2_F32[1]).
-The core: h = 1 + rh rounded and its exact error e (Fast2Sum), then
-e^(rh + rl) = h + (e + rl + r^2 P(r)), r = rh + rl, P a degree-5 minimax fit of
-(e^r - 1 - r)/r^2 (f32 coefficients, 2^-26.5 relative; it enters scaled by r^2 <= 0.12),
-so the one significant rounding is the last addition: about 0.5 ulp plus a few hundredths.
+exp: k = the integer nearest x log2(e) (`nearest_int`), rh = x - k LN2_F32[0] (one fma,
+exact: LN2_F32[0] has 24 bits, so the difference is a multiple of min(ulp(x), 2^-24) below 1/2
+in magnitude), r = rh - k LN2_F32[1] rounded once (ln2 = LN2_F32[0] + LN2_F32[1] to 2^-48),
+|r| <= ln2/2 + 2^-20; e^r = 1 + r Q(r), Q a degree-6 minimax fit of (e^r - 1)/r (f32
+coefficients, 2^-28.8 relative), by Horner in fma: 7 fma (`exp_poly`).
+exp2: k = the integer nearest x, r = x - k exact (|r| <= 1/2), 2^r = 1 + r Q(r) with Q a
+degree-6 fit of (2^r - 1)/r (`exp2_poly`): no reduction error, so only the two roundings
+of the Horner scheme's last steps remain.
+The error of exp's core: the final fma's rounding (0.5 ulp), the rounding of r (up to 2^-26
+absolute, about 0.2 ulp of a result in [0.7, 1)) and of Q's value (2^-24 |r|, about 0.17
+ulp): at most 0.874 ulp over every f32 input (at x = -0x1.7905dep+2; exp2: 0.868, at a
+subnormal result), measured by tests/math_exhaustive.py and pinned by
+tests/test_math_native_bounds.py; the Fast2Sum core gave 0.76 in 8 more instructions.
 Then 2^k in two steps (`scale2_f32`): the first exact, the second rounding once, so
 subnormal results round once, overflow gives inf and results below half the smallest
 subnormal give 0. Arguments with a normal result take a fast path with the same bits (no
-clamp, no NaN test, 2^k added to the exponent field); the rest branch to the general routine. Only f32 primitives (fma.rn, add.rn, mul.rn, cvt.rni, integer shifts):
-the GPU runs no f64 op. Measured error: the table in mathlib/__init__.py.
+clamp, no NaN test, 2^k added to the exponent field); the rest branch to the general
+routine. Only f32 primitives (fma.rn, add.rn, mul.rn, integer shifts): the GPU runs no f64
+op. Measured error: the table in mathlib/__init__.py.
 """
 from __future__ import annotations
 
@@ -57,13 +61,23 @@ def nearest_int(a, b=None):
     return t - SHIFTER, k  # exact
 
 
-def exp_core(rh, rl):
-    """e^(rh + rl) for |rh| <= ln2/2 + 2^-20 and |rl| <= 2^-20, in [0.7, 1.42]."""
-    h = 1.0 + rh
-    e = rh - (h - 1.0)  # exact: h - 1 is exact (Sterbenz), and so is the error of 1 + rh
-    r = rh + rl
-    t = fma(r * r, horner(r, C.EXP_TAIL_F32), e + rl)
-    return h + t
+def exp_poly(r):
+    """e^r for |r| <= ln2/2 + 2^-20, in [0.7, 1.42]: 1 + r Q(r) (7 fma)."""
+    return fma(r, horner(r, C.EXP_QUOT_F32), 1.0)
+
+
+def exp2_poly(r):
+    """2^r for |r| <= 1/2 (exact), in [0.7, 1.42]: 1 + r Q(r), Q a degree-6 fit of
+    (2^r - 1)/r (7 fma)."""
+    return fma(r, horner(r, C.EXP2_QUOT_F32), 1.0)
+
+
+def exp_reduce(x):
+    """(t, r): the shifter sum of k = round(x log2(e)) and r = x - k ln2 rounded once."""
+    t = fma(x, C.LOG2E_F32, SHIFTER)  # nearest_int's sum
+    kf = t - SHIFTER  # exact
+    rh = fma(-kf, C.LN2_F32[0], x)  # exact
+    return t, fma(kf, -C.LN2_F32[1], rh)
 
 
 # exp and exp2 return the canonical NaN themselves (mathlib.CANONICAL_NAN): nothing else
@@ -92,37 +106,23 @@ def _fast_or_general(x, limit, t, y, general):
 
 def exp_general(x):
     xc = fmin(fmax(x, -104.0), 89.0)  # e^-104 < 2^-150 rounds to 0; e^89 overflows
-    t = fma(xc, C.LOG2E_F32, SHIFTER)  # nearest_int's sum, of k = round(xc log2(e))
-    kf = t - SHIFTER  # exact
-    rh = fma(-kf, C.LN2_F32[0], xc)  # exact
-    rl = kf * -C.LN2_F32[1]
-    out = scale2_f32_of_sum(exp_core(rh, rl), t)
+    t, r = exp_reduce(xc)
+    out = scale2_f32_of_sum(exp_poly(r), t)
     return select(isnan(x), float("nan"), out)
 
 
 def exp(x):
-    t = fma(x, C.LOG2E_F32, SHIFTER)  # as exp_general without its clamp
-    kf = t - SHIFTER
-    rh = fma(-kf, C.LN2_F32[0], x)
-    rl = kf * -C.LN2_F32[1]
-    return _fast_or_general(x, EXP_FAST_LIMIT, t, exp_core(rh, rl), exp_general)
+    t, r = exp_reduce(x)  # as exp_general without its clamp
+    return _fast_or_general(x, EXP_FAST_LIMIT, t, exp_poly(r), exp_general)
 
 
 def exp2_general(x):
     xc = fmin(fmax(x, -151.0), 129.0)
-    t = xc + SHIFTER
-    kf = t - SHIFTER  # exact: the integer nearest xc
-    r = xc - kf  # exact
-    rh = r * C.LN2_F32[0]
-    rl = fma(r, C.LN2_F32[1], fma(r, C.LN2_F32[0], -rh))  # the product's exact error + tail
-    out = scale2_f32_of_sum(exp_core(rh, rl), t)
+    t = xc + SHIFTER  # the shifter sum of k, the integer nearest xc
+    out = scale2_f32_of_sum(exp2_poly(xc - (t - SHIFTER)), t)  # r = xc - k exact
     return select(isnan(x), float("nan"), out)
 
 
 def exp2(x):
     t = x + SHIFTER  # as exp2_general without its clamp
-    kf = t - SHIFTER
-    r = x - kf
-    rh = r * C.LN2_F32[0]
-    rl = fma(r, C.LN2_F32[1], fma(r, C.LN2_F32[0], -rh))
-    return _fast_or_general(x, EXP2_FAST_LIMIT, t, exp_core(rh, rl), exp2_general)
+    return _fast_or_general(x, EXP2_FAST_LIMIT, t, exp2_poly(x - (t - SHIFTER)), exp2_general)

@@ -94,6 +94,20 @@ def exp_tail2(r):
     return (mp.expm1(r) - r) / r ** 2
 
 
+def exp_quot(r):
+    """(e^r - 1) / r."""
+    if abs(r) < mp.mpf(2) ** -40:
+        return 1 + r / 2 + r * r / 6
+    return mp.expm1(r) / r
+
+
+def exp2_quot(r):
+    """(2^r - 1) / r."""
+    if abs(r) < mp.mpf(2) ** -40:
+        return mp.log(2) * (1 + r * mp.log(2) / 2 + (r * mp.log(2)) ** 2 / 6)
+    return mp.expm1(r * mp.log(2)) / r
+
+
 def exp_tail(r):
     """(e^r - 1 - r - r^2/2) / r^3."""
     if abs(r) < mp.mpf(2) ** -40:
@@ -178,6 +192,11 @@ KERNELS = {
     # the f32-native routines (explog32.py): coefficients rounded to f32 (a 5th field, the
     # significand bits)
     "EXP_TAIL_F32": (exp_tail2, -LN2_HALF, LN2_HALF, 5, 24),
+    # e^r = 1 + r Q(r): the exp fast core (degree 6) and tanh's e^2a (degree 5)
+    "EXP_QUOT_F32": (exp_quot, -LN2_HALF, LN2_HALF, 6, 24),
+    "EXP_QUOT5_F32": (exp_quot, -LN2_HALF, LN2_HALF, 5, 24),
+    # 2^r = 1 + r Q(r) for |r| <= 1/2 (r exact): exp2's core
+    "EXP2_QUOT_F32": (exp2_quot, -mp.mpf("0.5"), mp.mpf("0.5"), 6, 24),
     # log32.py: m = 1 + f in [sqrt(1/2), sqrt(2))
     "LOG1P_TAIL_F32": (log1p_tail3, LOG_F_LO, LOG_F_HI, 8, 24),
     # trig32.py: |r| <= pi/4 plus the slack of a k rounded in f32
@@ -185,6 +204,8 @@ KERNELS = {
     "COS_TAIL_F32": (cos_tail, 0, PIO4_F32 ** 2, 3, 24),
     # hyper32.py: tanh a for a <= 1/4
     "TANH_TAIL_F32": (tanh_tail, 0, mp.mpf("0.2501") ** 2, 3, 24),
+    # hyper32.py: tanh a for a < 0.5625 (the quotient form takes over where tanh > 1/2)
+    "TANH_TAIL4_F32": (tanh_tail, 0, mp.mpf("0.5626") ** 2, 4, 24),
 }
 
 
