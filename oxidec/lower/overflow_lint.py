@@ -177,12 +177,17 @@ class OverflowLint:
                     "which would overflow")
         else:
             return
+        self.report_lint(LINT, level, "this arithmetic operation will overflow", span, what)
+
+    def report_lint(self, lint: str, level: str, message: str, span: Span, what: str) -> None:
+        """A deny-by-default lint at `level` ("deny" or "warn"), with rustc's note the first
+        time the crate meets it at its default level."""
         notes = []
-        if LINT not in self.lint_noted and LINT not in self.lint_levels:
-            notes = [f"`#[deny({LINT})]` on by default"]
-            self.lint_noted.add(LINT)
+        if lint not in self.lint_noted and lint not in self.lint_levels:
+            notes = [f"`#[deny({lint})]` on by default"]
+            self.lint_noted.add(lint)
         emit = self.sink.warning if level == "warn" else self.sink.error
-        emit(None, "this arithmetic operation will overflow", span, what, notes=notes)
+        emit(None, message, span, what, notes=notes)
 
     def _operand_ty(self, op: M.Operand) -> T.Ty:
         if isinstance(op, M.Constant):

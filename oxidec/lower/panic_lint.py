@@ -50,9 +50,4 @@ class UnconditionalPanicLint:
         level = self.lint_levels.get(LINT, "deny")
         if level == "allow" or self.cur not in self.reachable:
             return
-        notes = []
-        if LINT not in self.lint_noted and LINT not in self.lint_levels:
-            notes = [f"`#[deny({LINT})]` on by default"]
-            self.lint_noted.add(LINT)
-        emit = self.sink.warning if level == "warn" else self.sink.error
-        emit(None, "this operation will panic at runtime", span, what, notes=notes)
+        self.report_lint(LINT, level, "this operation will panic at runtime", span, what)
