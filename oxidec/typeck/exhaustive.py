@@ -143,8 +143,10 @@ def field_tys(ty: T.Ty, c: Ctor) -> list[T.Ty]:
             return [t for _, t in ty.fields]
         if isinstance(ty, T.ArrayTy):
             return [ty.elem] * ty.length
-    if c.kind in ("len", "len_ge"):  # a slice of exactly / at least c.value elements
+    if c.kind == "len":  # a slice of exactly c.value elements
         return [ty.elem] * c.value
+    if c.kind == "len_ge":  # at least c.value[0]
+        return [ty.elem] * c.value[0]
     return []
 
 
@@ -170,11 +172,14 @@ def all_ctors(ty: T.Ty, heads: list[Ctor]) -> list[Ctor] | None:
         return [Ctor("ref")]
     if isinstance(ty, T.SliceTy):
         # lengths 0..L-1 one by one, and "L or more" (rustc's split of slice lengths): L is
-        # past every fixed length and at least every `..` pattern's minimum
+        # past every fixed length and at least the longest prefix plus the longest suffix of
+        # the `..` patterns, so that at length L no prefix overlaps another pattern's suffix
         slices = [c.value for c in heads if c.kind == "slice"]
+        back = max([b for _, b, rest in slices if rest] + [0])
         top = max([f + 1 for f, _, rest in slices if not rest] +
-                  [f + b for f, b, rest in slices if rest] + [0])
-        return [Ctor("len", n) for n in range(top)] + [Ctor("len_ge", top)]
+                  [max([f for f, _, rest in slices if rest] + [0]) + back])
+        # "L or more" remembers where its `..` goes when shown: before the longest suffix
+        return [Ctor("len", n) for n in range(top)] + [Ctor("len_ge", (top, top - back))]
     if isinstance(ty, T.IntTy):
         lo, hi = T.int_range(ty)
         cuts = {lo, hi + 1}
@@ -192,7 +197,8 @@ def covers(head: Ctor, c: Ctor) -> bool:
         return head.value[0] <= c.value[0] and c.value[1] <= head.value[1]
     if head.kind == "slice" and c.kind in ("len", "len_ge"):
         front, back, rest = head.value
-        return c.value >= front + back if rest else (c.kind == "len" and c.value == front)
+        n = c.value if c.kind == "len" else c.value[0]
+        return n >= front + back if rest else (c.kind == "len" and n == front)
     return head == c
 
 
@@ -339,11 +345,13 @@ def show(ty: T.Ty, c: Ctor, fields: list[str]) -> str:
     if c.kind == "len":
         return "[" + ", ".join(fields) + "]"
     if c.kind == "len_ge":
-        return "[" + ", ".join(fields + [".."]) + "]"
+        front = c.value[1]
+        return "[" + ", ".join(fields[:front] + [".."] + fields[front:]) + "]"
     if c.kind == "len":
         return "[" + ", ".join(fields) + "]"
     if c.kind == "len_ge":
-        return "[" + ", ".join(fields + [".."]) + "]"
+        front = c.value[1]
+        return "[" + ", ".join(fields[:front] + [".."] + fields[front:]) + "]"
     if c.kind == "single":
         if isinstance(ty, T.TupleTy):
             return "(" + ", ".join(fields) + ("," if len(fields) == 1 else "") + ")"
