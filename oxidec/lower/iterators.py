@@ -397,30 +397,41 @@ class IteratorLowering(ItemLowering, ConsumerLowering, SearchConsumerLowering,
         return M.Copy(M.Place(out))
 
     # -- the loops -------------------------------------------------------------------
-    def emit_chain(self, chain: Chain, sink, checks: list[Stage], stop: int,
-                   span: Span) -> None:
-        checks = checks + [s for s in chain.stages if s.kind == "take"]
+    def emit_chain(self, chain: Chain, sink, checks: list, stop: int, span: Span,
+                   half: bool = False) -> None:
+        """The loop(s) of `chain`. Its own stages that end it (`take` done, `take_while`,
+        `map_while`, a `zip` run out) go to its own end: `stop` for the whole chain, and for
+        a `half` of a `.chain(..)` a block after its loop, where the next half starts. The
+        sink (the consumer, the `for` body) keeps the loop it was given, whose `stop` leaves
+        everything."""
+        end = self.new_block() if half else stop
+        checks = checks + [(s, end) for s in chain.stages if s.kind == "take"]
 
         def feed(item: Item, loop: LoopCtx) -> None:
-            self.run_stages(chain.stages, 0, item, loop, sink)
+            own = LoopCtx(loop.latch, end, loop.j, loop.count)
+            self.run_stages(chain.stages, 0, item, own, lambda out, _own: sink(out, loop))
         if isinstance(chain.base, ChainBase):
-            self.emit_chain(chain.base.left, feed, checks, stop, span)
-            self.emit_chain(chain.base.right, feed, checks, stop, span)
+            self.emit_chain(chain.base.left, feed, checks, stop, span, half=True)
+            self.emit_chain(chain.base.right, feed, checks, stop, span, half=True)
         else:
             self.emit_index_loop(chain.base, feed, checks, stop, span)
+        if half:
+            self.goto(end, span)
+            self.cur = end
 
-    def emit_index_loop(self, base: IndexBase, feed, checks: list[Stage], stop: int,
+    def emit_index_loop(self, base: IndexBase, feed, checks: list, stop: int,
                         span: Span) -> None:
+        """`checks`: (a `take` stage, where to go once it is done)."""
         j = self.new_local(USIZE, span)
         self.assign(M.Place(j), M.Use(M.Constant(0, USIZE)), span)
         head, body, latch, done = (self.new_block() for _ in range(4))
         self.goto(head, span)
         self.cur = head
-        for take in checks:  # `take(n)` done: no further item is pulled
+        for take, done_target in checks:  # `take(n)` done: no further item is pulled
             more = self.to_temp(M.BinaryOp("ne", M.Copy(M.Place(take.state)),
                                            M.Constant(0, USIZE)), T.BOOL, span)
             go = self.new_block()
-            self.switch_bool(more, go, stop, span)
+            self.switch_bool(more, go, done_target, span)
             self.cur = go
         jv = M.Copy(M.Place(j))
         ok = self.to_temp(M.BinaryOp("lt", jv, base.count), T.BOOL, span)
