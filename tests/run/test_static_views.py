@@ -10,9 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oxidec import driver
 from oxidec.api import compile_source
-from oxidec.diagnostics import CompileError, render_all
+from results_check import check, diagnostics
 
 SRC = """
 use cuda_device::view::{LocalIndex32, StaticView32, StaticViewMut32};
@@ -148,14 +147,6 @@ def run(device, rng):
     return out
 
 
-def check(results):
-    for name, (got, want, tol) in results.items():
-        if tol:
-            np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=name)
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=name)
-
-
 def test_static_views_on_the_simulator(rng):
     check(run("sim", rng))
 
@@ -163,14 +154,6 @@ def test_static_views_on_the_simulator(rng):
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_static_views_assemble(arch, assemble):
     assemble(compile_source(SRC, "static_views.rs", arch=arch).ptx, arch)
-
-
-def diagnostics(src: str) -> str:
-    try:
-        driver.compile_source(src, "v.rs", driver.Options())
-    except CompileError as err:
-        return render_all(err.diagnostics)
-    return ""
 
 
 def test_static_view_errors():

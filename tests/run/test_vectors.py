@@ -11,6 +11,7 @@ import pytest
 from oxidec import driver
 from oxidec.api import compile_source
 from oxidec.diagnostics import CompileError, render_all
+from results_check import check
 
 SRC = """
 use cuda_device::vector::{as_vectors, as_vectors_mut, is_viewable, F32x4, U16x8, U32x2};
@@ -92,14 +93,6 @@ def run(device, rng):
                              q[:, 0] + np.float32(1)], axis=1).reshape(-1)
         out[f"halve {n}"] = (got, want, 0)
     return out
-
-
-def check(results):
-    for name, (got, want, tol) in results.items():
-        if tol:
-            np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=name)
-        else:
-            np.testing.assert_array_equal(got, want, err_msg=name)
 
 
 def test_vectors_on_the_simulator(rng):

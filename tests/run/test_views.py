@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from oxidec import driver
 from oxidec.api import compile_source
-from oxidec.diagnostics import CompileError, render_all
+from results_check import diagnostics
 
 SRC = """
 use cuda_device::{DisjointSlice, LinearTiles, RowMajorTiles, kernel, launch_contract, thread};
@@ -161,14 +160,6 @@ def test_views_on_the_simulator(rng):
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_views_assemble(arch, assemble):
     assemble(compile_source(SRC, "views.rs", arch=arch).ptx, arch)
-
-
-def diagnostics(src: str) -> str:
-    try:
-        driver.compile_source(src, "v.rs", driver.Options())
-    except CompileError as err:
-        return render_all(err.diagnostics)
-    return ""
 
 
 def test_view_errors():
