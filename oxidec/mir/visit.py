@@ -202,6 +202,21 @@ def defs(body: Body) -> dict[int, list[Assign | AtomicOp | Call]]:
     return out
 
 
+def write_bases(body: Body) -> set[int]:
+    """Every local that is the base of a written place (`_1` of `(*_1)[i] = ..` too): an
+    assignment, an atomic's destination, a call's destination."""
+    out: set[int] = set()
+    for block in body.blocks:
+        for stmt in block.statements:
+            if isinstance(stmt, Assign):
+                out.add(stmt.place.local)
+            elif isinstance(stmt, AtomicOp) and stmt.dest is not None:
+                out.add(stmt.dest.local)
+        if isinstance(block.terminator, Call):
+            out.add(block.terminator.destination.local)
+    return out
+
+
 def address_taken(body: Body) -> set[int]:
     taken = set()
     for block in body.blocks:

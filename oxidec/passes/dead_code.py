@@ -24,8 +24,8 @@ leave the `let` list too. Arguments and the return place keep their numbers.
 from __future__ import annotations
 
 from ..device_api.ops import SIDE_EFFECTS
-from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Intrinsic, Nop, Place
-from ..mir.visit import has_deref, read_counts, rewrite, statement_reads
+from ..mir.syntax import Assign, Body, Index, Intrinsic, Nop, Place
+from ..mir.visit import has_deref, read_counts, rewrite, statement_reads, write_bases
 
 
 def is_temporary(body: Body, local: int) -> bool:
@@ -77,15 +77,7 @@ def _deletable(body: Body, stmt) -> bool:
 
 def simplify_locals(body: Body) -> bool:
     """Drop locals that nothing mentions and renumber the rest; True if any was dropped."""
-    used = set(range(body.arg_count + 1))
-    for block in body.blocks:
-        for stmt in block.statements:
-            if isinstance(stmt, Assign):
-                used.add(stmt.place.local)
-            elif isinstance(stmt, AtomicOp) and stmt.dest is not None:
-                used.add(stmt.dest.local)
-        if isinstance(block.terminator, Call):
-            used.add(block.terminator.destination.local)
+    used = set(range(body.arg_count + 1)) | write_bases(body)
     used |= set(read_counts(body))
     if len(used) == len(body.locals):
         return False

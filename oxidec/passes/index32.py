@@ -48,10 +48,10 @@ import copy as _copy
 
 from ..mir.cfg import map_targets
 from ..mir.syntax import (
-    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Index,
+    Assign, BasicBlock, BinaryOp, Body, Cast, Constant, Copy, Index,
     Intrinsic, Len, LocalDecl, Place, SwitchInt, Use,
 )
-from ..mir.visit import rewrite_statement, rewrite_terminator
+from ..mir.visit import rewrite_statement, rewrite_terminator, write_bases
 from ..types import BOOL, U32, USIZE, ArrayTy, DisjointSliceTy, RefTy, SliceTy
 from .narrow32 import GRID_THREADS, LIMIT, Narrow
 
@@ -70,7 +70,7 @@ def index32(body: Body) -> bool:
     if body.kind != "kernel" or not body.blocks \
             or sum(len(bb.statements) for bb in body.blocks) > MAX_STATEMENTS:
         return False
-    written = _written(body)
+    written = write_bases(body)
     slices = [a for a in body.args() if _is_slice(body.locals[a].ty) and a not in written]
     scalars = [a for a in body.args() if body.locals[a].ty == USIZE and a not in written]
     if not slices:
@@ -88,19 +88,6 @@ def index32(body: Body) -> bool:
         return False
     return True
 
-
-
-def _written(body: Body) -> set[int]:
-    out: set[int] = set()
-    for bb in body.blocks:
-        for s in bb.statements:
-            if isinstance(s, Assign):
-                out.add(s.place.local)
-            elif isinstance(s, AtomicOp) and s.dest is not None:
-                out.add(s.dest.local)
-        if isinstance(bb.terminator, Call):
-            out.add(bb.terminator.destination.local)
-    return out
 
 
 def _reads_ctaid_x(body: Body) -> bool:
