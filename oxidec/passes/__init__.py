@@ -78,6 +78,12 @@ ADDRESS_TAKEN_PASSES = ("const_fold", "copy_prop", "dead_code", "simplify_cfg",
 # after index32: forward the shadows' copies, drop what no longer has a reader
 INDEX32_CLEANUP = ("copy_prop", "const_fold", "dead_code", "simplify_cfg", "simplify_locals")
 
+# Passes that only drop the declarations of locals nothing mentions and renumber the rest
+# in order: no pass's decision depends on a local's number or on an unmentioned local, so
+# what a pass found nothing to do in before such a change it finds nothing to do in after
+# it; and running one twice changes nothing the second time.
+RENAMING_PASSES = frozenset({"simplify_locals"})
+
 MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice
 
 
@@ -102,6 +108,8 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     # so a pass that changed nothing, run again on a body no pass has changed since, would
     # change nothing again: it is skipped (`clean`: the pass -> the body's version it found
     # nothing to do in). The rounds, and so the result, are those of running every pass.
+    # simplify_locals only renumbers (RENAMING_PASSES): a pass that found nothing to do
+    # before it finds nothing after it, so it does not make the body a new version.
     version = 0
     clean: dict[str, int] = {}
     for _ in range(MAX_ITERATIONS):
@@ -111,7 +119,10 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
                 continue
             if REGISTRY[name](body):
                 round_changed = True
-                version += 1
+                if name in RENAMING_PASSES:
+                    clean[name] = version  # and it is idempotent
+                else:
+                    version += 1
                 if verify:
                     _verify_after(body, name)
             else:
