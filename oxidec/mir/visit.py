@@ -274,6 +274,50 @@ def never_written(body: Body, writes: dict | None = None,
 
 
 # ---------------------------------------------------------------------------
+# Analyses kept while a body is unchanged
+#
+# The pass driver (passes.optimize) runs pass after pass over one body, and most calls
+# change nothing; each used to recompute the same analyses of the same body. While the
+# driver keeps a body (`keep_analyses`), `kept(body, make)` is `make(body)` as computed the
+# first time since the body last changed. A pass asks for kept analyses only before it has
+# changed anything, and calls `forget_analyses` when it changes the body and goes on to ask
+# again; the driver forgets them after every pass that reports a change. The results are
+# shared: callers must not modify them.
+
+_kept: tuple = (None, {})  # (the body kept, make -> its result), replaced as a whole
+
+
+def keep_analyses(body: Body | None) -> None:
+    """Keep the analyses of `body` from now on (None: of no body)."""
+    global _kept
+    _kept = (body, {})
+
+
+def forget_analyses(body: Body) -> None:
+    """`body` changed: what was kept of it no longer holds."""
+    got = _kept
+    if got[0] is body:
+        got[1].clear()
+
+
+def kept_single_defs(body: Body) -> dict[int, Assign]:
+    """`single_def_locals(body)` from the kept `defs` and `address_taken`."""
+    return single_def_locals(body, kept(body, defs), kept(body, address_taken))
+
+
+def kept(body: Body, make):
+    """`make(body)`, computed once per unchanged state of a kept body (see above)."""
+    got = _kept
+    if got[0] is not body:
+        return make(body)
+    table = got[1]
+    result = table.get(make)
+    if result is None:
+        result = table[make] = make(body)
+    return result
+
+
+# ---------------------------------------------------------------------------
 # Rewriting
 
 OperandFn = Callable[[Operand], Operand]
@@ -446,5 +490,6 @@ __all__ = [
     "rvalue_operands", "terminator_operands", "statement_reads", "rvalue_reads",
     "terminator_reads", "read_counts", "defs", "address_taken", "single_def_locals",
     "write_once_locals", "never_written", "map_rvalue", "rewrite", "rewrite_statement",
-    "rewrite_terminator", "renumber_blocks",
+    "rewrite_terminator", "renumber_blocks", "keep_analyses", "forget_analyses", "kept",
+    "kept_single_defs",
 ]

@@ -31,7 +31,9 @@ from .consteval import (
     eval_binary, eval_cast, eval_intrinsic, eval_unary, normalize, same_constant, wrap_int,
 )
 from ..mir.cfg import reverse_postorder
-from ..mir.visit import rewrite_statement, rewrite_terminator, single_def_locals
+from ..mir.visit import (
+    forget_analyses, kept, kept_single_defs, rewrite_statement, rewrite_terminator,
+)
 
 
 MAX_ROUNDS = 64  # each round folds at least one more value; real bodies settle in a few
@@ -43,13 +45,14 @@ def const_fold(body: Body) -> bool:
     for _ in range(MAX_ROUNDS):
         if not _fold_once(body):
             break
+        forget_analyses(body)
         changed = True
     return changed
 
 
 def _fold_once(body: Body) -> bool:
     """One walk in reverse postorder, so a constant usually reaches its uses the same round."""
-    candidates = single_def_locals(body)
+    candidates = kept(body, kept_single_defs)
     consts: dict[int, Constant] = {}
     for local, stmt in candidates.items():
         if isinstance(stmt.rvalue, Use) and isinstance(stmt.rvalue.operand, Constant):
@@ -68,7 +71,7 @@ def _fold_once(body: Body) -> bool:
         proj = tuple(_const_index(x, consts) for x in p.projection)
         return p if proj == p.projection else Place(p.local, proj)
 
-    reached = reverse_postorder(body)
+    reached = kept(body, reverse_postorder)
     order = reached + sorted(set(range(len(body.blocks))) - set(reached))
     changed = False
     for b in order:
