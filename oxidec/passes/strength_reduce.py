@@ -26,8 +26,6 @@ iteration, or all after), so that `s`, updated right after `k`, matches it.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
-
 from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
 from .loops import Site, ensure_preheader, per_round, rewrite_each_iv
@@ -52,11 +50,11 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
     than another such local reads."""
     facts = analysis.facts
     found = {}
-    for b, i, stmt in _binary_assigns_in(body, loop, analysis.doms):
+    ty = analysis.ty
+    for b, i, stmt in _candidates(body, loop, facts, analysis.doms):
         local = stmt.place.local
-        if local in facts.taken or len(facts.inside_sites(local)) != 1:
-            continue
-        if body.locals[local].ty != analysis.ty:
+        if body.locals[local].ty != ty or local in facts.taken \
+                or len(facts.inside_sites(local)) != 1:
             continue
         analysis.phases = {analysis.phase(Site(b, i))}  # where `s` replaces it
         aff = analysis.of_rvalue(stmt.rvalue, Site(b, i), 0)
@@ -78,33 +76,81 @@ def _roots(body: Body, loop, analysis: AffineAnalysis):
     return [(site, aff) for local, (site, aff) in found.items() if local in read_elsewhere]
 
 
-def _binary_assigns_in(body: Body, loop, doms) -> list:
-    """[(block, index, statement)]: the statements `_n = op(a, b)` inside the loop that
-    write a whole local other than an argument, in block order. The body's are listed
-    once per analysis round, by the loop-forest number of their block (a loop's blocks
-    are an interval of those numbers): a loop takes its slice."""
+# the operations AffineAnalysis.of_rvalue follows (any other binary operation is not affine)
+AFFINE_OPS = frozenset(("add", "sub", "mul", "shl"))
+
+
+def _candidates(body: Body, loop, facts, doms) -> list:
+    """[(block, index, statement)]: the statements `_n = op(a, b)` (op affine) inside the
+    loop that write a whole local other than an argument, whose address is not taken and
+    which is written nowhere else in the loop; in block order.
+
+    For a nest of N loops, listing each loop's statements (the inner loops' too) and
+    asking of each whether its local is written once in the loop was quadratic in N. The
+    loops in which a statement is its local's only write are the innermost loop around it
+    and the enclosing ones up to (not including) the first that holds another write of the
+    local: a loop's blocks are an interval of the loop forest's numbering (mir/cfg.py), so
+    with the local's other writes' numbers that is one walk up the forest per statement,
+    as long as the statement is a candidate. Made once per analysis round."""
     forest = getattr(loop.blocks, "forest", None)
     if forest is None:
         blocks = loop.blocks
-        return [e for e in _binary_assigns(body, None)[1] if e[0] in blocks]
-    nums, entries = per_round(doms, "binary_assigns", lambda b: _binary_assigns(b, forest),
-                              body)
-    return sorted(entries[bisect_left(nums, loop.lo):bisect_left(nums, loop.hi)])
+        return [e for e in _binary_assigns(body) if e[0] in blocks
+                and e[2].place.local not in facts.taken
+                and len(facts.inside_sites(e[2].place.local)) == 1]
+    by_loop = per_round(doms, "strength_candidates",
+                        lambda b: _candidates_by_loop(b, forest, facts.defs, facts.taken), body)
+    if by_loop[0] is not facts.defs or by_loop[1] is not facts.taken:  # not this round's
+        by_loop = (facts.defs, facts.taken,
+                   _candidates_by_loop(body, forest, facts.defs, facts.taken)[2])
+    return by_loop[2].get(loop.lo, [])
 
 
-def _binary_assigns(body: Body, forest):
-    """(numbers, [(block, index, statement)] ordered by the blocks' numbers in `forest`
-    (blocks in no loop left out); all of them in block order without a forest)."""
-    found = [(b, i, stmt) for b, block in enumerate(body.blocks)
-             for i, stmt in enumerate(block.statements)
-             if type(stmt) is Assign and not stmt.place.projection
-             and stmt.place.local > body.arg_count and type(stmt.rvalue) is BinaryOp]
-    if forest is None:
-        return None, found
+def _candidates_by_loop(body: Body, forest, defs, taken):
+    """(defs, taken, {loop number: its candidates, in block order})."""
     num = forest.num
-    keyed = sorted(((num[b] if b < len(num) else -1, b, i), stmt) for b, i, stmt in found)
-    keyed = [(k, stmt) for k, stmt in keyed if k[0] >= 0]
-    return [k[0] for k, _ in keyed], [(k[1], k[2], stmt) for k, stmt in keyed]
+    n = len(num)
+
+    def number(b: int) -> int:
+        return num[b] if 0 <= b < n else -1
+
+    out: dict[int, list] = {}
+    for b, i, stmt in _binary_assigns(body):
+        d = number(b)
+        local = stmt.place.local
+        if d < 0 or local in taken:
+            continue
+        prev, nxt = -1, n + 1  # the nearest numbers of the local's other writes
+        alone = True
+        for site in defs.get(local, ()):
+            if site.block == b and site.index == i:
+                continue
+            k = number(site.block)
+            if k == d:
+                alone = False  # another write in the same innermost loop: in every loop
+                break
+            if prev < k < d:
+                prev = k
+            elif d < k < nxt:
+                nxt = k
+        if not alone:
+            continue
+        # a loop [lo, hi) around d holds no other write when prev < lo and hi <= nxt
+        loop = forest.preorder[d]
+        while loop is not None and loop.lo > prev and loop.hi <= nxt:
+            out.setdefault(loop.lo, []).append((b, i, stmt))
+            loop = loop.parent
+    return defs, taken, out
+
+
+def _binary_assigns(body: Body) -> list:
+    """[(block, index, statement)]: every `_n = op(a, b)` with an affine op that writes a
+    whole local other than an argument, in block order."""
+    return [(b, i, stmt) for b, block in enumerate(body.blocks)
+            for i, stmt in enumerate(block.statements)
+            if type(stmt) is Assign and not stmt.place.projection
+            and stmt.place.local > body.arg_count and type(stmt.rvalue) is BinaryOp
+            and stmt.rvalue.op in AFFINE_OPS]
 
 
 def _rewrite(body: Body, loop, iv, analysis: AffineAnalysis, roots) -> None:

@@ -31,20 +31,29 @@ from .places import Access, Accesses, Point, describe, field_prefix, local_name,
 
 
 class MovePaths:
+    """The move paths of the user-named bindings, numbered for the bitsets. Only those are
+    reported, and a path's bits change and are tested only with those of its own local, so
+    a compiler temporary's paths (most of a body's locals) are left out: they all map to
+    `untracked`, a path with no bits (the bitsets of a long body stay short)."""
+
     def __init__(self, body: M.Body, accesses: Accesses):
         self.index: dict[tuple, int] = {}
         self.keys: list[tuple] = []
         self.parent: list[int] = []
         self._of: dict[M.Place, tuple[int, str | None]] = {}
+        self.tracked = [local_name(body, local) is not None for local in range(len(body.locals))]
         for local in range(len(body.locals)):
-            self._add((local,))
+            if self.tracked[local]:
+                self._add((local,))
         for accs in accesses.at.values():
             for a in accs:
-                fields, _ = field_prefix(a.place)
-                self._add((a.place.local, *fields))
+                if self._tracks(a.place.local):
+                    fields, _ = field_prefix(a.place)
+                    self._add((a.place.local, *fields))
         n = len(self.keys)
-        self.desc = [1 << i for i in range(n)]
-        self.anc = [0] * n
+        self.untracked = n  # desc and anc 0: no bit is ever set, cleared or tested for it
+        self.desc = [1 << i for i in range(n)] + [0]
+        self.anc = [0] * (n + 1)
         for i in range(n):
             p = self.parent[i]
             while p >= 0:
@@ -62,15 +71,20 @@ class MovePaths:
         self.parent.append(parent)
         return self.index[key]
 
+    def _tracks(self, local: int) -> bool:
+        return 0 <= local < len(self.tracked) and self.tracked[local]
+
     def of(self, place: M.Place) -> tuple[int, str | None]:
         found = self._of.get(place)
         if found is None:
             fields, rest = field_prefix(place)
-            found = self._of[place] = (self.index[(place.local, *fields)], rest)
+            path = self.index[(place.local, *fields)] if self._tracks(place.local) \
+                else self.untracked
+            found = self._of[place] = (path, rest)
         return found
 
     def root(self, local: int) -> int:
-        return self.index[(local,)]
+        return self.index[(local,)] if self._tracks(local) else self.untracked
 
 
 class MoveCheck:
