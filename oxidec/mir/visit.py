@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from .cfg import map_targets
+from .cfg import Dominators, find_loops, map_targets
 from .syntax import (
     Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Copy, Deref, Effect, Goto,
     Index,
@@ -305,6 +305,11 @@ def kept_single_defs(body: Body) -> dict[int, Assign]:
     return single_def_locals(body, kept(body, defs), kept(body, address_taken))
 
 
+def kept_loops(body: Body) -> list:
+    """`find_loops(body)` over the kept `Dominators` (the loops are shared too)."""
+    return find_loops(body, kept(body, Dominators))
+
+
 def kept(body: Body, make):
     """`make(body)`, computed once per unchanged state of a kept body (see above)."""
     got = _kept
@@ -491,5 +496,5 @@ __all__ = [
     "terminator_reads", "read_counts", "defs", "address_taken", "single_def_locals",
     "write_once_locals", "never_written", "map_rvalue", "rewrite", "rewrite_statement",
     "rewrite_terminator", "renumber_blocks", "keep_analyses", "forget_analyses", "kept",
-    "kept_single_defs",
+    "kept_single_defs", "kept_loops",
 ]
