@@ -33,6 +33,7 @@ from .consteval import (
 from ..mir.cfg import reverse_postorder
 from ..mir.visit import (
     forget_analyses, kept, kept_single_defs, rewrite_statement, rewrite_terminator,
+    statement_reads, terminator_reads,
 )
 
 
@@ -77,7 +78,10 @@ def _fold_once(body: Body) -> bool:
     for b in order:
         block = body.blocks[b]
         for stmt in block.statements:
-            changed |= rewrite_statement(stmt, operand, place)
+            # the rewrite replaces only reads of `consts` (operands, indices): a statement
+            # that reads none is left as it is, without the rewrite's walk
+            if consts and not consts.keys().isdisjoint(statement_reads(stmt)):
+                changed |= rewrite_statement(stmt, operand, place)
             if not isinstance(stmt, Assign):
                 continue
             folded = fold_rvalue(body, stmt) or _made_len(stmt.rvalue, candidates)
@@ -87,7 +91,8 @@ def _fold_once(body: Body) -> bool:
             if candidates.get(local) is stmt and isinstance(rv, Use) \
                     and isinstance(rv.operand, Constant):
                 consts[local] = rv.operand
-        changed |= rewrite_terminator(block.terminator, operand, place)
+        if consts and not consts.keys().isdisjoint(terminator_reads(block.terminator)):
+            changed |= rewrite_terminator(block.terminator, operand, place)
         term = fold_terminator(block.terminator)
         if term is not block.terminator:
             block.terminator, changed = term, True

@@ -37,7 +37,8 @@ from ..types import ArrayTy, EnumTy, StructTy, TupleTy
 from .dead_code import is_temporary
 from ..mir.visit import (
     address_taken, defs, forget_analyses, has_deref, kept, kept_single_defs, never_written,
-    read_counts, rewrite, write_once_locals,
+    read_counts, rewrite_statement, rewrite_terminator, statement_reads, terminator_reads,
+    write_once_locals,
 )
 
 
@@ -140,7 +141,16 @@ def _forward(body: Body, stable_out: dict | None = None) -> bool:
         proj = tuple([_index(p, copies) for p in place.projection])
         return place if proj == place.projection else Place(place.local, proj)
 
-    changed = rewrite(body, operand, place_fn)
+    # the rewrite changes only reads of the forwarded locals (operands, places, indices):
+    # a statement that reads none is left as it is, without the rewrite's walk
+    watched = copies.keys() | aggregates.keys()
+    changed = False
+    for block in body.blocks:
+        for stmt in block.statements:
+            if not watched.isdisjoint(statement_reads(stmt)):
+                changed |= rewrite_statement(stmt, operand, place_fn)
+        if not watched.isdisjoint(terminator_reads(block.terminator)):
+            changed |= rewrite_terminator(block.terminator, operand, place_fn)
     if changed:
         forget_analyses(body)
     if _fold_discriminants(body, aggregates, resolve):
