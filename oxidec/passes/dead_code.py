@@ -37,7 +37,21 @@ def is_temporary(body: Body, local: int) -> bool:
 
 
 def dead_code(body: Body) -> bool:
-    """Remove unread temporaries' assignments and `nop`s; True if the body changed.
+    """Remove unread temporaries' assignments and `nop`s; True if the body changed."""
+    # kept (mir.visit.kept): address_reduce and strength_reduce begin with a dead_code of
+    # their own, which the pass driver has just run as a step of its own
+    dead, nops = kept(body, _dead_assignments)
+    if not dead and not nops:
+        return False
+    forget_analyses(body)
+    for block in body.blocks:
+        block.statements = [s for s in block.statements
+                            if type(s) is not Nop and id(s) not in dead]
+    return True
+
+
+def _dead_assignments(body: Body) -> tuple[set[int], bool]:
+    """(id() of the assignments to delete, whether there are `nop`s).
 
     A worklist over read counts: deleting an assignment uncounts its reads, and a temporary
     whose count falls to zero has its assignments deleted in turn. Reads only fall, so this
@@ -80,13 +94,7 @@ def dead_code(body: Body) -> bool:
                 reads[r] -= 1
                 if reads[r] == 0 and r in writes:
                     work.append(r)
-    if not dead and not nops:
-        return False
-    forget_analyses(body)
-    for block in body.blocks:
-        block.statements = [s for s in block.statements
-                            if type(s) is not Nop and id(s) not in dead]
-    return True
+    return dead, nops
 
 
 def simplify_locals(body: Body) -> bool:
