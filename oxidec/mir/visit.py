@@ -124,6 +124,34 @@ def statement_reads(stmt) -> list[int]:
     return out
 
 
+def statement_reads_any(stmt, watched: set[int] | dict[int, object]) -> bool:
+    """Whether the statement reads a local in `watched` (a set, or a dict's keys): an
+    early answer for an assignment of an operator, cast or copy of operands without a
+    projection to a plain local (most of a body), else `statement_reads`."""
+    if type(stmt) is Assign and not stmt.place.projection:
+        rv = stmt.rvalue
+        t = type(rv)
+        if t is BinaryOp:
+            ops = (rv.lhs, rv.rhs)
+        elif t is Use or t is Cast or t is UnaryOp:
+            ops = (rv.operand,)
+        else:
+            ops = None
+        if ops is not None:
+            for op in ops:
+                c = op.__class__
+                if c is Copy or c is Move:
+                    place = op.place
+                    if place.projection:
+                        break  # its indices too: the general case
+                    if place.local in watched:
+                        return True
+            else:
+                return False
+    keys = watched.keys() if type(watched) is dict else watched
+    return not keys.isdisjoint(statement_reads(stmt))
+
+
 def statement_def(stmt) -> Place | None:
     """The place a statement writes as a def (see above), or None."""
     t = type(stmt)
@@ -510,7 +538,8 @@ def renumber_blocks(body: Body, keep: list[bool]) -> bool:
 
 __all__ = [
     "has_deref", "statement_def",
-    "rvalue_operands", "terminator_operands", "statement_reads", "rvalue_reads",
+    "rvalue_operands", "terminator_operands", "statement_reads", "statement_reads_any",
+    "rvalue_reads",
     "terminator_reads", "read_counts", "defs", "address_taken", "single_def_locals",
     "write_once_locals", "never_written", "map_rvalue", "rewrite", "rewrite_statement",
     "rewrite_terminator", "renumber_blocks", "keep_analyses", "forget_analyses", "kept",

@@ -33,7 +33,7 @@ from .consteval import (
 from ..mir.cfg import reverse_postorder
 from ..mir.visit import (
     forget_analyses, kept, kept_single_defs, rewrite_statement, rewrite_terminator,
-    statement_reads, terminator_reads,
+    statement_reads_any, terminator_reads,
 )
 
 
@@ -80,17 +80,25 @@ def _fold_once(body: Body) -> bool:
         for stmt in block.statements:
             # the rewrite replaces only reads of `consts` (operands, indices): a statement
             # that reads none is left as it is, without the rewrite's walk
-            if consts and not consts.keys().isdisjoint(statement_reads(stmt)):
+            if consts and statement_reads_any(stmt, consts):
                 changed |= rewrite_statement(stmt, operand, place)
-            if not isinstance(stmt, Assign):
+            if type(stmt) is not Assign:
                 continue
-            folded = fold_rvalue(body, stmt) or _made_len(stmt.rvalue, candidates)
-            if folded is not None and folded != stmt.rvalue:
-                stmt.rvalue, changed = folded, True
-            rv, local = stmt.rvalue, stmt.place.local
-            if candidates.get(local) is stmt and isinstance(rv, Use) \
-                    and isinstance(rv.operand, Constant):
-                consts[local] = rv.operand
+            rv = stmt.rvalue
+            t = type(rv)
+            # an operator, cast or copy of a non-constant folds to nothing (the common
+            # case, told without fold_rvalue's questions)
+            if not ((t is BinaryOp and (type(rv.lhs) is not Constant
+                                        or type(rv.rhs) is not Constant))
+                    or ((t is Use or t is UnaryOp or t is Cast)
+                        and type(rv.operand) is not Constant)):
+                folded = fold_rvalue(body, stmt) or _made_len(rv, candidates)
+                if folded is not None and folded != rv:
+                    stmt.rvalue, changed = folded, True
+                    rv = folded
+            if type(rv) is Use and type(rv.operand) is Constant \
+                    and candidates.get(stmt.place.local) is stmt:
+                consts[stmt.place.local] = rv.operand
         if consts and not consts.keys().isdisjoint(terminator_reads(block.terminator)):
             changed |= rewrite_terminator(block.terminator, operand, place)
         term = fold_terminator(block.terminator)

@@ -37,7 +37,7 @@ from ..types import ArrayTy, EnumTy, StructTy, TupleTy
 from .dead_code import is_temporary
 from ..mir.visit import (
     address_taken, defs, forget_analyses, has_deref, kept, kept_single_defs, never_written,
-    read_counts, rewrite_statement, rewrite_terminator, statement_reads, terminator_reads,
+    read_counts, rewrite_statement, rewrite_terminator, statement_reads_any, terminator_reads,
     write_once_locals,
 )
 
@@ -147,7 +147,7 @@ def _forward(body: Body, stable_out: dict | None = None) -> bool:
     changed = False
     for block in body.blocks:
         for stmt in block.statements:
-            if not watched.isdisjoint(statement_reads(stmt)):
+            if statement_reads_any(stmt, watched):
                 changed |= rewrite_statement(stmt, operand, place_fn)
         if not watched.isdisjoint(terminator_reads(block.terminator)):
             changed |= rewrite_terminator(block.terminator, operand, place_fn)
