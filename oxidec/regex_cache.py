@@ -22,6 +22,8 @@ import marshal
 import os
 import sys
 
+from .startup import read_dict, write_dict
+
 FORMAT = 1
 _MAX_ENTRIES = 2000
 
@@ -78,15 +80,7 @@ def keep_regex_code() -> None:
     if _cache is not None or getattr(compiler, "_sre", None) is None:
         return
     _path = _file()
-    _cache = {}
-    if _path is not None:
-        try:
-            with open(_path, "rb") as f:
-                data = marshal.loads(f.read())
-            if isinstance(data, dict):
-                _cache = data
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
+    _cache = read_dict(_path)
     real_compile, sre = compiler.compile, compiler._sre
 
     def compile_pattern(p, flags=0):
@@ -121,15 +115,4 @@ def save_regex_code() -> None:
     """Write the file when this run recorded a pattern it did not have (best effort)."""
     if not _new or _path is None:
         return
-    keep = dict(_cache) if len(_cache) + len(_new) <= _MAX_ENTRIES else {}
-    keep.update(_new)
-    tmp = f"{_path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(marshal.dumps(keep))
-        os.replace(tmp, _path)
-    except (OSError, ValueError):
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    write_dict(_path, _cache, _new, _MAX_ENTRIES)
