@@ -48,7 +48,7 @@ from ..mir.syntax import (
 )
 from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
-from .check_facts import TOP, FactState, meet, mentions
+from .check_facts import TOP, FactState, locals_of, meet, mentions
 from ..mir.typeof import MirTypeError, operand_ty
 from ..mir.visit import address_taken, defs, forget_analyses, kept, never_written
 from ..mir.contract_entry import entry_checked
@@ -455,8 +455,13 @@ class _Checker:
                 parts = [state.when_true(_plain(o)) for o in (rv.lhs, rv.rhs)]
                 when = TOP if TOP in parts else parts[0] | parts[1]
             state.kill(local)
-            if value is not None and not mentions(value, local):
-                state.set_val(local, value)
+            if value is not None:
+                names = locals_of(value)
+                if local not in names:  # state.set_val, inline: most statements get here
+                    vals[local] = value
+                    entry, users = ("v", local), state.users
+                    for name in names:
+                        users[name] = (entry, users.get(name))
             if c is not None and not mentions(c, local):
                 state.set_cond(local, c)
                 state.set_implies(local, TOP if state.top else frozenset((c,)))

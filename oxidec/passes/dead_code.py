@@ -23,12 +23,13 @@ leave the `let` list too. Arguments and the return place keep their numbers.
 """
 from __future__ import annotations
 
-from ..device_api.ops import SIDE_EFFECTS
-from ..mir.syntax import Assign, Body, Index, Intrinsic, Nop, Place
 from collections import Counter
 
+from ..device_api.ops import SIDE_EFFECTS
+from ..mir.syntax import Assign, AtomicOp, Body, Call, Index, Intrinsic, Nop, Place
 from ..mir.visit import (
-    forget_analyses, has_deref, kept, read_counts, rewrite, statement_reads, write_bases,
+    forget_analyses, has_deref, kept, read_counts, rewrite_statement, rewrite_terminator,
+    statement_reads, statement_reads_any, terminator_reads, write_bases,
 )
 
 
@@ -125,9 +126,26 @@ def simplify_locals(body: Body) -> bool:
         proj = tuple(Index(new_index[p.local]) if type(p) is Index else p for p in projection)
         return Place(new_index[local], proj)
 
-    rewrite(body, lambda op: op, renumber)
+    # only the statements that mention a renumbered local are rewritten: its base when
+    # written, else among its reads (operands, indices, borrowed places)
+    moved = set(survivors[first:])
+    for block in body.blocks:
+        for stmt in block.statements:
+            t = type(stmt)
+            base = stmt.place.local if t is Assign else \
+                stmt.dest.local if t is AtomicOp and stmt.dest is not None else None
+            if base in moved or statement_reads_any(stmt, moved):
+                rewrite_statement(stmt, _same, renumber)
+        term = block.terminator
+        if (type(term) is Call and term.destination.local in moved) \
+                or not moved.isdisjoint(terminator_reads(term)):
+            rewrite_terminator(term, _same, renumber)
     body.locals = [body.locals[old] for old in survivors]
     return True
+
+
+def _same(op):
+    return op
 
 
 __all__ = ["dead_code", "simplify_locals", "is_temporary"]
