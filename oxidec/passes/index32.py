@@ -108,9 +108,16 @@ def _version(body: Body, slices: list[int], scalars: list[int], grid: bool) -> N
     def local(i: int) -> int:
         return fresh.get(i, i)
 
+    plain: dict[int, Place] = {}  # local -> the copy's place of it, without projection
+
     def place_fn(place: Place, is_def: bool) -> Place:
-        proj = tuple(Index(local(p.local)) if isinstance(p, Index) else p
-                     for p in place.projection)
+        if not place.projection:  # the common case, one place per local
+            got = plain.get(place.local)
+            if got is None:
+                got = plain[place.local] = Place(local(place.local))
+            return got
+        proj = tuple([Index(local(p.local)) if type(p) is Index else p
+                      for p in place.projection])
         return Place(local(place.local), proj)
 
     for i in range(n):
