@@ -1176,6 +1176,11 @@ def build_times(rows: list[dict], runs: int) -> list[tuple[str, float | None, fl
     """Cold-process `oxidec build` vs `nvcc -ptx` for each benchmarked kernel's sample and twin
     (benchmarks/build_time.py's measurement: median of `runs` fresh processes after one)."""
     import build_time
+    import compileall
+    # the compiler's bytecode, as `pip install` leaves it: where PYTHONDONTWRITEBYTECODE is
+    # set (the GPU machine), each run would otherwise compile every module from source
+    # (~0.7 s more per build: what made this table read 0.4x there on 2026-12-03)
+    compileall.compile_dir(str(ROOT / "oxidec"), quiet=1)
     nvcc = nvcc_path()
     out = []
     with tempfile.TemporaryDirectory() as tmp:

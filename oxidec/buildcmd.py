@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from . import driver
 from .diagnostics import CompileError, Diagnostic, render_all
@@ -73,7 +72,7 @@ def compile_or_exit(path: str, options: driver.Options, stdin_text: str | None =
 def internal_error(err: BaseException):
     import traceback
     where = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
-    loc = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+    loc = f" at {os.path.basename(where.filename)}:{where.lineno}" if where else ""
     echo_err(f"error: internal compiler error: {type(err).__name__}: {err}{loc}")
     echo_err("note: this is a bug in oxidec; please report it with the input file "
              "(set OXIDEC_BACKTRACE=1 for the Python backtrace)")
@@ -107,15 +106,17 @@ def assemble_cubin(ptxas: str, ptx: str, arch: str) -> bytes:
     import subprocess
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        src, cubin = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
-        src.write_text(ptx)
-        proc = subprocess.run([ptxas, f"-arch={arch}", "-O3", str(src), "-o", str(cubin)],
+        src, cubin = os.path.join(tmp, "k.ptx"), os.path.join(tmp, "k.cubin")
+        with open(src, "w") as f:
+            f.write(ptx)
+        proc = subprocess.run([ptxas, f"-arch={arch}", "-O3", src, "-o", cubin],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             echo_err(f"error: internal compiler error: ptxas rejected the generated PTX:\n"
                      f"{proc.stderr.strip()}")
             sys.exit(EXIT_ICE)
-        return cubin.read_bytes()
+        with open(cubin, "rb") as f:
+            return f.read()
 
 
 def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file, dep_targets,

@@ -12,8 +12,8 @@ one line per phase.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import ast
 from .diagnostics import CompileError, Diagnostic, DiagnosticSink
@@ -111,9 +111,10 @@ def _compile(source: SourceFile, options: Options | None) -> Compilation:
     return comp
 
 
-def read_source(path: str | Path) -> str:
+def read_source(path: str | os.PathLike) -> str:
     """Read a source file as UTF-8; undecodable bytes are a diagnostic, not a traceback."""
-    data = Path(path).read_bytes()
+    with open(path, "rb") as f:
+        data = f.read()
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -125,5 +126,5 @@ def read_source(path: str | Path) -> str:
         raise CompileError(sink.diagnostics) from None
 
 
-def compile_file(path: str | Path, options: Options | None = None) -> Compilation:
+def compile_file(path: str | os.PathLike, options: Options | None = None) -> Compilation:
     return compile_source(read_source(path), str(path), options)

@@ -79,3 +79,54 @@ def test_library_users_keep_their_dataclasses(tmp_path):
     r = _run(tmp_path, code)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False"
+
+
+# What a plain build must not load: the click CLI, pathlib (and urllib.parse, ipaddress),
+# hashlib (OpenSSL), difflib (only for suggestions), NumPy and the runtime, and the
+# third-party `regex`/`interegular` that Lark's runtime would import where installed.
+NOT_ON_THE_BUILD_PATH = ("click", "pathlib", "hashlib", "difflib", "numpy", "tempfile",
+                         "oxidec.runtime", "oxidec.sim")
+
+
+def test_a_plain_build_imports_only_what_it_needs(tmp_path):
+    # stand-ins for `regex` and `interegular` that leave a mark when they are imported
+    # (-X importtime also lists an import that was refused, so it cannot tell)
+    site = tmp_path / "site"
+    site.mkdir()
+    for name in ("regex", "interegular"):
+        (site / f"{name}.py").write_text(f"open({str(tmp_path / name)!r}, 'w').close()\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(site)]),
+               OXIDEC_CACHE_DIR=str(tmp_path / "cache"))
+    for _ in range(2):  # the first run fills the parser-table and dataclass-code caches
+        for name in ("regex", "interegular"):  # (building the tables imports all of Lark)
+            (tmp_path / name).unlink(missing_ok=True)
+        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "oxidec", "build",
+                               str(ROOT / "samples" / "vecadd.rs"), "-o",
+                               str(tmp_path / "v.ptx"), "--no-cache"],
+                              capture_output=True, text=True, cwd=tmp_path, env=env,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
+                if line.startswith("import time:") and line.count("|") == 2}
+    # the probe sees imports (not those made through importlib.import_module)
+    assert "oxidec.driver" in imported and "lark.parsers.lalr_parser" in imported
+    loaded = sorted(m for m in imported
+                    if m in NOT_ON_THE_BUILD_PATH or m.split(".")[0] in NOT_ON_THE_BUILD_PATH
+                    or any(m.startswith(p + ".") for p in NOT_ON_THE_BUILD_PATH))
+    assert loaded == [], loaded
+    assert not (tmp_path / "regex").exists() and not (tmp_path / "interegular").exists()
+    assert (tmp_path / "v.ptx").read_text().count(".entry") == 1
+
+
+def test_lark_is_loaded_without_regex_and_leaves_it_importable(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "regex.py").write_text("MARK = 'the stand-in'\n")
+    code = ("import sys\nimport oxidec.syntax\nimport lark.utils\n"
+            "assert 'regex' not in sys.modules and not lark.utils._has_regex\n"
+            "import regex\nprint(regex.MARK)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(site)]))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "the stand-in"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import driver
 from ..outputs import STDOUT
@@ -84,7 +83,12 @@ class Plan:
 
 
 def stem_of(inp: str) -> str:
-    return STDIN_STEM if inp == STDOUT else Path(inp).stem
+    """pathlib's `Path(inp).stem`, without importing pathlib (~4 ms) on every build."""
+    if inp == STDOUT:
+        return STDIN_STEM
+    name = os.path.basename(inp.rstrip("/" + os.sep) or inp)
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 def derived_name(inp: str, kind: str, directory: str | None) -> str:
@@ -93,6 +97,7 @@ def derived_name(inp: str, kind: str, directory: str | None) -> str:
         return os.path.join(directory, name)
     if inp == STDOUT:
         return name
+    from pathlib import Path
     return str(Path(inp).with_name(name))
 
 
@@ -155,6 +160,7 @@ def _default_depfile(inp: str, kinds: list[str], outputs: dict) -> str:
     first = outputs[inp, kinds[0]]
     if first == STDOUT:
         first = derived_name(inp, kinds[0], None)
+    from pathlib import Path
     return str(Path(first).with_suffix(".d"))
 
 

@@ -19,10 +19,11 @@ click is imported.
 """
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
+
+from ..sha import sha256 as _sha256
 
 FORMAT = 1
 DEFAULT_MAX_MB = 256
@@ -45,7 +46,7 @@ def compiler_fingerprint() -> str:
     if _fingerprint is None:
         from .. import __version__
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        h = hashlib.sha256(__version__.encode())
+        h = _sha256(__version__.encode())
         stack = [root]
         while stack:
             d = stack.pop()
@@ -61,7 +62,7 @@ def compiler_fingerprint() -> str:
 
 
 def build_key(options: dict, path: str, source: bytes) -> str:
-    h = hashlib.sha256()
+    h = _sha256()
     h.update(f"oxidec-cache {FORMAT}\n{compiler_fingerprint()}\n".encode())
     h.update(repr(sorted(options.items())).encode())
     h.update(f"\n{path}\n{os.path.abspath(path) if path != '-' else '-'}\n".encode())

@@ -78,6 +78,19 @@ ADDRESS_TAKEN_PASSES = ("const_fold", "copy_prop", "dead_code", "simplify_cfg",
 # after index32: forward the shadows' copies, drop what no longer has a reader
 INDEX32_CLEANUP = ("copy_prop", "const_fold", "dead_code", "simplify_cfg", "simplify_locals")
 
+# Passes that only drop the declarations of locals nothing mentions and renumber the rest
+# in order: no pass's decision depends on a local's number or on an unmentioned local, so
+# what a pass found nothing to do in before such a change it finds nothing to do in after
+# it; and running one twice changes nothing the second time.
+RENAMING_PASSES = frozenset({"simplify_locals"})
+
+# Passes whose finding nothing to do does not depend on assignments that nothing reads
+# (they fold, forward or prove from what is read), so dead_code's deletions leave their
+# clean marks standing; and the passes whose first step is a dead_code (loops.py
+# rewrite_each_iv).
+DEAD_CODE_BLIND = ("const_fold", "check_elim", "launch_dims")
+DEAD_CODE_FIRST = frozenset({"address_reduce", "strength_reduce"})
+
 MAX_ITERATIONS = 10  # rounds of the whole pipeline; one or two suffice in practice
 
 
@@ -101,17 +114,46 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     # A pass is a deterministic function of the body that reports every change it makes,
     # so a pass that changed nothing, run again on a body no pass has changed since, would
     # change nothing again: it is skipped (`clean`: the pass -> the body's version it found
-    # nothing to do in). The rounds, and so the result, are those of running every pass.
+    # nothing to do in). The rounds, and so the result, are those of running every pass;
+    # only calls that would change nothing are left out. Besides, some changes leave some
+    # passes' marks standing:
+    # - simplify_locals only renumbers (RENAMING_PASSES): it does not make a new version;
+    # - dead_code only deletes unread assignments: the DEAD_CODE_BLIND passes keep their
+    #   marks, and dead_code itself is done (it deletes to a fixpoint). The passes that
+    #   begin with a dead_code of their own (DEAD_CODE_FIRST) get it as a step of its own,
+    #   which makes the same changes in the same order.
     version = 0
     clean: dict[str, int] = {}
+
+    def deleted_dead_code() -> None:
+        nonlocal version
+        version += 1
+        for name in DEAD_CODE_BLIND:
+            if clean.get(name) == version - 1:
+                clean[name] = version
+        clean["dead_code"] = version
+
     for _ in range(MAX_ITERATIONS):
         round_changed = False
         for name in names:
             if clean.get(name) == version:
                 continue
+            if name in DEAD_CODE_FIRST and clean.get("dead_code") != version:
+                if dead_code(body):
+                    round_changed = True
+                    deleted_dead_code()
+                    if verify:
+                        _verify_after(body, "dead_code")
+                else:
+                    clean["dead_code"] = version
             if REGISTRY[name](body):
                 round_changed = True
-                version += 1
+                if name == "dead_code":
+                    deleted_dead_code()
+                elif name in RENAMING_PASSES:
+                    clean[name] = version  # and running it again would change nothing
+                else:
+                    version += 1
                 if verify:
                     _verify_after(body, name)
             else:

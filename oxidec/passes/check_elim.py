@@ -54,6 +54,7 @@ from ..mir.visit import address_taken, defs, never_written
 from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
+KEYED_OPS = frozenset(COMMUTATIVE + ("sub", "div", "rem", "shl", "shr"))  # a key of their own
 MAX_KEY = 64  # nodes of an expression key; larger expressions are just their local
 # (a row-major index `r * cols + c` whose r and c are sums of block and thread indices and
 # offsets, as in a 3x3 convolution, needs about 30)
@@ -137,7 +138,7 @@ class _Checker:
         if isinstance(rv, Intrinsic) and not rv.args and ("." in rv.name
                                                           or rv.name in ("laneid", "warpid")):
             return ("sreg", rv.name)
-        if isinstance(rv, BinaryOp) and rv.op in COMMUTATIVE + ("sub", "div", "rem", "shl", "shr"):
+        if isinstance(rv, BinaryOp) and rv.op in KEYED_OPS:
             a, b = self.key(rv.lhs, vals), self.key(rv.rhs, vals)
             if a is None or b is None or _size(a) + _size(b) >= MAX_KEY:
                 return None  # keys stay small: chains like `x = x * x` would grow them

@@ -234,7 +234,14 @@ def meet(a: FactState, b: FactState) -> FactState:
             delta = frozenset([f for f in x if (f in fb or f in y) and f not in common]
                               + [f for f in y if (f in fa or f in x) and f not in common])
         out.set_implies(local, delta)
+    # the values both paths agree on: `set_val` inline (a join copies every value known,
+    # so this loop is most of a meet)
+    vals_b, vals, users = b.vals, out.vals, out.users
     for k, v in a.vals.items():
-        if b.vals.get(k) == v:
-            out.set_val(k, v)
+        w = vals_b.get(k)
+        if w is v or (w is not None and w == v):
+            vals[k] = v
+            entry = ("v", k)
+            for local in locals_of(v):
+                users[local] = (entry, users.get(local))
     return out

@@ -56,11 +56,15 @@ def _fold_once(body: Body) -> bool:
             consts[local] = stmt.rvalue.operand
 
     def operand(op: Operand) -> Operand:
-        if isinstance(op, (Copy, Move)) and not op.place.projection and op.place.local in consts:
-            return consts[op.place.local]
+        if op.__class__ is Copy or op.__class__ is Move:
+            place = op.place
+            if not place.projection:
+                return consts.get(place.local, op)
         return op
 
     def place(p: Place, is_def: bool) -> Place:
+        if not p.projection:
+            return p  # the common case: nothing to index
         proj = tuple(_const_index(x, consts) for x in p.projection)
         return p if proj == p.projection else Place(p.local, proj)
 

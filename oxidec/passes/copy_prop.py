@@ -43,15 +43,19 @@ from ..mir.visit import (
 
 def copy_prop(body: Body) -> bool:
     """Forward copies and aggregate fields; True if the body changed."""
-    changed = _forward(body)
-    return merge_into_destinations(body) or changed
+    stable: dict = {}
+    changed = _forward(body, stable)
+    # `stable` still holds when forwarding changed nothing
+    return merge_into_destinations(body, None if changed else stable) or changed
 
 
-def merge_into_destinations(body: Body) -> bool:
+def merge_into_destinations(body: Body, stable: dict | None = None) -> bool:
     """`_t = rv; _x = move _t;` with `_t` a temporary read nowhere else becomes `_x = rv;`
-    (what the lowering makes of `x = x + 1` or `let y = a * b`)."""
+    (what the lowering makes of `x = x + 1` or `let y = a * b`). `stable`: the body's
+    `single_def_locals`, when the caller has them."""
     reads = read_counts(body)
-    stable = single_def_locals(body)
+    if stable is None:
+        stable = single_def_locals(body)
     changed = False
     for block in body.blocks:
         stmts, out = block.statements, []
@@ -83,9 +87,13 @@ def _mergeable(body: Body, s1, s2, reads, stable) -> bool:
             and body.locals[s2.place.local].ty == body.locals[t].ty)
 
 
-def _forward(body: Body) -> bool:
+def _forward(body: Body, stable_out: dict | None = None) -> bool:
+    """Forward copies and aggregate fields; True if the body changed. `stable_out` gets
+    the body's `single_def_locals` as they were before."""
     writes, taken = defs(body), address_taken(body)
     stable = single_def_locals(body, writes, taken)
+    if stable_out is not None:
+        stable_out.update(stable)
     # values that never change once set
     fixed = write_once_locals(body, writes, taken) | never_written(body, writes, taken)
     copies = _copy_sources(body, stable, fixed)
@@ -123,6 +131,8 @@ def _forward(body: Body) -> bool:
         return op if new is op.place or new == op.place else Copy(new)
 
     def place_fn(place: Place, is_def: bool) -> Place:
+        if not place.projection and (is_def or place.local not in copies):
+            return place  # resolve would keep it (the common case, made cheap)
         if not is_def or has_deref(place):  # a def of the local itself keeps its base
             place = resolve(place)
         if not place.projection:

@@ -41,12 +41,28 @@ def dead_code(body: Body) -> bool:
     reads = read_counts(body)
     writes: dict[int, list] = {}  # temporary -> its deletable assignments
     nops = False
+    first_temp, decls = body.arg_count + 1, body.locals
     for block in body.blocks:
         for stmt in block.statements:
-            if type(stmt) is Nop:
+            t = type(stmt)
+            if t is Assign:
+                # deletable: an assignment to a temporary's own storage, which only
+                # matters if it is read; `mbarrier.arrive` counts even when its token is unused
+                place = stmt.place
+                local = place.local
+                if local < first_temp or decls[local].name is not None \
+                        or (place.projection and has_deref(place)):
+                    continue
+                rv = stmt.rvalue
+                if type(rv) is Intrinsic and rv.name in SIDE_EFFECTS:
+                    continue
+                got = writes.get(local)
+                if got is None:
+                    writes[local] = [stmt]
+                else:
+                    got.append(stmt)
+            elif t is Nop:
                 nops = True
-            elif _deletable(body, stmt):
-                writes.setdefault(stmt.place.local, []).append(stmt)
     dead: set[int] = set()  # id() of the deleted statements
     work = [local for local in writes if reads[local] == 0]
     while work:
@@ -66,30 +82,35 @@ def dead_code(body: Body) -> bool:
     return True
 
 
-def _deletable(body: Body, stmt) -> bool:
-    """An assignment to a temporary's own storage that only matters if it is read."""
-    if type(stmt) is not Assign or has_deref(stmt.place):
-        return False
-    if type(stmt.rvalue) is Intrinsic and stmt.rvalue.name in SIDE_EFFECTS:
-        return False  # `mbarrier.arrive`: the arrival counts even when the token is unused
-    return is_temporary(body, stmt.place.local)
-
-
 def simplify_locals(body: Body) -> bool:
     """Drop locals that nothing mentions and renumber the rest; True if any was dropped."""
     used = set(range(body.arg_count + 1)) | write_bases(body)
     used |= set(read_counts(body))
     if len(used) == len(body.locals):
         return False
-    new_index = {old: new for new, old in enumerate(sorted(used))}
+    kept = sorted(used)
+    new_index = {old: new for new, old in enumerate(kept)}
+    # the locals below `first` keep their numbers: a place that mentions only those is
+    # returned as itself, so the statements that hold it are left as they are
+    first = next((new for new, old in enumerate(kept) if new != old), len(kept))
+    plain: dict[int, Place] = {}  # old local -> its renumbered place without projection
 
     def renumber(place: Place, is_def: bool) -> Place:
-        proj = tuple(Index(new_index[p.local]) if isinstance(p, Index) else p
-                     for p in place.projection)
-        return Place(new_index[place.local], proj)
+        local, projection = place.local, place.projection
+        if not projection:
+            if local < first:
+                return place
+            new = plain.get(local)
+            if new is None:
+                new = plain[local] = Place(new_index[local])
+            return new
+        if local < first and all(type(p) is not Index or p.local < first for p in projection):
+            return place
+        proj = tuple(Index(new_index[p.local]) if type(p) is Index else p for p in projection)
+        return Place(new_index[local], proj)
 
     rewrite(body, lambda op: op, renumber)
-    body.locals = [body.locals[old] for old in sorted(used)]
+    body.locals = [body.locals[old] for old in kept]
     return True
 
 

@@ -68,8 +68,15 @@ def plan_regions(body: mir.Body, order: list[int]) -> dict[int, Region]:
     can then overlap. A lone region gains nothing (a kernel that is one `if i < n {...}`);
     nor do the steps of a tree reduction, a barrier apart."""
     rank = {b: i for i, b in enumerate(order)}
+    rank[EXIT] = len(order)  # after every block
     preds = predecessors(body)
-    loading = {b for b in order if any(_loads(s) for s in body.blocks[b].statements)}
+    loading: dict[int, bool] = {}  # block -> has a load; asked only of regions' blocks
+
+    def loads_in(b: int) -> bool:
+        if b not in loading:
+            loading[b] = b != EXIT and any(_loads(s) for s in body.blocks[b].statements)
+        return loading[b]
+
     in_loops = blocks_on_cycles(body)
     found = {}
     for head in order:
@@ -77,7 +84,7 @@ def plan_regions(body: mir.Body, order: list[int]) -> dict[int, Region]:
             continue  # ptxas if-converts short regions in loops itself (matmul_tiled's tile
             # loads): there, ours measured two instructions more per trip
         region = _region_at(body, head, rank, preds)
-        if region is not None and loading & set(region.blocks):
+        if region is not None and any(b in rank and loads_in(b) for b in region.blocks):
             found[head] = region
     chained = set()
     for head, region in found.items():
@@ -117,7 +124,7 @@ def _region_at(body, head, rank, preds) -> Region | None:
         return None
     if _operand_ty(body, term.discr) != BOOL:
         return None
-    order_of = {**rank, EXIT: len(rank)}
+    order_of = rank  # (EXIT ranks after every block)
     inside: list[int] = []
     pending = set(targets)
     while len(pending) > 1:

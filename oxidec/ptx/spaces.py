@@ -96,18 +96,27 @@ class SpaceAnalysis:
                 self.slots[key] = join(self.slots[key], space)
 
     def _solve(self) -> None:
+        # only writes to a local with a pointer slot can change a slot: the others are
+        # left out of every round (most of a body's statements)
+        pointer_locals = {local for local, _ in self.slots}
+        assigns = []
+        calls = []
+        for block in self.body.blocks:
+            for stmt in block.statements:
+                if isinstance(stmt, mir.Assign) and stmt.place.local in pointer_locals:
+                    assigns.append(stmt)
+            term = block.terminator
+            if isinstance(term, mir.Call) and term.destination.local in pointer_locals:
+                calls.append(term.destination)
         changed = True
         while changed:
             changed = False
-            for block in self.body.blocks:
-                for stmt in block.statements:
-                    if isinstance(stmt, mir.Assign):
-                        spaces = self.rvalue_spaces(stmt.rvalue, place_ty(self.body, stmt.place))
-                        changed |= self._flow(stmt.place, spaces)
-                term = block.terminator
-                if isinstance(term, mir.Call):
-                    n = len(leaf_types(place_ty(self.body, term.destination)))
-                    changed |= self._flow(term.destination, [GENERIC] * n)
+            for stmt in assigns:
+                spaces = self.rvalue_spaces(stmt.rvalue, place_ty(self.body, stmt.place))
+                changed |= self._flow(stmt.place, spaces)
+            for destination in calls:
+                n = len(leaf_types(place_ty(self.body, destination)))
+                changed |= self._flow(destination, [GENERIC] * n)
 
     def _flow(self, place: mir.Place, spaces: list[str | None]) -> bool:
         changed = False

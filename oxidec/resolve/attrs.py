@@ -1,7 +1,6 @@
 """Which attributes oxidec understands, on which items; unknown ones are errors."""
 from __future__ import annotations
 
-import difflib
 
 from .. import ast
 from ..diagnostics import DiagnosticSink
@@ -58,5 +57,6 @@ def check_cfg(a: ast.Attribute, sink: DiagnosticSink) -> None:
 
 
 def nearest(name: str, candidates) -> str | None:
+    import difflib  # only when there is a name to suggest: not on every build's path
     found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return found[0] if found else None

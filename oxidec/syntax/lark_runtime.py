@@ -10,6 +10,14 @@ before the front end imports any of them, registers the `lark` package without r
 changed and the tables are rebuilt, or when other code in the process uses Lark. The
 front end imports names from their submodules (`from lark.lexer import Token`) so as not
 to ask for them.
+
+Lark's runtime also imports the third-party `regex` and `interegular` when they are
+installed (lark.utils, lark.lexer: for Unicode categories in terminals and for checking
+terminal collisions). The stored tables use neither (the lexer runs on `re`, with
+validation skipped, and the grammar has no `\p{..}`), and `import regex` alone costs
+~65 ms where it is installed -- more than compiling a small kernel -- so `install()`
+imports those two lark modules with both names hidden, and leaves them importable again
+afterwards.
 """
 from __future__ import annotations
 
@@ -34,3 +42,20 @@ def install() -> None:
 
     package.__getattr__ = __getattr__
     sys.modules["lark"] = package
+    _import_without(("regex", "interegular"), ("lark.utils", "lark.lexer"))
+
+
+def _import_without(hidden: tuple[str, ...], modules: tuple[str, ...]) -> None:
+    """Import `modules` as if the `hidden` packages were not installed (a None entry in
+    sys.modules makes `import` raise ImportError), then unhide them."""
+    from importlib import import_module
+    hide = [name for name in hidden if name not in sys.modules]
+    for name in hide:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        for module in modules:
+            import_module(module)
+    finally:
+        for name in hide:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]

@@ -26,10 +26,11 @@ builds them in memory every time.
 """
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
+
+from ..sha import sha256
 
 FORMAT = 1
 LARK_OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
@@ -63,7 +64,7 @@ def grammar_text() -> str:
 
 
 def tables_key(grammar: str) -> str:
-    h = hashlib.sha256()
+    h = sha256()
     for part in (f"oxidec-parser-tables {FORMAT}", grammar, _lark_version_cached(),
                  sys.version, repr(sorted(LARK_OPTIONS.items()))):
         h.update(part.encode())

@@ -2,7 +2,6 @@
 per-function context it keeps while checking."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from .. import ast
@@ -123,12 +122,14 @@ def describe(ty: T.Ty) -> str:
 
 
 def nearest(name: str, candidates) -> str | None:
+    import difflib  # only when there is a name to suggest: not on every build's path
     found = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return found[0] if found else None
 
 
 def closest_last_segment(name: str, paths) -> list[str]:
     """API paths whose last segment is close to `name`, closest first (ties in path order)."""
+    import difflib
     scored = []
     for p in paths:
         ratio = difflib.SequenceMatcher(None, name, p.split("::")[-1]).ratio()
