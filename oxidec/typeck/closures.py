@@ -290,9 +290,16 @@ class ClosureMixin:
     # -- closures and iterators never escape ---------------------------------------
     def check_closure_escapes(self, body: ast.Block) -> None:
         """A value of a closure or iterator type used anywhere but where it is consumed."""
+        nodes = list(ast_walk(body))
+        # the values of such types first: most functions have none, and then where values
+        # may be consumed need not be asked of every node
+        expr_ty, shallow, Expr = self.r.expr_ty, self.shallow, ast.Expr
+        suspects = [node for node in nodes if isinstance(node, Expr) and isinstance(
+            shallow(expr_ty.get(node, T.ERROR)), (T.ClosureTy, T.FnBoundTy, T.IterTy))]
+        if not suspects:
+            return
         allowed: set[int] = set()
         returned = {id(body.tail)} if body.tail is not None else set()
-        nodes = list(ast_walk(body))  # walked twice below
         for node in nodes:
             if isinstance(node, ast.ReturnExpr) and node.value is not None:
                 returned.add(id(node.value))
@@ -314,8 +321,8 @@ class ClosureMixin:
                 allowed.update(id(x) for x in node.elems)
             elif isinstance(node, ast.RefExpr) and not node.raw:
                 allowed.add(id(node.operand))
-        for node in nodes:
-            if not isinstance(node, ast.Expr) or id(node) in allowed:
+        for node in suspects:
+            if id(node) in allowed:
                 continue
             ty = self.shallow(self.r.expr_ty.get(node, T.ERROR))
             if isinstance(ty, (T.ClosureTy, T.FnBoundTy)):
