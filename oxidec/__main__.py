@@ -11,6 +11,8 @@ def run() -> None:
     fast_build(sys.argv[1:])
     from .startup import keep_dataclass_code
     keep_dataclass_code()
+    from .regex_cache import keep_regex_code
+    keep_regex_code()
     from .buildcmd import plain_main
     plain_main(sys.argv[1:])
     from .cli import process_main

@@ -283,8 +283,10 @@ def run_process(main, *args, **kwargs) -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         code = code or 1
+    from .regex_cache import save_regex_code
     from .startup import save_dataclass_code
     save_dataclass_code()
+    save_regex_code()
     os._exit(code)
 
 

@@ -16,6 +16,8 @@ if __name__ == "__main__":  # a plain build: done before click is imported
     fast_build(sys.argv[1:])
     from oxidec.startup import keep_dataclass_code
     keep_dataclass_code()
+    from oxidec.regex_cache import keep_regex_code
+    keep_regex_code()
     from oxidec.buildcmd import plain_main
     plain_main(sys.argv[1:])
 

@@ -67,15 +67,7 @@ def keep_dataclass_code() -> None:
     if _cache is not None or not _has_plain_exec(dataclasses):
         return
     _path = _file()
-    _cache = {}
-    if _path is not None:
-        try:
-            with open(_path, "rb") as f:
-                data = marshal.loads(f.read())
-            if isinstance(data, dict):
-                _cache = data
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
+    _cache = read_dict(_path)
     dataclasses.exec = _exec
     dataclasses.inspect = _InspectWithCheapSignature(dataclasses.inspect)
 
@@ -113,13 +105,32 @@ def save_dataclass_code() -> None:
     """Write the file when this run compiled a text it did not have (best effort)."""
     if not _missed or _path is None:
         return
-    keep = dict(_cache) if len(_cache) + len(_used) <= _MAX_ENTRIES else {}
-    keep.update(_used)
-    tmp = f"{_path}.{os.getpid()}.tmp"
+    write_dict(_path, _cache, _used, _MAX_ENTRIES)
+
+
+def read_dict(path: str | None) -> dict:
+    """A dict marshalled in `path` ({} when there is none, or it is damaged)."""
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                data = marshal.loads(f.read())
+            if isinstance(data, dict):
+                return data
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    return {}
+
+
+def write_dict(path: str, old: dict, new: dict, max_entries: int) -> None:
+    """Write `old` updated with `new` to `path` atomically (best effort); past
+    `max_entries`, `new` alone (what this run used)."""
+    keep = dict(old) if len(old) + len(new) <= max_entries else {}
+    keep.update(new)
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as f:
             f.write(marshal.dumps(keep))
-        os.replace(tmp, _path)
+        os.replace(tmp, path)
     except (OSError, ValueError):
         try:
             os.unlink(tmp)

@@ -130,3 +130,34 @@ def test_lark_is_loaded_without_regex_and_leaves_it_importable(tmp_path):
                           cwd=tmp_path, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "the stand-in"
+
+
+REGEX_PROBE = r"""
+import re, sys
+from oxidec import regex_cache
+regex_cache.keep_regex_code()
+cases = [(r"(?P<word>[^\W\d]\w*)\s*=\s*(\d+)", 0), (r"a.b", re.S), (rb"\x00+(?:ab|cd)$", 0),
+         (r"(?i)straße|ǅ", 0), (r"^\s*#(?P<n>\d+)", re.M | re.X), (r"(a)|(b)(?(2)c|d)", 0)]
+texts = ["x1 = 42", "a\nb", b"\x00\x00cd", "STRASSE ǆ straße", " #7\n #8", "bc ad"]
+out = []
+for (pat, flags), text in zip(cases, texts):
+    p = re.compile(pat, flags)
+    out.append((p.pattern, p.flags, p.groups, sorted(p.groupindex.items()),
+                [m.span() for m in p.finditer(text)]))
+print(len(regex_cache._new))
+print(repr(out))
+regex_cache.save_regex_code()
+"""
+
+
+def test_regex_code_is_kept_and_replayed_as_re_compiles_it(tmp_path):
+    first = _run(tmp_path, REGEX_PROBE)
+    second = _run(tmp_path, REGEX_PROBE)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    recorded, results = first.stdout.split("\n", 1)
+    replayed, results_again = second.stdout.split("\n", 1)
+    assert int(recorded) >= 6 and int(replayed) == 0  # the second run compiled none itself
+    plain = subprocess.run([sys.executable, "-c", REGEX_PROBE.replace(
+        "regex_cache.keep_regex_code()", "pass")], capture_output=True, text=True, cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), OXIDEC_CACHE_DIR="off"), timeout=300)
+    assert results == results_again == plain.stdout.split("\n", 1)[1]

@@ -14,10 +14,10 @@ to ask for them.
 Lark's runtime also imports the third-party `regex` and `interegular` when they are
 installed (lark.utils, lark.lexer: for Unicode categories in terminals and for checking
 terminal collisions). The stored tables use neither (the lexer runs on `re`, with
-validation skipped, and the grammar has no `\p{..}`), and `import regex` alone costs
-~65 ms where it is installed -- more than compiling a small kernel -- so `install()`
-imports those two lark modules with both names hidden, and leaves them importable again
-afterwards.
+validation skipped, and the grammar has no Unicode-category escapes), and `import regex`
+alone costs ~65 ms where it is installed -- more than compiling a small kernel -- so
+`install()` imports those two lark modules with both names hidden, and leaves them
+importable again afterwards.
 """
 from __future__ import annotations
 

@@ -269,6 +269,7 @@ def test_bulk_tensor_boxes_on_gpu(shape, box, rng):
     dst = np.full(shape, np.nan, np.float32)
     # numpy order: slowest axis first; the 1-D box may run past the end (clipped)
     start = [int(rng.integers(0, n - b + 1)) for n, b in zip(shape, box)]
+    start[-1] -= start[-1] % 4  # 16-byte aligned innermost start (device_api/tma.py)
     if len(shape) == 1:
         start = [shape[0] - box[0] // 2]
     coords = np.zeros(5, np.int32)

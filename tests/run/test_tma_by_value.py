@@ -158,10 +158,17 @@ def test_simulator_refuses_a_by_value_copy(rng):
     assert np.isnan(out).all()
 
 
+ALIGN = 4  # f32 elements in 16 bytes
+
+
 def _start(rng, shape, box):
-    """A box origin (NumPy order); the last axis' box may hang past the end (clipped)."""
+    """A box origin (NumPy order); the last axis' box may hang past the end (clipped).
+    The innermost coordinate is a multiple of 16 bytes: on the H200 a box whose innermost
+    start is not (4 or 968 floats work, 5 or 970 do not) faults with an illegal instruction
+    (measured 2026-12-03; device_api/tma.py)."""
     start = [int(rng.integers(0, n - b + 1)) for n, b in zip(shape, box)]
     start[-1] = shape[-1] - box[-1] // 2 if rng.integers(0, 2) else start[-1]
+    start[-1] -= start[-1] % ALIGN
     return start
 
 
