@@ -121,7 +121,11 @@ class FunctionEmitter(PlaceAccess):
 
     def next_block(self, order: list[int], pos: int) -> int | None:
         """The block laid out after order[pos] (predicated blocks are not laid out)."""
-        return next((b for b in order[pos + 1:] if b not in self.predicated), None)
+        predicated = self.predicated
+        for k in range(pos + 1, len(order)):  # not a slice of the rest: once per block
+            if order[k] not in predicated:
+                return order[k]
+        return None
 
     def _with_labels(self):
         for line in self.lines:
