@@ -44,6 +44,8 @@ class Compilation:
     source: SourceFile
     options: Options
     diagnostics: list[Diagnostic] = field(default_factory=list)  # warnings when it succeeded
+    # the AST; kept only by a compilation that stops at "ast": past lowering nothing reads
+    # it, and dropping it (and typeck's tables) lets the passes reuse its memory
     unit: ast.SourceUnit | None = None
     program: Program | None = None
     ptx: str | None = None
@@ -88,6 +90,11 @@ def _compile(source: SourceFile, options: Options | None) -> Compilation:
     items = resolve(comp.unit, sink, unparsed); sink.check()
     typed = typeck(items, sink, opts.arch); sink.check()
     comp.program = lower(items, typed, sink); sink.check()
+    # the MIR is all the later phases read: the AST and the tables about it go (emptied,
+    # as they hold cycles; see ItemTable.release), so that their memory is reused
+    items.release()
+    typed.release()
+    comp.unit = items = typed = unparsed = None
     unsafeck(comp.program, sink)
     borrowck(comp.program, sink); sink.check()
     check_limits(comp.program, ptx_version(opts.arch), sink); sink.check()

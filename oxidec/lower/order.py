@@ -35,6 +35,21 @@ def _nodes_in(value):
             yield from _nodes_in(v)
 
 
+def _push_children(node, stack: list) -> None:
+    """stack.extend(children(node)) without the generators (`written_locals` walks every
+    later operand of every expression: the generators were most of lowering's time)."""
+    Node = ast.Node
+    for value in vars(node).values():
+        if isinstance(value, Node):
+            stack.append(value)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                if isinstance(v, Node):
+                    stack.append(v)
+                elif isinstance(v, (list, tuple)):
+                    stack.extend(_nodes_in(v))
+
+
 def place_root(e: ast.Expr) -> ast.Expr:
     while True:
         if isinstance(e, ast.FieldExpr):
@@ -67,7 +82,7 @@ class EvalOrder:
                     local = self.var_local.get(id(res.var))
                     if local is not None:
                         out.add(local)
-            stack.extend(children(n))
+            _push_children(n, stack)
         return out
 
     def freeze(self, op: M.Operand, ty: T.Ty, span: Span, later) -> M.Operand:

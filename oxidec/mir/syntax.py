@@ -24,7 +24,7 @@ from ..device_api.ops import CONVERGENT
 from ..span import Span
 from ..types import Ty
 
-value = dataclass(frozen=True)
+value = dataclass(frozen=True, slots=True)
 
 
 # ---------------------------------------------------------------------------
@@ -202,14 +202,14 @@ Rvalue = (Use | BinaryOp | UnaryOp | Cast | Ref | Len | Discriminant | Aggregate
 # ---------------------------------------------------------------------------
 # Statements and terminators
 
-@dataclass
+@dataclass(slots=True)
 class Assign:
     place: Place
     rvalue: Rvalue
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class Effect:
     """A side-effecting device operation that stays exactly where it is: "sync_threads",
     "printf" (args: the index of its C format string in `Program.strings` as a u32
@@ -225,7 +225,7 @@ ATOMIC_ORDERINGS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
 ATOMIC_SCOPES = ("cta", "gpu", "sys")
 
 
-@dataclass
+@dataclass(slots=True)
 class AtomicOp:
     """An atomic access to the scalar that `ptr` (a thin pointer into global or shared
     memory) points to: `dest = atomic <op>(ptr, args) [ordering, scope]`.
@@ -249,12 +249,12 @@ class AtomicOp:
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class Nop:
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class StorageLive:
     """The binding `local` starts here (again, on each iteration of a loop): it holds no
     value before this point (rustc's StorageLive). Only the checks read it: they remove
@@ -264,7 +264,7 @@ class StorageLive:
     span: Span  # the binding
 
 
-@dataclass
+@dataclass(slots=True)
 class StorageDead:
     """The scope that declared `local` ends here: a borrow of it must not outlive this."""
 
@@ -272,7 +272,7 @@ class StorageDead:
     span: Span  # the scope's closing brace
 
 
-@dataclass
+@dataclass(slots=True)
 class UnsafeUse:
     """An operation that needs an `unsafe` block or `unsafe fn`, where the source has it:
     kind "deref_raw_pointer" (`*p`), "use_of_mutable_static" (`TILE[i]`), or
@@ -290,13 +290,13 @@ class UnsafeUse:
 Statement = Assign | Effect | AtomicOp | Nop | StorageLive | StorageDead | UnsafeUse
 
 
-@dataclass
+@dataclass(slots=True)
 class Goto:
     target: int
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class SwitchInt:
     """Jump to targets[i] when discr == values[i], else to otherwise. Bool discr: value 0 = false."""
 
@@ -307,12 +307,12 @@ class SwitchInt:
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class Return:
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class Call:
     func: str  # the Body name of a #[device] function
     args: tuple[Operand, ...]
@@ -321,7 +321,7 @@ class Call:
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class Assert:
     """Continue to target when cond == expected, else trap with message (bounds checks)."""
 
@@ -332,7 +332,7 @@ class Assert:
     span: Span
 
 
-@dataclass
+@dataclass(slots=True)
 class Unreachable:
     """Execution never reaches here (after `debug::trap()`, or a trap): emitted as `trap`."""
 
@@ -345,7 +345,7 @@ Terminator = Goto | SwitchInt | Return | Call | Assert | Unreachable
 SAFETIES = ("safe", "unsafe_fn", "unsafe_block")
 
 
-@dataclass
+@dataclass(slots=True)
 class SourceScope:
     """A lexical scope of the source that matters to a check (rustc's SourceScopeData):
     scope 0 is the function's body, an `unsafe { }` block opens another."""
@@ -355,13 +355,13 @@ class SourceScope:
     safety: str  # one of SAFETIES: "unsafe_fn" for the body of an `unsafe fn`
 
 
-@dataclass
+@dataclass(slots=True)
 class BasicBlock:
     statements: list[Statement]
     terminator: Terminator
 
 
-@dataclass
+@dataclass(slots=True)
 class LocalDecl:
     ty: Ty
     name: str | None  # user variable name; None for temporaries

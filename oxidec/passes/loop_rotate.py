@@ -35,11 +35,13 @@ from .loops import ensure_preheader
 from ..mir.cfg import find_loops, has_cycle
 
 MAX_HEADER = 8
-MAX_ROTATIONS = 32  # per call (the pass pipeline calls again while anything changes)
 
 
 def loop_rotate(body: Body) -> bool:
-    """Rotate the eligible loops, innermost first, at most MAX_ROTATIONS per call.
+    """Rotate the eligible loops, innermost first, all in one call (a cap of 32 per call,
+    from when each rotation searched for the loops again, made a nest of N loops take N/32
+    calls, each a round of every pass over the whole body: quadratic; the output is the
+    same for every nest that was rotated completely within the pipeline's rounds).
 
     This is the same as finding the loops again after each rotation and rotating the first
     eligible one, with one search: rotating loop A (header H) only bypasses H (each edge
@@ -52,13 +54,11 @@ def loop_rotate(body: Body) -> bool:
     again. So the loops after A are asked in the same order, each on the current body."""
     if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
         return False
-    rotated = 0
+    rotated = False
     for loop in find_loops(body):
-        if rotated == MAX_ROTATIONS:
-            break
         if _rotate(body, loop):
-            rotated += 1
-    return rotated > 0
+            rotated = True
+    return rotated
 
 
 def _rotate(body: Body, loop) -> bool:

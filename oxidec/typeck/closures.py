@@ -67,10 +67,19 @@ def ast_walk(node):
     """`node` and every AST node inside it, in preorder (iterative: a recursive generator
     paid the depth of the tree for every node)."""
     stack = [node]
+    Node = ast.Node
     while stack:
         n = stack.pop()
         yield n
-        kids = list(ast_children(n))
+        kids = []  # ast_children(n), inline: this walk sees every node of every function
+        for name in child_fields(n):
+            v = getattr(n, name)
+            if isinstance(v, Node):
+                kids.append(v)
+            elif isinstance(v, tuple):
+                for x in v:
+                    if isinstance(x, Node):
+                        kids.append(x)
         kids.reverse()
         stack += kids
 
@@ -281,9 +290,17 @@ class ClosureMixin:
     # -- closures and iterators never escape ---------------------------------------
     def check_closure_escapes(self, body: ast.Block) -> None:
         """A value of a closure or iterator type used anywhere but where it is consumed."""
+        nodes = list(ast_walk(body))
+        # the values of such types first: most functions have none, and then where values
+        # may be consumed need not be asked of every node
+        expr_ty, shallow, Expr = self.r.expr_ty, self.shallow, ast.Expr
+        suspects = [node for node in nodes if isinstance(node, Expr) and isinstance(
+            shallow(expr_ty.get(node, T.ERROR)), (T.ClosureTy, T.FnBoundTy, T.IterTy))]
+        if not suspects:
+            return
         allowed: set[int] = set()
         returned = {id(body.tail)} if body.tail is not None else set()
-        for node in ast_walk(body):
+        for node in nodes:
             if isinstance(node, ast.ReturnExpr) and node.value is not None:
                 returned.add(id(node.value))
             if isinstance(node, ast.LetStmt) and isinstance(node.pat, ast.IdentPat) \
@@ -304,8 +321,8 @@ class ClosureMixin:
                 allowed.update(id(x) for x in node.elems)
             elif isinstance(node, ast.RefExpr) and not node.raw:
                 allowed.add(id(node.operand))
-        for node in ast_walk(body):
-            if not isinstance(node, ast.Expr) or id(node) in allowed:
+        for node in suspects:
+            if id(node) in allowed:
                 continue
             ty = self.shallow(self.r.expr_ty.get(node, T.ERROR))
             if isinstance(ty, (T.ClosureTy, T.FnBoundTy)):

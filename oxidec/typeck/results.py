@@ -104,6 +104,12 @@ class TypeckResults:
     def ty(self, e: ast.Expr) -> T.Ty:
         return self.expr_ty[e]
 
+    def release(self) -> None:
+        """Empty the tables, which are keyed by AST nodes (see ItemTable.release)."""
+        for value in vars(self).values():
+            if isinstance(value, (dict, list, set)):
+                value.clear()
+
 
 # ---------------------------------------------------------------------------
 # Helpers

@@ -123,8 +123,8 @@ class MoveCheck:
                 bits = p.desc[p.root(local)]
                 au, ku, ai, ki = au | bits, ku, ai & ~bits, ki & ~bits
             for a in self.acc.at[(b, j)]:
-                if a.kind == "return":
-                    continue
+                if a.kind == "return" or not p._tracks(a.place.local):
+                    continue  # an untracked path's update changes no bit
                 path, rest = p.of(a.place)
                 if rest is not None or a.kind not in ("write", "move"):
                     continue
@@ -164,7 +164,8 @@ class MoveCheck:
                 u |= bits
                 i &= ~bits
             for k, a in enumerate(self.acc.at[(b, j)]):
-                u, i = self.access(a, (b, j), k, u, i)
+                if p._tracks(a.place.local):  # else `access` changes and reports nothing
+                    u, i = self.access(a, (b, j), k, u, i)
 
     def access(self, a: Access, point: Point, k: int, u: int, i: int) -> tuple[int, int]:
         p = self.paths
