@@ -12,8 +12,8 @@ ones `re` makes.
 
 Only the `oxidec` command does this (as startup.py's dataclass code): a program that
 imports oxidec as a library keeps its `re` untouched. The file sits beside startup.py's, in
-the compile cache's directory, under a name that holds the Python version and SRE's magic
-number, and is read only from a directory that belongs to the current user and that no
+the compile cache's directory, under a name that holds the full Python version and SRE's
+magic number, and is read only from a directory that belongs to the current user and that no
 one else can write.
 """
 from __future__ import annotations
@@ -38,7 +38,9 @@ def _file() -> str | None:
     directory = cache_dir()
     if directory is None or not private_dir(directory):
         return None
-    tag = f"{sys.implementation.cache_tag}-{sys.version_info.releaselevel}-{_sre.MAGIC}-{FORMAT}"
+    # the full version: a micro release may change re's parser or its Unicode tables
+    version = "-".join(str(v) for v in sys.version_info)
+    tag = f"{sys.implementation.name}-{version}-{_sre.MAGIC}-{FORMAT}"
     return os.path.join(directory, f"regex-code-{tag}.marshal")
 
 

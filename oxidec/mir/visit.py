@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from .cfg import map_targets
+from .cfg import Dominators, find_loops, map_targets
 from .syntax import (
     Aggregate, Assert, Assign, AtomicOp, BinaryOp, Body, Call, Cast, Copy, Deref, Effect, Goto,
     Index,
@@ -124,6 +124,34 @@ def statement_reads(stmt) -> list[int]:
     return out
 
 
+def statement_reads_any(stmt, watched: set[int] | dict[int, object]) -> bool:
+    """Whether the statement reads a local in `watched` (a set, or a dict's keys): an
+    early answer for an assignment of an operator, cast or copy of operands without a
+    projection to a plain local (most of a body), else `statement_reads`."""
+    if type(stmt) is Assign and not stmt.place.projection:
+        rv = stmt.rvalue
+        t = type(rv)
+        if t is BinaryOp:
+            ops = (rv.lhs, rv.rhs)
+        elif t is Use or t is Cast or t is UnaryOp:
+            ops = (rv.operand,)
+        else:
+            ops = None
+        if ops is not None:
+            for op in ops:
+                c = op.__class__
+                if c is Copy or c is Move:
+                    place = op.place
+                    if place.projection:
+                        break  # its indices too: the general case
+                    if place.local in watched:
+                        return True
+            else:
+                return False
+    keys = watched.keys() if type(watched) is dict else watched
+    return not keys.isdisjoint(statement_reads(stmt))
+
+
 def statement_def(stmt) -> Place | None:
     """The place a statement writes as a def (see above), or None."""
     t = type(stmt)
@@ -138,11 +166,29 @@ def statement_def(stmt) -> Place | None:
 
 def _add_rvalue_reads(out: list[int], rv: Rvalue) -> None:
     t = type(rv)
-    if t is BinaryOp:
-        _add_operand_reads(out, rv.lhs)
-        _add_operand_reads(out, rv.rhs)
+    if t is BinaryOp:  # _add_operand_reads inline for the two operands: the common case
+        op = rv.lhs
+        if op.__class__ is Copy or op.__class__ is Move:
+            place = op.place
+            if not place.projection:
+                out.append(place.local)
+            else:
+                _add_place_reads(out, place, False)
+        op = rv.rhs
+        if op.__class__ is Copy or op.__class__ is Move:
+            place = op.place
+            if not place.projection:
+                out.append(place.local)
+            else:
+                _add_place_reads(out, place, False)
     elif t is Use or t is Cast or t is UnaryOp or t is Repeat:
-        _add_operand_reads(out, rv.operand)
+        op = rv.operand
+        if op.__class__ is Copy or op.__class__ is Move:
+            place = op.place
+            if not place.projection:
+                out.append(place.local)
+            else:
+                _add_place_reads(out, place, False)
     elif t is Ref or t is Len or t is Discriminant:
         _add_place_reads(out, rv.place, False)
     elif t is Aggregate:
@@ -271,6 +317,55 @@ def never_written(body: Body, writes: dict | None = None,
     written = set(defs(body) if writes is None else writes) | \
         (address_taken(body) if taken is None else taken)
     return {a for a in body.args() if a not in written}
+
+
+# ---------------------------------------------------------------------------
+# Analyses kept while a body is unchanged
+#
+# The pass driver (passes.optimize) runs pass after pass over one body, and most calls
+# change nothing; each used to recompute the same analyses of the same body. While the
+# driver keeps a body (`keep_analyses`), `kept(body, make)` is `make(body)` as computed the
+# first time since the body last changed. A pass asks for kept analyses only before it has
+# changed anything, and calls `forget_analyses` when it changes the body and goes on to ask
+# again; the driver forgets them after every pass that reports a change. The results are
+# shared: callers must not modify them.
+
+_kept: tuple = (None, {})  # (the body kept, make -> its result), replaced as a whole
+
+
+def keep_analyses(body: Body | None) -> None:
+    """Keep the analyses of `body` from now on (None: of no body)."""
+    global _kept
+    _kept = (body, {})
+
+
+def forget_analyses(body: Body) -> None:
+    """`body` changed: what was kept of it no longer holds."""
+    got = _kept
+    if got[0] is body:
+        got[1].clear()
+
+
+def kept_single_defs(body: Body) -> dict[int, Assign]:
+    """`single_def_locals(body)` from the kept `defs` and `address_taken`."""
+    return single_def_locals(body, kept(body, defs), kept(body, address_taken))
+
+
+def kept_loops(body: Body) -> list:
+    """`find_loops(body)` over the kept `Dominators` (the loops are shared too)."""
+    return find_loops(body, kept(body, Dominators))
+
+
+def kept(body: Body, make):
+    """`make(body)`, computed once per unchanged state of a kept body (see above)."""
+    got = _kept
+    if got[0] is not body:
+        return make(body)
+    table = got[1]
+    result = table.get(make)
+    if result is None:
+        result = table[make] = make(body)
+    return result
 
 
 # ---------------------------------------------------------------------------
@@ -443,8 +538,10 @@ def renumber_blocks(body: Body, keep: list[bool]) -> bool:
 
 __all__ = [
     "has_deref", "statement_def",
-    "rvalue_operands", "terminator_operands", "statement_reads", "rvalue_reads",
+    "rvalue_operands", "terminator_operands", "statement_reads", "statement_reads_any",
+    "rvalue_reads",
     "terminator_reads", "read_counts", "defs", "address_taken", "single_def_locals",
     "write_once_locals", "never_written", "map_rvalue", "rewrite", "rewrite_statement",
-    "rewrite_terminator", "renumber_blocks",
+    "rewrite_terminator", "renumber_blocks", "keep_analyses", "forget_analyses", "kept",
+    "kept_single_defs", "kept_loops",
 ]

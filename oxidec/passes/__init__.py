@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..mir.refs import address_taken
 from ..mir.syntax import Body, Program
 from ..mir.verify import MirVerifyError, verify_body
+from ..mir.visit import forget_analyses, keep_analyses
 from .const_fold import const_fold
 from .copy_prop import copy_prop
 from .dead_code import dead_code, simplify_locals
@@ -122,6 +123,17 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
     #   marks, and dead_code itself is done (it deletes to a fixpoint). The passes that
     #   begin with a dead_code of their own (DEAD_CODE_FIRST) get it as a step of its own,
     #   which makes the same changes in the same order.
+    # The analyses the passes share are kept while the body is unchanged (mir.visit.kept).
+    keep_analyses(body)
+    try:
+        return _to_fixpoint(body, names, verify) or changed
+    finally:
+        keep_analyses(None)
+
+
+def _to_fixpoint(body: Body, names: tuple[str, ...], verify: bool) -> bool:
+    """The rounds of `optimize`; True if any pass changed the body."""
+    changed = False
     version = 0
     clean: dict[str, int] = {}
 
@@ -148,6 +160,7 @@ def optimize(body: Body, level: int = 2, *, verify: bool = False) -> bool:
                     clean["dead_code"] = version
             if REGISTRY[name](body):
                 round_changed = True
+                forget_analyses(body)
                 if name == "dead_code":
                     deleted_dead_code()
                 elif name in RENAMING_PASSES:

@@ -97,23 +97,25 @@ def _element_places(body: Body) -> list[tuple[int, int, list[Place]]]:
     each statement and terminator that has one, in block order: one walk of the body per
     analysis round instead of one of each loop's blocks per induction variable."""
     out = []
+    places: list[Place] = []
+
+    def record(place: Place, is_def: bool) -> Place:
+        proj = place.projection
+        if len(proj) >= 2 and type(proj[0]) is Deref and type(proj[1]) is Index \
+                and _slice_local(body, place):
+            places.append(place)
+        return place
+
     for b, block in enumerate(body.blocks):
-        for i in range(len(block.statements) + 1):
-            places: list[Place] = []
-
-            def record(place: Place, is_def: bool) -> Place:
-                proj = place.projection
-                if len(proj) >= 2 and isinstance(proj[0], Deref) and isinstance(proj[1], Index) \
-                        and _slice_local(body, place):
-                    places.append(place)
-                return place
-
-            if i < len(block.statements):
-                rewrite_statement(block.statements[i], place_fn=record)
+        statements = block.statements
+        for i in range(len(statements) + 1):
+            if i < len(statements):
+                rewrite_statement(statements[i], place_fn=record)
             else:
                 rewrite_terminator(block.terminator, place_fn=record)
             if places:
                 out.append((b, i, places))
+                places = []
     return out
 
 

@@ -59,25 +59,28 @@ from ..mir.syntax import (
 )
 from ..types import BOOL, IntTy
 from .affine import Affine, AffineAnalysis, Builder, ZERO, ONE
-from ..mir.cfg import Dominators, find_loops, has_cycle, map_targets
+from ..mir.cfg import Dominators, has_cycle, map_targets
 from .loops import (LoopFacts, Site, basic_ivs, ensure_preheader, in_rounds, iteration_locals,
                     local_defs)
-from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator
+from ..mir.visit import (
+    address_taken, forget_analyses, kept, kept_loops, rewrite_statement, rewrite_terminator,
+)
 
 MAX_LOOP_BLOCKS = 64  # the copy doubles the loop; leave very large loops alone
 
 
 def bounds_hoist(body: Body) -> bool:
-    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+    if not kept(body, has_cycle):  # no loop (cfg.has_cycle): nothing to do
         return False
     # one loop per round: the analysis is redone after each change
     return in_rounds(_hoist_one, body)
 
 
 def _hoist_one(body: Body) -> bool:
-    doms = Dominators(body)
+    # kept analyses (mir.visit.kept), forgotten as soon as a loop is versioned
+    doms = kept(body, Dominators)
     whole: list = []  # (defs, address taken): made for the first loop that asks, shared
-    for loop in find_loops(body, doms):
+    for loop in kept(body, kept_loops):
         if loop.header == 0 or len(loop.blocks) > MAX_LOOP_BLOCKS or has_side_effects(body, loop):
             continue
         counted = _counted_loop(body, loop, doms, whole)
@@ -86,6 +89,7 @@ def _hoist_one(body: Body) -> bool:
         iv, hi, analysis = counted
         checks = _hoistable_checks(body, loop, analysis)
         if checks:
+            forget_analyses(body)
             _version(body, loop, iv, hi, checks, analysis)
             return True
     return False
@@ -125,7 +129,7 @@ def _counted_loop(body: Body, loop, doms, whole: list):
     if not (isinstance(lhs, (Copy, Move)) and not lhs.place.projection):
         return None
     if not whole:
-        whole += [local_defs(body), address_taken(body)]
+        whole += [kept(body, local_defs), kept(body, address_taken)]
     facts = LoopFacts(body, loop, whole[0], whole[1])
     if not facts.invariant_operand(hi):
         return None

@@ -50,7 +50,7 @@ from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
 from .check_facts import TOP, FactState, meet, mentions
 from ..mir.typeof import MirTypeError, operand_ty
-from ..mir.visit import address_taken, defs, never_written
+from ..mir.visit import address_taken, defs, forget_analyses, kept, never_written
 from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
@@ -99,7 +99,7 @@ def _cast_source_ty(body: Body, rv: Cast):
 class _Checker:
     def __init__(self, body: Body) -> None:
         self.body = body
-        writes, taken = defs(body), address_taken(body)
+        writes, taken = kept(body, defs), kept(body, address_taken)
         self.fixed_args = never_written(body, writes, taken)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
@@ -360,10 +360,10 @@ class _Checker:
 
     def run(self) -> bool:
         body = self.body
-        order = reverse_postorder(body)
+        order = kept(body, reverse_postorder)
         if not order:
             return False
-        preds = predecessors(body)
+        preds = kept(body, predecessors)
         chains = self.chains(order, preds)
         edges: dict[tuple[int, int], FactState] = {}  # (from, to) -> the state along the edge
         entry: dict[int, FactState] = {}
@@ -426,6 +426,8 @@ class _Checker:
         changed = False
         for h in chains:
             for b, goto in decided.get(h, ()):
+                if not changed:
+                    forget_analyses(body)
                 body.blocks[b].terminator = goto
                 changed = True
         return changed

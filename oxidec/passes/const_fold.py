@@ -31,7 +31,10 @@ from .consteval import (
     eval_binary, eval_cast, eval_intrinsic, eval_unary, normalize, same_constant, wrap_int,
 )
 from ..mir.cfg import reverse_postorder
-from ..mir.visit import rewrite_statement, rewrite_terminator, single_def_locals
+from ..mir.visit import (
+    forget_analyses, kept, kept_single_defs, rewrite_statement, rewrite_terminator,
+    statement_reads_any, terminator_reads,
+)
 
 
 MAX_ROUNDS = 64  # each round folds at least one more value; real bodies settle in a few
@@ -43,13 +46,14 @@ def const_fold(body: Body) -> bool:
     for _ in range(MAX_ROUNDS):
         if not _fold_once(body):
             break
+        forget_analyses(body)
         changed = True
     return changed
 
 
 def _fold_once(body: Body) -> bool:
     """One walk in reverse postorder, so a constant usually reaches its uses the same round."""
-    candidates = single_def_locals(body)
+    candidates = kept(body, kept_single_defs)
     consts: dict[int, Constant] = {}
     for local, stmt in candidates.items():
         if isinstance(stmt.rvalue, Use) and isinstance(stmt.rvalue.operand, Constant):
@@ -68,23 +72,35 @@ def _fold_once(body: Body) -> bool:
         proj = tuple(_const_index(x, consts) for x in p.projection)
         return p if proj == p.projection else Place(p.local, proj)
 
-    reached = reverse_postorder(body)
+    reached = kept(body, reverse_postorder)
     order = reached + sorted(set(range(len(body.blocks))) - set(reached))
     changed = False
     for b in order:
         block = body.blocks[b]
         for stmt in block.statements:
-            changed |= rewrite_statement(stmt, operand, place)
-            if not isinstance(stmt, Assign):
+            # the rewrite replaces only reads of `consts` (operands, indices): a statement
+            # that reads none is left as it is, without the rewrite's walk
+            if consts and statement_reads_any(stmt, consts):
+                changed |= rewrite_statement(stmt, operand, place)
+            if type(stmt) is not Assign:
                 continue
-            folded = fold_rvalue(body, stmt) or _made_len(stmt.rvalue, candidates)
-            if folded is not None and folded != stmt.rvalue:
-                stmt.rvalue, changed = folded, True
-            rv, local = stmt.rvalue, stmt.place.local
-            if candidates.get(local) is stmt and isinstance(rv, Use) \
-                    and isinstance(rv.operand, Constant):
-                consts[local] = rv.operand
-        changed |= rewrite_terminator(block.terminator, operand, place)
+            rv = stmt.rvalue
+            t = type(rv)
+            # an operator, cast or copy of a non-constant folds to nothing (the common
+            # case, told without fold_rvalue's questions)
+            if not ((t is BinaryOp and (type(rv.lhs) is not Constant
+                                        or type(rv.rhs) is not Constant))
+                    or ((t is Use or t is UnaryOp or t is Cast)
+                        and type(rv.operand) is not Constant)):
+                folded = fold_rvalue(body, stmt) or _made_len(rv, candidates)
+                if folded is not None and folded != rv:
+                    stmt.rvalue, changed = folded, True
+                    rv = folded
+            if type(rv) is Use and type(rv.operand) is Constant \
+                    and candidates.get(stmt.place.local) is stmt:
+                consts[stmt.place.local] = rv.operand
+        if consts and not consts.keys().isdisjoint(terminator_reads(block.terminator)):
+            changed |= rewrite_terminator(block.terminator, operand, place)
         term = fold_terminator(block.terminator)
         if term is not block.terminator:
             block.terminator, changed = term, True

@@ -36,7 +36,8 @@ from ..mir.typeof import MirTypeError, place_ty
 from ..types import ArrayTy, EnumTy, StructTy, TupleTy
 from .dead_code import is_temporary
 from ..mir.visit import (
-    address_taken, defs, has_deref, never_written, read_counts, rewrite, single_def_locals,
+    address_taken, defs, forget_analyses, has_deref, kept, kept_single_defs, never_written,
+    read_counts, rewrite_statement, rewrite_terminator, statement_reads_any, terminator_reads,
     write_once_locals,
 )
 
@@ -53,9 +54,9 @@ def merge_into_destinations(body: Body, stable: dict | None = None) -> bool:
     """`_t = rv; _x = move _t;` with `_t` a temporary read nowhere else becomes `_x = rv;`
     (what the lowering makes of `x = x + 1` or `let y = a * b`). `stable`: the body's
     `single_def_locals`, when the caller has them."""
-    reads = read_counts(body)
+    reads = kept(body, read_counts)
     if stable is None:
-        stable = single_def_locals(body)
+        stable = kept(body, kept_single_defs)
     changed = False
     for block in body.blocks:
         stmts, out = block.statements, []
@@ -90,8 +91,8 @@ def _mergeable(body: Body, s1, s2, reads, stable) -> bool:
 def _forward(body: Body, stable_out: dict | None = None) -> bool:
     """Forward copies and aggregate fields; True if the body changed. `stable_out` gets
     the body's `single_def_locals` as they were before."""
-    writes, taken = defs(body), address_taken(body)
-    stable = single_def_locals(body, writes, taken)
+    writes, taken = kept(body, defs), kept(body, address_taken)
+    stable = kept(body, kept_single_defs)
     if stable_out is not None:
         stable_out.update(stable)
     # values that never change once set
@@ -140,8 +141,20 @@ def _forward(body: Body, stable_out: dict | None = None) -> bool:
         proj = tuple([_index(p, copies) for p in place.projection])
         return place if proj == place.projection else Place(place.local, proj)
 
-    changed = rewrite(body, operand, place_fn)
+    # the rewrite changes only reads of the forwarded locals (operands, places, indices):
+    # a statement that reads none is left as it is, without the rewrite's walk
+    watched = copies.keys() | aggregates.keys()
+    changed = False
+    for block in body.blocks:
+        for stmt in block.statements:
+            if statement_reads_any(stmt, watched):
+                changed |= rewrite_statement(stmt, operand, place_fn)
+        if not watched.isdisjoint(terminator_reads(block.terminator)):
+            changed |= rewrite_terminator(block.terminator, operand, place_fn)
+    if changed:
+        forget_analyses(body)
     if _fold_discriminants(body, aggregates, resolve):
+        forget_analyses(body)
         _forward(body)  # forward the tags just exposed (`_9 = copy _6`) too
         return True
     return changed

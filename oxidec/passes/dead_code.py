@@ -25,7 +25,11 @@ from __future__ import annotations
 
 from ..device_api.ops import SIDE_EFFECTS
 from ..mir.syntax import Assign, Body, Index, Intrinsic, Nop, Place
-from ..mir.visit import has_deref, read_counts, rewrite, statement_reads, write_bases
+from collections import Counter
+
+from ..mir.visit import (
+    forget_analyses, has_deref, kept, read_counts, rewrite, statement_reads, write_bases,
+)
 
 
 def is_temporary(body: Body, local: int) -> bool:
@@ -33,12 +37,26 @@ def is_temporary(body: Body, local: int) -> bool:
 
 
 def dead_code(body: Body) -> bool:
-    """Remove unread temporaries' assignments and `nop`s; True if the body changed.
+    """Remove unread temporaries' assignments and `nop`s; True if the body changed."""
+    # kept (mir.visit.kept): address_reduce and strength_reduce begin with a dead_code of
+    # their own, which the pass driver has just run as a step of its own
+    dead, nops = kept(body, _dead_assignments)
+    if not dead and not nops:
+        return False
+    forget_analyses(body)
+    for block in body.blocks:
+        block.statements = [s for s in block.statements
+                            if type(s) is not Nop and id(s) not in dead]
+    return True
+
+
+def _dead_assignments(body: Body) -> tuple[set[int], bool]:
+    """(id() of the assignments to delete, whether there are `nop`s).
 
     A worklist over read counts: deleting an assignment uncounts its reads, and a temporary
     whose count falls to zero has its assignments deleted in turn. Reads only fall, so this
     deletes what repeated rounds of "delete every unread temporary's assignments" would."""
-    reads = read_counts(body)
+    reads = kept(body, read_counts)
     writes: dict[int, list] = {}  # temporary -> its deletable assignments
     nops = False
     first_temp, decls = body.arg_count + 1, body.locals
@@ -65,6 +83,8 @@ def dead_code(body: Body) -> bool:
                 nops = True
     dead: set[int] = set()  # id() of the deleted statements
     work = [local for local in writes if reads[local] == 0]
+    if work:
+        reads = Counter(reads)  # its own counts, which fall below (the kept ones are shared)
     while work:
         for stmt in writes[work.pop()]:
             if id(stmt) in dead:
@@ -74,25 +94,21 @@ def dead_code(body: Body) -> bool:
                 reads[r] -= 1
                 if reads[r] == 0 and r in writes:
                     work.append(r)
-    if not dead and not nops:
-        return False
-    for block in body.blocks:
-        block.statements = [s for s in block.statements
-                            if type(s) is not Nop and id(s) not in dead]
-    return True
+    return dead, nops
 
 
 def simplify_locals(body: Body) -> bool:
     """Drop locals that nothing mentions and renumber the rest; True if any was dropped."""
-    used = set(range(body.arg_count + 1)) | write_bases(body)
-    used |= set(read_counts(body))
+    used = set(range(body.arg_count + 1)) | kept(body, write_bases)
+    used |= set(kept(body, read_counts))
     if len(used) == len(body.locals):
         return False
-    kept = sorted(used)
-    new_index = {old: new for new, old in enumerate(kept)}
+    forget_analyses(body)
+    survivors = sorted(used)
+    new_index = {old: new for new, old in enumerate(survivors)}
     # the locals below `first` keep their numbers: a place that mentions only those is
     # returned as itself, so the statements that hold it are left as they are
-    first = next((new for new, old in enumerate(kept) if new != old), len(kept))
+    first = next((new for new, old in enumerate(survivors) if new != old), len(survivors))
     plain: dict[int, Place] = {}  # old local -> its renumbered place without projection
 
     def renumber(place: Place, is_def: bool) -> Place:
@@ -110,7 +126,7 @@ def simplify_locals(body: Body) -> bool:
         return Place(new_index[local], proj)
 
     rewrite(body, lambda op: op, renumber)
-    body.locals = [body.locals[old] for old in kept]
+    body.locals = [body.locals[old] for old in survivors]
     return True
 
 

@@ -40,8 +40,10 @@ from ..mir.syntax import (
     Assign, BasicBlock, BinaryOp, Body, Constant, Copy, Goto, Move, Place, StorageDead,
     StorageLive, SwitchInt, Use, COMPARISONS,
 )
-from ..mir.cfg import Loop, find_loops, has_cycle, map_targets, outside_predecessors, predecessors
-from ..mir.visit import address_taken, rewrite_statement, rewrite_terminator, statement_def
+from ..mir.cfg import Loop, has_cycle, map_targets, outside_predecessors, predecessors
+from ..mir.visit import (
+    address_taken, kept, kept_loops, rewrite_statement, rewrite_terminator, statement_def,
+)
 from ..types import IntTy
 from .consteval import eval_binary
 from .loops import local_defs
@@ -52,12 +54,14 @@ STEP_OPS = ("add", "sub", "mul", "div", "shl", "shr")
 
 
 def full_unroll(body: Body) -> bool:
-    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+    if not kept(body, has_cycle):  # no loop (cfg.has_cycle): nothing to do
         return False
-    taken = address_taken(body)
-    preds = predecessors(body)
-    defs = local_defs(body)  # the body changes only when a loop is unrolled, then we stop
-    for loop in find_loops(body):  # innermost first; one loop per call keeps numbering simple
+    # kept analyses (mir.visit.kept): the body changes only when a loop is unrolled, and
+    # then we stop
+    taken = kept(body, address_taken)
+    preds = kept(body, predecessors)
+    defs = kept(body, local_defs)
+    for loop in kept(body, kept_loops):  # innermost first; one loop per call keeps numbering simple
         if _unroll(body, loop, taken, preds, defs):
             return True
     return False

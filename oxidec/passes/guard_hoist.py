@@ -25,16 +25,16 @@ in bounds_hoist: the two versions would put those in different control flow.
 from __future__ import annotations
 
 from ..mir.syntax import Assert, Assign, BinaryOp, Body, Copy, Goto, Move, Place, SwitchInt
-from ..mir.cfg import Dominators, find_loops, has_cycle, outside_predecessors
+from ..mir.cfg import Dominators, has_cycle, outside_predecessors
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .bounds_hoist import MAX_LOOP_BLOCKS, copy_loop, has_side_effects
 from .loops import LoopFacts, basic_ivs, ensure_preheader, in_rounds, local_defs
-from ..mir.visit import address_taken, statement_def
+from ..mir.visit import address_taken, forget_analyses, kept, kept_loops, statement_def
 
 
 def guard_hoist(body: Body) -> bool:
-    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+    if not kept(body, has_cycle):  # no loop (cfg.has_cycle): nothing to do
         return False
     # one loop per round: the analysis is redone after each change
     return in_rounds(_hoist_one, body)
@@ -43,9 +43,9 @@ def guard_hoist(body: Body) -> bool:
 def _hoist_one(body: Body) -> bool:
     # the body's analyses, made once for the loops of a round (the body does not change
     # until a loop is versioned, and then the round ends)
-    doms = Dominators(body)
+    doms = kept(body, Dominators)  # kept (mir.visit.kept), forgotten when a loop is versioned
     whole: list = []  # [defs, address taken] once a loop asks
-    for loop in find_loops(body, doms):
+    for loop in kept(body, kept_loops):
         if loop.header == 0 or len(loop.blocks) > MAX_LOOP_BLOCKS \
                 or has_side_effects(body, loop) or len(loop.latches) != 1:
             continue
@@ -55,6 +55,7 @@ def _hoist_one(body: Body) -> bool:
         k, hi = shape
         checks = _header_checks(body, loop, k, whole)
         if checks:
+            forget_analyses(body)
             _version(body, loop, hi, checks)
             return True
     return False
@@ -88,7 +89,7 @@ def _test_of(block, loop_header: int):
 
 def _whole(body: Body, whole: list) -> list:
     if not whole:
-        whole += [local_defs(body), address_taken(body)]
+        whole += [kept(body, local_defs), kept(body, address_taken)]
     return whole
 
 

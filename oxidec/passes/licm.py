@@ -43,15 +43,15 @@ from ..mir.syntax import (
 )
 from ..types import IntTy
 from .dead_code import is_temporary
-from ..mir.cfg import Dominators, find_loops, has_cycle
+from ..mir.cfg import Dominators, has_cycle
 from .loops import LoopFacts, ensure_preheader, local_defs
-from ..mir.visit import address_taken, has_deref, rvalue_operands
+from ..mir.visit import address_taken, has_deref, kept, kept_loops, rvalue_operands
 
 IMPURE_INTRINSICS = WARP_COLLECTIVES | VOLATILE  # the registry's convergent and volatile ops
 
 
 def licm(body: Body) -> bool:
-    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+    if not kept(body, has_cycle):  # no loop (cfg.has_cycle): nothing to do
         return False
     # The analyses are made once per run and stay right while loops are hoisted, innermost
     # first: hoisting moves statements from a loop L to its preheader P, which lies inside
@@ -71,12 +71,14 @@ def licm(body: Body) -> bool:
     # walk; it was not hoisted either (else the operand would count as invariant), so by
     # induction over the walk it stays in L, inside X, and the operand is not invariant
     # in X. (Each block is walked once per run instead of once per loop around it.)
-    doms = Dominators(body)
-    defs = local_defs(body)
-    taken = address_taken(body)
+    # (kept: shared with the other passes while the body is unchanged; licm changes the
+    # body only after it has them all)
+    doms = kept(body, Dominators)
+    defs = kept(body, local_defs)
+    taken = kept(body, address_taken)
     place = {b: float(i) for i, b in enumerate(doms.order)}  # reverse postorder
     changed = False
-    for loop in find_loops(body, doms):
+    for loop in kept(body, kept_loops):
         if loop.header == 0:
             continue
         changed |= _hoist_loop(body, loop, defs, taken, place)

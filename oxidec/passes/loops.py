@@ -26,7 +26,7 @@ from ..mir.syntax import (
     Operand, Place,
 )
 from ..types import IntTy
-from ..mir.visit import address_taken, has_deref
+from ..mir.visit import address_taken, forget_analyses, has_deref, kept, kept_loops
 from ..mir.cfg import (  # re-exported: the loop passes' vocabulary
     Dominators, Loop, find_loops, has_cycle, map_targets, outside_predecessors, predecessors, successors,
 )
@@ -390,6 +390,7 @@ def in_rounds(rewrite_one, body: Body, rounds: int = 16) -> bool:
     for _ in range(rounds):
         if not rewrite_one(body):
             break
+        forget_analyses(body)  # what mir.visit.kept kept of the body no longer holds
         changed = True
     return changed
 
@@ -402,7 +403,7 @@ def rewrite_each_iv(body: Body, try_iv) -> bool:
     """
     from .dead_code import dead_code
     changed = dead_code(body)  # a dead read must not make an expression look used
-    if has_cycle(body):  # else no loop, no induction variable
+    if kept(body, has_cycle):  # else no loop, no induction variable
         changed = in_rounds(lambda b: _rewrite_one_iv(b, try_iv), body) or changed
     return remove_dead_ivs(body) or changed
 
@@ -418,10 +419,11 @@ def per_round(doms: Dominators, name: str, make, body: Body):
 
 
 def _rewrite_one_iv(body: Body, try_iv) -> bool:
-    # the analyses hold until `try_iv` rewrites, and then this round ends
-    doms = Dominators(body)
-    defs, taken = local_defs(body), address_taken(body)
-    for loop in find_loops(body, doms):
+    # the analyses hold until `try_iv` rewrites, and then this round ends (kept: shared
+    # with the other passes while the body is unchanged, mir.visit.kept)
+    doms = kept(body, Dominators)
+    defs, taken = kept(body, local_defs), kept(body, address_taken)
+    for loop in kept(body, kept_loops):
         if loop.header == 0:
             continue
         facts = LoopFacts(body, loop, defs, taken)

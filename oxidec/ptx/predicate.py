@@ -228,6 +228,8 @@ def written_registers(lines: list[str]) -> dict[str, int]:
 
 def speculate(lines: list[str], guarded_at: list[int]) -> None:
     """Drop the guard of the pure, single-assignment instructions at `guarded_at`."""
+    if not guarded_at:
+        return  # (most bodies: no region was predicated)
     counts = written_registers(lines)
     for i in guarded_at:
         guard, text = lines[i].strip().split(None, 1)
