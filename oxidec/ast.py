@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .span import Span
 
-node = dataclass(frozen=True, eq=False, kw_only=True)
+node = dataclass(frozen=True, eq=False, kw_only=True, slots=True)
 
 
 @node

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..ast_fields import child_fields
 from ..mir import syntax as M
 from ..span import Span
 from ..typeck import LocalRes
 
 
 def children(node):
-    for value in vars(node).values():
-        yield from _nodes_in(value)
+    for name in child_fields(node):
+        yield from _nodes_in(getattr(node, name))
 
 
 def _nodes_in(value):
@@ -39,7 +40,8 @@ def _push_children(node, stack: list) -> None:
     """stack.extend(children(node)) without the generators (`written_locals` walks every
     later operand of every expression: the generators were most of lowering's time)."""
     Node = ast.Node
-    for value in vars(node).values():
+    for name in child_fields(node):
+        value = getattr(node, name)
         if isinstance(value, Node):
             stack.append(value)
         elif isinstance(value, (list, tuple)):
