@@ -55,7 +55,7 @@ class Narrow(Counters):
         self.param_lo: dict[int, int] = {}
         self.ranges: dict[int, R.Range] = {}  # single-def locals and parameters
         self.refined: dict[int, R.Range] = {}
-        self.changed = False
+        self.changed = 0  # the sites narrowed: element addresses and comparisons
         self.preds = predecessors(body)
         self.ivs = {x: iv for x in self.defs if (iv := self._counter(x)) is not None}
         self.inits: dict[int, list] = {}  # counter -> its initial values' ranges, as visited
@@ -115,7 +115,8 @@ class Narrow(Counters):
         return Copy(Place(t))
 
     # -- the walk --------------------------------------------------------------------
-    def run(self) -> bool:
+    def run(self) -> int:
+        """Narrow the copy; the number of sites narrowed (element addresses, comparisons)."""
         body, n = self.body, self.n
         doms = Dominators(body)
         children: dict[int, list[int]] = {}
@@ -142,13 +143,13 @@ class Narrow(Counters):
                 stack.append((c, added))
                 stack.append((c, None))
         if not self.changed:
-            return False
+            return 0
         entry = body.blocks[n]
         span = body.span
         entry.statements[:0] = [Assign(Place(lo), Cast(Copy(Place(p)), U32), span)
                                 for p, lo in self.param_lo.items()]
         self._sweep()
-        return True
+        return self.changed
 
     def _pure_def(self, st) -> bool:
         return isinstance(st, Assign) and not st.place.projection \
@@ -274,7 +275,7 @@ class Narrow(Counters):
             if prefix is None:
                 prefix = self._element(place.local, i, pre)
                 cache[key] = prefix
-            self.changed = True
+            self.changed += 1
             return prefix.project(*proj[2:])
 
         if isinstance(s, (Assign, AtomicOp, Effect)):
@@ -381,7 +382,7 @@ class Narrow(Counters):
         if rv.op == "lt" and isinstance(rv.rhs, Constant) and isinstance(rv.rhs.value, float):
             if self._small_product(rv.lhs, rv.rhs.value):
                 s.rvalue = Use(Constant(True, BOOL))
-                self.changed = True
+                self.changed += 1
             return
         if not all(isinstance(t, IntTy) and type(t) is IntTy for t in tys):
             return
@@ -390,7 +391,7 @@ class Narrow(Counters):
             if tys[0] == tys[1] else None
         if known is not None:  # (the contract checks' `n >= 0` of a tested length)
             s.rvalue = Use(Constant(known, BOOL))
-            self.changed = True
+            self.changed += 1
             return
         if not all(wide(t) for t in tys) or ra is None or rb is None:
             return
@@ -402,7 +403,7 @@ class Narrow(Counters):
         if not unsigned32 and tys[0].signed:  # a signed comparison of signed values
             a, b = self._as_i32(a, pre), self._as_i32(b, pre)
         s.rvalue = BinaryOp(rv.op, a, b)
-        self.changed = True
+        self.changed += 1
 
     def _small_product(self, op: Operand, bound: float) -> bool:
         """`op` is `@abs((a as f64) * (b as f64))` with integers a, b whose ranges keep it
