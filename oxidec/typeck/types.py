@@ -298,7 +298,7 @@ class TypeLoweringMixin:
         finally:
             self.module, self.consts.module, self.generic_env = saved
         align = self.repr_align(item)
-        ty = self.union_ty(key, fields, "Copy" in derived, align) if item.shape == "union" \
+        ty = self.union_ty(key, fields, "Copy" in derived, align, item) if item.shape == "union" \
             else T.StructTy(key, fields, is_copy="Copy" in derived, align=align)  # unions.py
         self.r.struct_tys[key] = ty
         return ty

@@ -29,10 +29,40 @@ def storage_ty(fields: tuple) -> T.ArrayTy:
     return T.ArrayTy(T.IntTy(unit * 8, False), size // unit)
 
 
+def mentions_error(ty) -> bool:
+    """Whether a type holds the error type anywhere (a field type that was reported)."""
+    if isinstance(ty, T.ErrorTy):
+        return True
+    if isinstance(ty, (tuple, list)):
+        return any(mentions_error(t) for t in ty)
+    fields = getattr(ty, "__dataclass_fields__", None)
+    return bool(fields) and any(mentions_error(getattr(ty, f)) for f in fields)
+
+
 class UnionMixin:
 
-    def union_ty(self, key: str, fields: tuple, is_copy: bool, align: int = 1) -> T.StructTy:
+    def sized_views(self, item, fields: tuple) -> tuple:
+        """The views with a size in memory (a union's bytes are laid out here); a view of a
+        type already reported, or of one with no size, is an error (the union's bytes are
+        then those of the others, so that its uses are checked without more errors)."""
+        sized = []
+        for f, (name, ty) in zip(item.fields, fields):
+            try:
+                layout.size_of(ty)
+                sized.append((name, ty))
+            except layout.LayoutError:
+                if not mentions_error(ty):
+                    self.sink.error("OX0002", f"a union field of type `{ty}` is not supported",
+                                    f.ty.span, "this type has no size in memory",
+                                    help="a union's fields are views of the same bytes: use "
+                                         "numbers, arrays, plain structs or pointers")
+        return tuple(sized)
+
+    def union_ty(self, key: str, fields: tuple, is_copy: bool, align: int = 1,
+                 item=None) -> T.StructTy:
         self.r.union_fields[key] = fields
+        if item is not None:
+            fields = self.sized_views(item, fields)
         # the storage's words may be narrower than a view's alignment (a 16-aligned view)
         align = max([align] + [layout.align_of(t) for _, t in fields])
         return T.StructTy(key, (("$bytes", storage_ty(fields)),), is_copy=is_copy, align=align)
