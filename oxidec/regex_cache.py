@@ -84,6 +84,8 @@ def keep_regex_code() -> None:
     _path = _file()
     _cache = read_dict(_path)
     real_compile, sre = compiler.compile, compiler._sre
+    import threading
+    lock = threading.Lock()
 
     def compile_pattern(p, flags=0):
         if not isinstance(p, (str, bytes)) or flags & compiler.SRE_FLAG_DEBUG:
@@ -96,12 +98,13 @@ def keep_regex_code() -> None:
             except (TypeError, ValueError, RuntimeError):
                 pass  # not this Python's arguments after all: compile it for real
         recorder = _Recorder(sre)
-        compiler._sre = recorder
-        try:
-            pattern = real_compile(p, flags)
-        finally:
-            compiler._sre = sre
-        if recorder.args is not None:
+        with lock:  # the swap is process-wide: one recorded compile at a time
+            compiler._sre = recorder
+            try:
+                pattern = real_compile(p, flags)
+            finally:
+                compiler._sre = sre
+        if recorder.args is not None and recorder.args[0] is p:
             args = _plain(recorder.args)
             try:
                 marshal.dumps(args)
