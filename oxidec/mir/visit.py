@@ -166,29 +166,15 @@ def statement_def(stmt) -> Place | None:
 
 def _add_rvalue_reads(out: list[int], rv: Rvalue) -> None:
     t = type(rv)
-    if t is BinaryOp:  # _add_operand_reads inline for the two operands: the common case
-        op = rv.lhs
-        if op.__class__ is Copy or op.__class__ is Move:
-            place = op.place
-            if not place.projection:
-                out.append(place.local)
-            else:
-                _add_place_reads(out, place, False)
-        op = rv.rhs
-        if op.__class__ is Copy or op.__class__ is Move:
-            place = op.place
-            if not place.projection:
-                out.append(place.local)
-            else:
-                _add_place_reads(out, place, False)
-    elif t is Use or t is Cast or t is UnaryOp or t is Repeat:
-        op = rv.operand
-        if op.__class__ is Copy or op.__class__ is Move:
-            place = op.place
-            if not place.projection:
-                out.append(place.local)
-            else:
-                _add_place_reads(out, place, False)
+    if t is BinaryOp or t is Use or t is Cast or t is UnaryOp or t is Repeat:
+        # _add_operand_reads inline (no call per operand): the common case
+        for op in (rv.lhs, rv.rhs) if t is BinaryOp else (rv.operand,):
+            if op.__class__ is Copy or op.__class__ is Move:
+                place = op.place
+                if not place.projection:
+                    out.append(place.local)
+                else:
+                    _add_place_reads(out, place, False)
     elif t is Ref or t is Len or t is Discriminant:
         _add_place_reads(out, rv.place, False)
     elif t is Aggregate:
