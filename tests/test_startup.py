@@ -82,10 +82,11 @@ def test_library_users_keep_their_dataclasses(tmp_path):
 
 
 # What a plain build must not load: the click CLI, pathlib (and urllib.parse, ipaddress),
-# hashlib (OpenSSL), difflib (only for suggestions), NumPy and the runtime, and the
-# third-party `regex`/`interegular` that Lark's runtime would import where installed.
+# hashlib (OpenSSL), difflib (only for suggestions), NumPy and the runtime, Lark (a text
+# without syntax errors is parsed by oxidec/syntax/direct.py), and the third-party
+# `regex`/`interegular` that Lark's runtime would import where installed.
 NOT_ON_THE_BUILD_PATH = ("click", "pathlib", "hashlib", "difflib", "numpy", "tempfile",
-                         "oxidec.runtime", "oxidec.sim")
+                         "oxidec.runtime", "oxidec.sim", "lark")
 
 
 def test_a_plain_build_imports_only_what_it_needs(tmp_path):
@@ -109,7 +110,7 @@ def test_a_plain_build_imports_only_what_it_needs(tmp_path):
     imported = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
                 if line.startswith("import time:") and line.count("|") == 2}
     # the probe sees imports (not those made through importlib.import_module)
-    assert "oxidec.driver" in imported and "lark.parsers.lalr_parser" in imported
+    assert "oxidec.driver" in imported and "oxidec.syntax.direct" in imported
     loaded = sorted(m for m in imported
                     if m in NOT_ON_THE_BUILD_PATH or m.split(".")[0] in NOT_ON_THE_BUILD_PATH
                     or any(m.startswith(p + ".") for p in NOT_ON_THE_BUILD_PATH))
@@ -122,7 +123,7 @@ def test_lark_is_loaded_without_regex_and_leaves_it_importable(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     (site / "regex.py").write_text("MARK = 'the stand-in'\n")
-    code = ("import sys\nimport oxidec.syntax\nimport lark.utils\n"
+    code = ("import sys\nimport oxidec.syntax.lalr\nimport lark.utils\n"
             "assert 'regex' not in sys.modules and not lark.utils._has_regex\n"
             "import regex\nprint(regex.MARK)\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(site)]))
