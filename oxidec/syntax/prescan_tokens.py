@@ -5,21 +5,17 @@ lifetimes, identifiers, numbers, punctuation (prescan.py).
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from dataclasses import dataclass
-from typing import NamedTuple
 
 # kinds of Tok
 IDENT, LIFETIME, LITERAL, PUNCT = "ident", "lifetime", "literal", "punct"
 
 
-class Tok(NamedTuple):
-    """A token (a tuple: one is made for every token of the file, a frozen dataclass costs
-    several times as much to make)."""
-
-    kind: str
-    start: int
-    end: int
-    text: str
+# A token: kind, start and end offsets, text. A tuple: one is made for every token of the
+# file, and a frozen dataclass costs several times as much to make (`typing.NamedTuple`
+# would import `typing`, which a build does not).
+Tok = namedtuple("Tok", "kind start end text")
 
 
 @dataclass(frozen=True)
