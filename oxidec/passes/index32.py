@@ -44,7 +44,7 @@ walk of the copy's dominator tree; bodies over MAX_STATEMENTS are left alone.
 """
 from __future__ import annotations
 
-import copy as _copy
+from operator import attrgetter
 
 from ..mir.cfg import has_cycle, map_targets
 from ..mir.syntax import (
@@ -89,7 +89,7 @@ def index32(body: Body) -> bool:
     saved_blocks, saved_locals = list(body.blocks), len(body.locals)
     grid = _reads_ctaid_x(body)
     _version(body, slices, scalars, grid)
-    narrowed = Narrow(body, n, set(slices), set(scalars), saved_locals, grid).run()
+    narrowed = Narrow(body, n, set(slices), set(scalars), saved_locals, grid).run(needed)
     if narrowed < needed:  # nothing narrowed, or too little to pay for the test
         body.blocks = saved_blocks
         del body.locals[saved_locals:]
@@ -105,6 +105,23 @@ def _reads_ctaid_x(body: Body) -> bool:
                and s.rvalue.name == "ctaid.x" for bb in body.blocks for s in bb.statements)
 
 
+_FIELDS: dict[type, object] = {}  # MIR class -> the getter of its fields, as a tuple
+
+
+def _clone(obj):
+    """A shallow copy of a statement, terminator or local (slotted dataclasses whose fields are
+    their positional arguments): copy.copy goes through __reduce_ex__ and copyreg, several
+    times slower, and the copy of a body clones every statement."""
+    cls = obj.__class__
+    get = _FIELDS.get(cls)
+    if get is None:
+        get = _FIELDS[cls] = attrgetter(*cls.__slots__)
+        if len(cls.__slots__) == 1:  # attrgetter of one name gives the value, not a tuple
+            one = get
+            get = _FIELDS[cls] = lambda o: (one(o),)
+    return cls(*get(obj))
+
+
 def _version(body: Body, slices: list[int], scalars: list[int], grid: bool) -> None:
     """blocks n..2n-1: the copy (with fresh locals), 2n: the old entry, 0: the test."""
     n = len(body.blocks)
@@ -113,7 +130,7 @@ def _version(body: Body, slices: list[int], scalars: list[int], grid: bool) -> N
         if isinstance(body.locals[i].ty, ArrayTy):
             continue  # one array for both versions, which never run together: local memory
         fresh[i] = len(body.locals)
-        body.locals.append(_copy.copy(body.locals[i]))
+        body.locals.append(_clone(body.locals[i]))
 
     def local(i: int) -> int:
         return fresh.get(i, i)
@@ -134,10 +151,10 @@ def _version(body: Body, slices: list[int], scalars: list[int], grid: bool) -> N
         old = body.blocks[i]
         stmts = []
         for s in old.statements:
-            s = _copy.copy(s)
+            s = _clone(s)
             rewrite_statement(s, place_fn=place_fn)
             stmts.append(s)
-        term = _copy.copy(old.terminator)
+        term = _clone(old.terminator)
         rewrite_terminator(term, place_fn=place_fn)
         map_targets(term, lambda t: t + n)
         body.blocks.append(BasicBlock(stmts, term))

@@ -115,8 +115,10 @@ class Narrow(Counters):
         return Copy(Place(t))
 
     # -- the walk --------------------------------------------------------------------
-    def run(self) -> int:
-        """Narrow the copy; the number of sites narrowed (element addresses, comparisons)."""
+    def run(self, needed: int = 1) -> int:
+        """Narrow the copy; the number of sites narrowed (element addresses, comparisons).
+        Below `needed` the caller drops the copy: then it is left unfinished (no parameter
+        shadows, no sweep)."""
         body, n = self.body, self.n
         doms = Dominators(body)
         children: dict[int, list[int]] = {}
@@ -142,8 +144,8 @@ class Narrow(Counters):
                 added = self._edge_facts(b, c, preds) if preds[c] == 1 else []
                 stack.append((c, added))
                 stack.append((c, None))
-        if not self.changed:
-            return 0
+        if self.changed < max(needed, 1):
+            return self.changed
         entry = body.blocks[n]
         span = body.span
         entry.statements[:0] = [Assign(Place(lo), Cast(Copy(Place(p)), U32), span)
