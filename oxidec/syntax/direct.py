@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import marshal
 
-from .reductions import PASS, PASS_TOKEN, SINGLE, SPLICE, Action, Meta, single_child_rules
+from .reductions import NODE, PASS, PASS_TOKEN, SINGLE, SPLICE, Action, Meta, single_child_rules
 from .scanner import Scanner
 from .token import Token
 
@@ -35,7 +35,9 @@ class DirectParser:
     def __init__(self, tables: dict, builder_cls) -> None:
         self._packed = tables["states"]
         self._rows: list[dict | None] = [None] * len(self._packed)
-        self._rules = tables["rules"]
+        self._packed_rules = tables["rules"]
+        self._rules: list[tuple | None] = [None] * len(self._packed_rules)
+        self._inlined = tables["inlined"]
         self._actions: list[Action | None] = [None] * len(self._rules)
         self._start = tables["start"]
         self._end = tables["end"]
@@ -56,12 +58,22 @@ class DirectParser:
             row = self._rows[state] = marshal.loads(self._packed[state])
         return row
 
+    def rule(self, rule: int) -> tuple:
+        """A rule's row of the tables (tables.py)."""
+        row = self._rules[rule]
+        if row is None:
+            row = self._rules[rule] = marshal.loads(self._packed_rules[rule])
+        return row
+
     def action(self, rule: int) -> Action:
         act = self._actions[rule]
         if act is None:
             if self._single is None:
-                self._single = single_child_rules(self._rules)
-            act = self._actions[rule] = Action(self._rules[rule], self._single, self._builder_cls)
+                self._single = single_child_rules(
+                    {origin: [self.rule(i) for i in rules]
+                     for origin, rules in self._inlined.items()})
+            act = self._actions[rule] = Action(self.rule(rule), self._single,
+                                               self._builder_cls)
         return act
 
     def root(self) -> Scanner:
@@ -103,7 +115,7 @@ class DirectParser:
                 return False
             if n >= 0:
                 return True
-            origin, expansion = self._rules[~n][:2]
+            origin, expansion = self.rule(~n)[:2]
             if expansion:
                 del stack[-len(expansion):]
             goto = self.row(stack[-1]).get(origin)
@@ -130,56 +142,79 @@ class DirectParser:
 
         def reduce(act: Action) -> None:
             size = act.size
-            if size:
-                vals = values[-size:]
-                ss = starts[-size:]
-                es = ends[-size:]
-                del values[-size:], starts[-size:], ends[-size:], stack[-size:]
-                start = ss[0]
-                if start is None:
-                    start = next((s for s in ss if s is not None), None)
-                end = es[-1]
-                if end is None:
-                    end = next((e for e in reversed(es) if e is not None), None)
-            else:
-                vals = ss = es = ()
-                start = end = None
-            children: list = []
-            for i, term, splice in act.include:
-                if term is not None:
-                    children.append(Token(term, vals[i], ss[i], es[i]))
-                elif splice:
-                    if children:
-                        children += vals[i]
-                    else:  # Lark's left-recursion shortcut: the inlined list itself
-                        children = vals[i]
+            if size == 1:
+                # the symbol's entry becomes the node's: its positions are the node's
+                start = starts[-1]
+                end = ends[-1]
+                if act.include:
+                    i, term, splice = act.include[0]
+                    value = values[-1]
+                    children = [Token(term, value, start, end)] if term is not None \
+                        else value if splice else [value]
                 else:
-                    children.append(vals[i])
+                    children = []
+            else:
+                if size:
+                    vals = values[-size:]
+                    ss = starts[-size:]
+                    es = ends[-size:]
+                    del values[-size + 1:], starts[-size + 1:], ends[-size + 1:], \
+                        stack[-size + 1:]
+                    start = ss[0]
+                    if start is None:
+                        start = next((s for s in ss if s is not None), None)
+                    end = es[-1]
+                    if end is None:
+                        end = next((e for e in reversed(es) if e is not None), None)
+                else:  # an empty rule: an entry of its own
+                    vals = ss = es = ()
+                    start = end = None
+                    stack.append(0)
+                    values.append(None)
+                    starts.append(None)
+                    ends.append(None)
+                children = []
+                for i, term, splice in act.include:
+                    if term is not None:
+                        children.append(Token(term, vals[i], ss[i], es[i]))
+                    elif splice:
+                        if children:
+                            children += vals[i]
+                        else:  # Lark's left-recursion shortcut: the inlined list itself
+                            children = vals[i]
+                    else:
+                        children.append(vals[i])
             kind = act.kind
-            if kind is SPLICE:
+            if kind is NODE:
+                if act.expand1 and len(children) == 1:
+                    value = children[0]
+                    if type(value) is Token:
+                        start, end = value.start_pos, value.end_pos
+                    elif start is not None and id(value) in empty_nodes:
+                        # Lark gives the node the positions around it after its method ran:
+                        # rare enough to leave to Lark
+                        raise SyntaxFailure("an empty node passed through `?rule`")
+                else:
+                    value = act.method(builder, Meta(start, end), children)
+                    if start is None:
+                        empty_nodes.add(id(value))
+            elif kind is SPLICE:
                 value = children
             elif kind is SINGLE:
                 value = children[0]
                 if type(value) is Token or ss[act.include[0][0]] is None:
                     raise SyntaxFailure("positions Lark sets as it passes a child on")
-            elif kind is PASS_TOKEN:
+            else:  # PASS_TOKEN
                 value = children[0]
-            elif act.expand1 and len(children) == 1:
-                value = children[0]
-                if type(value) is Token:
-                    start, end = value.start_pos, value.end_pos
-                elif start is not None and id(value) in empty_nodes:
-                    # Lark would give the passed node the positions around it, after its
-                    # method ran: rare enough to leave to Lark
-                    raise SyntaxFailure("an empty node passed through `?rule`")
-            else:
-                value = act.method(builder, Meta(start, end), children)
-                if start is None:
-                    empty_nodes.add(id(value))
-            stack.append(row_of(stack[-1])[act.goto])
-            values.append(value)
-            starts.append(start)
-            ends.append(end)
+            # the reduced symbols' entries (one left, reused) become the node's
+            below = stack[-2]
+            row = rows[below]
+            if row is None:
+                row = row_of(below)
+            stack[-1] = row[act.goto]
+            values[-1] = value
+            starts[-1] = start
+            ends[-1] = end
 
         pos = 0
         while True:
@@ -195,8 +230,7 @@ class DirectParser:
             ttype = m.lastgroup
             group = m.lastindex
             value = m.group(group)
-            tstart = m.start(group)
-            tend = m.end()
+            tstart, tend = m.span(group)
             names = renames.get(ttype)
             if names is not None:
                 ttype = names.get(value, ttype)
@@ -208,8 +242,7 @@ class DirectParser:
                 ttype = m.lastgroup
                 group = m.lastindex
                 value = m.group(group)
-                tstart = m.start(group)
-                tend = m.end()
+                tstart, tend = m.span(group)
                 names = sub.renames.get(ttype)
                 if names is not None:
                     ttype = names.get(value, ttype)
@@ -236,10 +269,12 @@ class DirectParser:
                     if state is None:
                         state = self.chain(stack[-2], stack[-1], ttype)
                     stack[-1] = state
-                    row = row_of(state)
+                    row = rows[state]  # decoded by `chain`
                     continue
                 reduce(act)
-                row = row_of(stack[-1])
+                row = rows[stack[-1]]
+                if row is None:
+                    row = row_of(stack[-1])
 
         # the end of the input: reduce until the start rule is complete (Lark's `$END`)
         end_state = self._end

@@ -296,7 +296,7 @@ class LalrParser:
         def rule(i: int) -> Rule:
             r = rules[i]
             if r is None:
-                r = rules[i] = _rule(rule_rows[i])
+                r = rules[i] = _rule(marshal.loads(rule_rows[i]))
             return r
 
         self.states = _States(tables["states"], rule)

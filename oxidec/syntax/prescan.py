@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .prescan_tokens import (IDENT, LIFETIME, LITERAL, PUNCT, LexError, Tok,  # noqa: F401
+                             tokenize)
 from .prescan_traits import skip_to_self_type
 from .prescan_attrs import DEVICE_ATTRS as _DEVICE_ATTRS, HOST_FN_ATTRS as _HOST_FN_ATTRS
 from .prescan_attrs import configured_out, strip_item
@@ -32,9 +34,6 @@ HOST_MARK = "\x01"
 # the text the parser sees, so the grammar can tell it from the `else` of an `if` (which
 # always follows a `}`; rustc likewise rejects a let-else initialiser that ends with `}`).
 LET_ELSE_MARK = "\x02"
-
-# kinds of Tok
-IDENT, LIFETIME, LITERAL, PUNCT = "ident", "lifetime", "literal", "punct"
 
 OPEN = {"(": ")", "[": "]", "{": "}"}
 CLOSE = {")": "(", "]": "[", "}": "{"}
@@ -51,23 +50,7 @@ KEYWORDS = frozenset("""
 # `Self` are path segments and stay identifiers in this grammar)
 RESERVED = KEYWORDS - {"self", "Self", "super", "crate"}
 
-
-@dataclass(frozen=True)
-class Tok:
-    kind: str
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True)
-class LexError:
-    message: str
-    start: int
-    end: int
-    label: str = ""
-    notes: tuple[str, ...] = ()
-    secondary: tuple[tuple[int, int, str], ...] = ()  # (start, end, label)
+_NOT_NEWLINE = re.compile(r"[^\n]")  # what blanking turns into a space
 
 
 @dataclass(frozen=True)
@@ -100,151 +83,6 @@ class Prescan:
     fatal: bool  # an error after which parsing the text is pointless
     skipped: dict[int, SkippedInfo] = field(default_factory=dict)
     regions: list[ItemRegion] = field(default_factory=list)
-
-
-# ---------------------------------------------------------------------------
-# Tokenizer
-
-# Rust's whitespace, plus a byte-order mark and no-break space (the grammar's %ignore agrees)
-_WS = re.compile(r"[ \t\n\r\f\v\u0085\u00a0\u200e\u200f\u2028\u2029\ufeff]+")
-_IDENT = re.compile(r"(?:r#)?[^\W\d]\w*")
-_NUMBER = re.compile(r"[0-9][0-9A-Za-z_]*(?:\.[0-9][0-9A-Za-z_]*)?")
-_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*"', re.S)
-_RAW_START = re.compile(r'(?:b|c)?r(#*)"')
-_STR_PREFIX = re.compile(r'(?:b|c)"')
-_CHAR = re.compile(r"'(?:\\(?:u\{[^}\n]*\}|x..|.)|[^\\\n'])'", re.S)
-_BYTE_CHAR = re.compile(r"b'(?:\\(?:x..|.)|[^\\\n'])'", re.S)
-_LIFETIME = re.compile(r"'(?:r#)?[^\W\d]\w*")
-_PUNCT = frozenset(";,.(){}[]@#~?:$=!<>-&|+*/^%")
-
-
-def _char_repr(ch: str) -> str:
-    if ch.isprintable() and not ch.isspace():
-        return ch
-    return "\\u{%x}" % ord(ch)
-
-
-def tokenize(text: str) -> tuple[list[Tok], list[tuple[int, int]], list[LexError], bool]:
-    """Tokens, ranges to blank (comments, unknown characters), errors, and whether an
-    error was fatal.
-
-    Fatal errors (an unterminated comment or string) swallow the rest of the file, as
-    in rustc; we stop there.
-    """
-    toks: list[Tok] = []
-    comments: list[tuple[int, int]] = []
-    errors: list[LexError] = []
-    n = len(text)
-    i = 0
-    if text.startswith("#!") and not text.startswith("#!["):
-        # a shebang line
-        i = text.find("\n")
-        i = n if i < 0 else i
-        comments.append((0, i))
-    while i < n:
-        ch = text[i]
-        m = _WS.match(text, i)
-        if m:
-            i = m.end()
-            continue
-        if ch == "/" and text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            comments.append((i, j))
-            i = j
-            continue
-        if ch == "/" and text.startswith("/*", i):
-            j = _block_comment_end(text, i)
-            if j < 0:
-                errors.append(LexError("unterminated block comment", i, i + 2))
-                comments.append((i, n))
-                return toks, comments, errors, True
-            comments.append((i, j))
-            i = j
-            continue
-        if ch == '"' or ((ch == "b" or ch == "c") and _STR_PREFIX.match(text, i)):
-            q = text.index('"', i)
-            m = _STRING_BODY.match(text, q + 1)
-            if not m:
-                errors.append(LexError("unterminated double quote string", i, q + 1))
-                return toks, comments, errors, True
-            toks.append(Tok(LITERAL, i, m.end(), text[i:m.end()]))
-            i = m.end()
-            continue
-        if ch in "rbc":
-            m = _RAW_START.match(text, i)
-            if m:
-                closing = '"' + m.group(1)
-                j = text.find(closing, m.end())
-                if j < 0:
-                    errors.append(LexError("unterminated raw string", i, m.end()))
-                    return toks, comments, errors, True
-                j += len(closing)
-                toks.append(Tok(LITERAL, i, j, text[i:j]))
-                i = j
-                continue
-            if text.startswith("b'", i):
-                m = _BYTE_CHAR.match(text, i)
-                if m:
-                    toks.append(Tok(LITERAL, i, m.end(), m.group()))
-                    i = m.end()
-                    continue
-        if ch == "'":
-            m = _CHAR.match(text, i)
-            if m:
-                toks.append(Tok(LITERAL, i, m.end(), m.group()))
-                i = m.end()
-                continue
-            m = _LIFETIME.match(text, i)
-            if m:
-                toks.append(Tok(LIFETIME, i, m.end(), m.group()))
-                i = m.end()
-                continue
-            errors.append(LexError("unterminated character literal", i, i + 1))
-            return toks, comments, errors, True
-        m = _IDENT.match(text, i)
-        if m:
-            toks.append(Tok(IDENT, i, m.end(), m.group()))
-            i = m.end()
-            continue
-        m = _NUMBER.match(text, i)
-        if m:
-            toks.append(Tok(LITERAL, i, m.end(), m.group()))
-            i = m.end()
-            continue
-        if ch in _PUNCT:
-            toks.append(Tok(PUNCT, i, i + 1, ch))
-            i += 1
-            continue
-        # not a Rust token: report once per run of the same character
-        j = i + 1
-        while j < n and text[j] == ch:
-            j += 1
-        notes = (f"character appears {j - i - 1} more time{'s' if j - i > 2 else ''}",) \
-            if j - i > 1 else ()
-        errors.append(LexError(f"unknown start of token: {_char_repr(ch)}", i, i + 1,
-                               notes=notes))
-        comments.append((i, j))  # blanked: the parser goes on without them
-        i = j
-    return toks, comments, errors, False
-
-
-def _block_comment_end(text: str, i: int) -> int:
-    """Offset just past the `*/` closing the (nested) block comment at i, or -1."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        if text.startswith("/*", i):
-            depth += 1
-            i += 2
-        elif text.startswith("*/", i):
-            depth -= 1
-            i += 2
-            if depth == 0:
-                return i
-        else:
-            i += 1
-    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -577,16 +415,15 @@ def prescan(text: str, promote: frozenset[int] = frozenset()) -> Prescan:
     scanner = _ItemScanner(text, toks, pairs, promote)
     scanner.scan(0, len(toks))
     chars = list(text)
-    from .macro_rules import blank_macro_args  # (macro_rules imports this module)
-    blank_macro_args(toks, pairs, chars)  # first: host items blanked below stay blank
+    if "macro_rules" in text:  # (no token can be `macro_rules` otherwise)
+        from .macro_rules import blank_macro_args  # (macro_rules imports this module)
+        blank_macro_args(toks, pairs, chars)  # first: host items blanked below stay blank
     for start, end in comments + scanner.blank:
-        for p in range(start, end):
-            if chars[p] != "\n":
-                chars[p] = " "
+        chars[start:end] = _NOT_NEWLINE.sub(" ", text[start:end])
     for start in scanner.skipped:
         chars[start] = HOST_MARK
     for j, tok in enumerate(toks):
-        if tok.kind == IDENT and tok.text == "else" and chars[tok.start] == "e" and j > 0 \
+        if tok.text == "else" and tok.kind == IDENT and chars[tok.start] == "e" and j > 0 \
                 and toks[j - 1].text != "}":
             chars[tok.start] = LET_ELSE_MARK
     # a HOST_MARK in the source itself is an unknown character: reported and blanked

@@ -72,26 +72,29 @@ def _include(row: tuple, single: frozenset) -> tuple:
                  if keep_all or not (is_term and filter_out))
 
 
-def single_child_rules(rules) -> frozenset:
-    """The inlined rules each of whose alternatives keeps exactly one child (module
-    docstring): the greatest set for which that holds, a child of such a rule counting as
-    one."""
-    by_origin: dict[str, list] = {}
-    for row in rules:
-        if row[0].startswith("_"):
-            by_origin.setdefault(row[0], []).append(row)
-    single = frozenset(by_origin)
+def single_child_rules(by_origin: dict[str, list]) -> frozenset:
+    """The inlined rules (given as {origin: its rules' rows}) each of whose alternatives
+    keeps exactly one child (module docstring): the greatest set for which that holds, a
+    child of such a rule counting as one."""
+    # per origin, the inlined rules its alternatives' one kept child names; None when an
+    # alternative keeps more or fewer, or keeps a token among other symbols
+    needs: dict[str, set | None] = {}
+    for origin, rows in by_origin.items():
+        need: set | None = set()
+        for row in rows:
+            kept = _include(row, frozenset())
+            if len(kept) != 1 or (kept[0][1] is not None and len(row[1]) > 1):
+                need = None
+                break
+            if kept[0][2]:
+                need.add(row[1][kept[0][0]][0])
+        needs[origin] = need
+    single = {origin for origin, need in needs.items() if need is not None}
     while True:
-        kept = frozenset(origin for origin, rows in by_origin.items()
-                         if origin in single and all(_keeps_one(r, single) for r in rows))
-        if kept == single:
-            return single
-        single = kept
-
-
-def _keeps_one(row: tuple, single: frozenset) -> bool:
-    inc = _include(row, single)
-    return len(inc) == 1 and not inc[0][2] and (len(row[1]) == 1 or inc[0][1] is None)
+        drop = {origin for origin in single if not needs[origin] <= single}
+        if not drop:
+            return frozenset(single)
+        single -= drop
 
 
 def _method(builder_cls, name: str):

@@ -7,8 +7,10 @@ to load. So the tables are kept in a form made for loading:
 
     terminals  (name, "str" | "re", pattern, flags, priority, (min, max) width)
     ignore     names of the ignored terminals
-    rules      (origin, ((symbol, is_terminal, filter_out), ...), order, alias,
-                keep_all_tokens, expand1, priority, template_source, empty_indices)
+    rules      one marshal'd row per rule: (origin, ((symbol, is_terminal, filter_out),
+               ...), order, alias, keep_all_tokens, expand1, priority, template_source,
+               empty_indices); decoded on first use (a file uses a tenth of them)
+    inlined    {origin: (rule, ...)}: the rules of each inlined `_rule`
     states     one marshal'd row per LALR state: {symbol: action}, action >= 0 shifts to
                that state, action < 0 reduces by rule ~action; rows are decoded on first use
     start/end  the start and end states
@@ -32,7 +34,7 @@ import sys
 
 from ..sha import sha256
 
-FORMAT = 1
+FORMAT = 2
 LARK_OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
                     maybe_placeholders=False, start="source_unit")
 START = "source_unit"
@@ -145,15 +147,20 @@ def build_tables(grammar: str) -> dict:
         terminals.append((_s(t.name), p.type, _s(p.value), tuple(sorted(map(str, p.flags))),
                           _s(p.raw), t.priority, width))
     rule_rows = []
-    for r in rules:
+    inlined: dict[str, list[int]] = {}
+    for i, r in enumerate(rules):
         o = r.options
-        rule_rows.append((_s(r.origin.name),
-                          tuple((_s(s.name), s.is_term, bool(getattr(s, "filter_out", False)))
-                                for s in r.expansion),
-                          r.order, _s(r.alias), bool(o.keep_all_tokens), bool(o.expand1),
-                          o.priority, _s(o.template_source), tuple(o.empty_indices)))
+        rule_rows.append(marshal.dumps(
+            (_s(r.origin.name),
+             tuple((_s(s.name), s.is_term, bool(getattr(s, "filter_out", False)))
+                   for s in r.expansion),
+             r.order, _s(r.alias), bool(o.keep_all_tokens), bool(o.expand1),
+             o.priority, _s(o.template_source), tuple(o.empty_indices)), MARSHAL_VERSION))
+        if r.origin.name.startswith("_"):
+            inlined.setdefault(_s(r.origin.name), []).append(i)
     return {"format": FORMAT, "terminals": tuple(terminals),
             "ignore": tuple(sorted(lk.ignore_tokens)), "rules": tuple(rule_rows),
+            "inlined": {k: tuple(v) for k, v in sorted(inlined.items())},
             "states": tuple(rows), "start": 0,
             "end": number[table.end_states[START]]}
 
