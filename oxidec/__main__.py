@@ -9,6 +9,8 @@ def run() -> None:
     gc.disable()  # no collections while the modules are imported (buildcmd.run_process)
     from .host.cache import fast_build
     fast_build(sys.argv[1:])
+    from .module_bundle import keep_module_bundle
+    keep_module_bundle()
     from .startup import keep_dataclass_code
     keep_dataclass_code()
     from .regex_cache import keep_regex_code

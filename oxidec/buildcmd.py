@@ -120,7 +120,7 @@ def assemble_cubin(ptxas: str, ptx: str, arch: str) -> bytes:
 
 
 def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file, dep_targets,
-          depfile, no_cache, arch, opt_level, fmad, no_fmad) -> None:
+          depfile, no_cache, arch, opt_level, fmad, no_fmad, jobs=0) -> None:
     """Compile FILE.rs to PTX (one .entry per #[kernel]), a header or a Rust module."""
     from .host import build as plan
     from .outputs import OutputError, OutputSet, check_not_inputs
@@ -164,7 +164,7 @@ def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file,
         comps = {}
         for stop in stops:
             opts = driver.Options(arch=arch, opt_level=opt_level, fmad=fmad and not no_fmad,
-                                  line_info=line_info, stop=stop)
+                                  line_info=line_info, stop=stop, jobs=resolve_jobs(jobs))
             comps[stop] = compile_or_exit(inp, opts, stdin_text, exit_on_error=False,
                                           warn=not comps)
             if comps[stop] is None:
@@ -240,6 +240,14 @@ def module_prefix(inp: str) -> str:
     return name if not name[0].isdigit() else "_" + name
 
 
+def resolve_jobs(jobs: int) -> int:
+    """`-j N`: N worker processes; 0, one per CPU this process may use (at most 8)."""
+    if jobs:
+        return jobs
+    from .codegen_jobs import default_jobs
+    return default_jobs()
+
+
 def render_output(kind: str, comp: driver.Compilation, prefix: str, ptxas: str | None,
                   arch: str) -> str | bytes:
     try:
@@ -284,8 +292,10 @@ def run_process(main, *args, **kwargs) -> None:
     except (OSError, ValueError):
         code = code or 1
     from .regex_cache import save_regex_code
+    from .module_bundle import save_module_bundle
     from .startup import save_dataclass_code
     save_dataclass_code()
+    save_module_bundle()
     save_regex_code()
     os._exit(code)
 
@@ -300,4 +310,4 @@ def plain_main(argv: list[str]) -> None:
                 prefix=None, line_info=plain["line_info"], dep_only=False, dep_write=False,
                 dep_file=None, dep_targets=(), depfile=None, no_cache=plain["no_cache"],
                 arch=plain["arch"], opt_level=plain["opt_level"], fmad=True,
-                no_fmad=plain["no_fmad"])
+                no_fmad=plain["no_fmad"], jobs=plain["jobs"])

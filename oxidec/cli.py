@@ -14,6 +14,8 @@ if __name__ == "__main__":  # a plain build: done before click is imported
     gc.disable()  # no collections while the modules are imported (buildcmd.run_process)
     from oxidec.host.cache import fast_build
     fast_build(sys.argv[1:])
+    from oxidec.module_bundle import keep_module_bundle
+    keep_module_bundle()
     from oxidec.startup import keep_dataclass_code
     keep_dataclass_code()
     from oxidec.regex_cache import keep_regex_code
@@ -95,12 +97,17 @@ def common_options(f):
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Compile even when the compile cache ($OXIDEC_CACHE_DIR, else "
                    "$XDG_CACHE_HOME/oxidec) has this build's outputs; store nothing.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              metavar="N",
+              help="Worker processes for the optimiser and the PTX writer of a large file "
+                   "(0: one per CPU, at most 8; 1: none). A small file is compiled in one "
+                   "process; the output is the same either way.")
 @common_options
 def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file, dep_targets,
-          depfile, no_cache, arch, opt_level, fmad, no_fmad) -> None:
+          depfile, no_cache, jobs, arch, opt_level, fmad, no_fmad) -> None:
     """Compile FILE.rs to PTX (one .entry per #[kernel]), a header or a Rust module."""
     build_command(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file,
-                  dep_targets, depfile, no_cache, arch, opt_level, fmad, no_fmad)
+                  dep_targets, depfile, no_cache, arch, opt_level, fmad, no_fmad, jobs)
 
 
 @main.command()

@@ -4,6 +4,9 @@ call `compile_source` / `compile_file`.
     source -> parse -> resolve -> typeck -> lower (MIR) -> unsafeck, borrowck
            -> optimize (-O level) -> fma contraction (--fmad) -> ptxas workarounds -> PTX
 
+From the optimiser on, each body is compiled on its own (after inlining); a large program's
+bodies may be shared out among worker processes (`Options.jobs`, codegen_jobs.py).
+
 The checks run before the passes because the passes may turn moves into copies; fma
 contraction runs on MIR, not in the emitter, so the simulator sees the same operations.
 
@@ -35,6 +38,9 @@ class Options:
     # -O2: a kernel's 32-bit index version behind a uniform test (passes/index32.py); off,
     # the tests of other passes see one version
     index32: bool = True
+    # worker processes for the passes and the emitter of a large program (codegen_jobs.py);
+    # with more than 1 and a stop at "ptx", `Compilation.program` is left unoptimised
+    jobs: int = 1
 
 
 @dataclass
@@ -77,7 +83,7 @@ def _compile(source: SourceFile, options: Options | None) -> Compilation:
     from .typeck import typeck
     from .lower import lower
     from .checks import borrowck, unsafeck
-    from .passes import contract_program, optimize_program, ptxas_workarounds
+    from .passes import contract_program, optimize_body, prepare_program, ptxas_workarounds
     from .ptx import check_limits, check_local_memory, emit_program, ptx_version
 
     opts = options or Options()
@@ -100,7 +106,14 @@ def _compile(source: SourceFile, options: Options | None) -> Compilation:
     check_limits(comp.program, ptx_version(opts.arch), sink); sink.check()
     if opts.stop == "mir":
         return comp
-    optimize_program(comp.program, opts.opt_level, index32_version=opts.index32)
+    prepare_program(comp.program, opts.opt_level)  # inlining: what needs every body
+    if opts.jobs > 1 and opts.stop == "ptx":
+        from .codegen_jobs import optimize_and_emit
+        comp.ptx = optimize_and_emit(comp.program, opts, opts.jobs)
+        if comp.ptx is not None:
+            return comp
+    for body in comp.program.bodies:
+        optimize_body(body, opts.opt_level, index32_version=opts.index32)
     if opts.fmad:
         contract_program(comp.program)
     if opts.stop == "mir-opt":

@@ -56,6 +56,7 @@ def statements(program: M.Program, kind) -> list:
 
 ATOMICS = """
 #[device]
+#[inline(never)] // a call: its atomic goes through a generic pointer
 fn bump(c: DeviceAtomicU32) -> u32 {
     c.fetch_add(1, AtomicOrdering::Relaxed)
 }

@@ -41,7 +41,7 @@ def _click_reading(argv: list[str], monkeypatch) -> dict | None:
     def capture(*args):
         names = ("files", "output", "emit", "prefix", "line_info", "dep_only", "dep_write",
                  "dep_file", "dep_targets", "depfile", "no_cache", "arch", "opt_level",
-                 "fmad", "no_fmad")
+                 "fmad", "no_fmad", "jobs")
         seen.update(zip(names, args))
 
     monkeypatch.setattr(cli, "build_command", capture)
@@ -69,6 +69,7 @@ def _plain_reading(argv: list[str], monkeypatch) -> dict | None:
     "build k.rs --no-fmad --no-line-info",
     "build k.rs --no-line-info --line-info -o -",
     "build --no-cache k.rs -o sub/k.ptx",
+    "build k.rs -j 2", "build k.rs -j3 --jobs=1", "build --jobs 4 k.rs -O1",
 ])
 def test_plain_lines_read_as_click_reads_them(line, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -85,6 +86,7 @@ def test_plain_lines_read_as_click_reads_them(line, tmp_path, monkeypatch):
     "build a.rs k.rs", "build - -o k.ptx", "build k.rs -o", "build k.rs --fmad=false",
     "build k.rs -MD", "build k.rs -o --arch", "build k.cu", "build dir.rs", "build k.rs -- x",
     "build k.rs -ok.ptx", "build k.rs --output", "build k.rs -O=2",
+    "build k.rs -j", "build k.rs -j -1", "build k.rs -jx", "build k.rs --jobs=",
 ])
 def test_other_lines_are_left_to_click(line, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

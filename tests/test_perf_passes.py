@@ -63,9 +63,23 @@ pub fn k(x: &[u32], y: &[u32], mut out: DisjointSlice<u32>) {
 def test_helpers_are_inlined_but_inline_never_is_a_call() -> None:
     comp = compile_(HELPERS)
     assert calls(body_of(comp, "k")) == ["cube"]
-    assert calls(body_of(comp, "sq_plus")) == []  # its own call to sq is inlined too
-    entry = comp.ptx.split(".entry k")[1]
-    assert "sq_plus," not in entry and "cube," in entry
+    # sq_plus (and its own call of sq) inlined: no kernel calls either any more, and
+    # neither is written as a `.func` (passes/dead_functions.py)
+    assert [b.name for b in comp.program.bodies] == ["cube", "k"]
+    assert ".func (.param .b32 func_retval0) cube(" in comp.ptx
+    assert "sq_plus" not in comp.ptx and "sq(" not in comp.ptx
+    assert "cube," in comp.ptx.split(".entry k")[1]
+
+
+def test_a_library_without_kernels_keeps_its_functions() -> None:
+    comp = compile_("""
+#[device]
+fn twice(x: u32) -> u32 { x.wrapping_mul(2) }
+#[device]
+fn unused(x: u32) -> u32 { twice(x) + 1 }
+""")
+    assert [b.name for b in comp.program.bodies] == ["twice", "unused"]
+    assert "twice(" in comp.ptx and "unused(" in comp.ptx
 
 
 def test_inlined_helpers_compute_what_the_calls_did(rng) -> None:
@@ -164,8 +178,8 @@ def tree_reference(x: np.ndarray, blocks: int) -> np.ndarray:
 
 def test_constant_stepped_while_loops_become_straight_code() -> None:
     comp = compile_(TREE, "mir-opt")
-    for name in ("k", "warp_scan"):
-        assert find_loops(body_of(comp, name)) == [], name
+    assert [b.name for b in comp.program.bodies] == ["k"]  # warp_scan inlined, then dropped
+    assert find_loops(body_of(comp, "k")) == []
 
 
 def test_unrolled_tree_and_scans_compute_the_same(rng) -> None:

@@ -82,10 +82,11 @@ def test_library_users_keep_their_dataclasses(tmp_path):
 
 
 # What a plain build must not load: the click CLI, pathlib (and urllib.parse, ipaddress),
-# hashlib (OpenSSL), difflib (only for suggestions), NumPy and the runtime, and the
-# third-party `regex`/`interegular` that Lark's runtime would import where installed.
+# hashlib (OpenSSL), difflib (only for suggestions), NumPy and the runtime, Lark (a text
+# without syntax errors is parsed by oxidec/syntax/direct.py), and the third-party
+# `regex`/`interegular` that Lark's runtime would import where installed.
 NOT_ON_THE_BUILD_PATH = ("click", "pathlib", "hashlib", "difflib", "numpy", "tempfile",
-                         "oxidec.runtime", "oxidec.sim")
+                         "oxidec.runtime", "oxidec.sim", "lark")
 
 
 def test_a_plain_build_imports_only_what_it_needs(tmp_path):
@@ -109,7 +110,7 @@ def test_a_plain_build_imports_only_what_it_needs(tmp_path):
     imported = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()
                 if line.startswith("import time:") and line.count("|") == 2}
     # the probe sees imports (not those made through importlib.import_module)
-    assert "oxidec.driver" in imported and "lark.parsers.lalr_parser" in imported
+    assert "oxidec.driver" in imported and "oxidec.syntax.direct" in imported
     loaded = sorted(m for m in imported
                     if m in NOT_ON_THE_BUILD_PATH or m.split(".")[0] in NOT_ON_THE_BUILD_PATH
                     or any(m.startswith(p + ".") for p in NOT_ON_THE_BUILD_PATH))
@@ -122,7 +123,7 @@ def test_lark_is_loaded_without_regex_and_leaves_it_importable(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     (site / "regex.py").write_text("MARK = 'the stand-in'\n")
-    code = ("import sys\nimport oxidec.syntax\nimport lark.utils\n"
+    code = ("import sys\nimport oxidec.syntax.lalr\nimport lark.utils\n"
             "assert 'regex' not in sys.modules and not lark.utils._has_regex\n"
             "import regex\nprint(regex.MARK)\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(site)]))
@@ -161,3 +162,62 @@ def test_regex_code_is_kept_and_replayed_as_re_compiles_it(tmp_path):
         "regex_cache.keep_regex_code()", "pass")], capture_output=True, text=True, cwd=ROOT,
         env=dict(os.environ, PYTHONPATH=str(ROOT), OXIDEC_CACHE_DIR="off"), timeout=300)
     assert results == results_again == plain.stdout.split("\n", 1)[1]
+
+
+BUNDLE_PROBE = """
+import sys
+from oxidec import module_bundle
+module_bundle.keep_module_bundle()
+import oxidec.driver, oxidec.passes.dead_functions as dead
+from oxidec.mir import syntax
+print(len(module_bundle._served), 'oxidec.driver' in module_bundle._served,
+      oxidec.driver.__file__, getattr(dead, 'MARK', None))
+module_bundle.save_module_bundle()
+"""
+
+
+def _bundle_run(cache: Path, root: Path = ROOT) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(root), OXIDEC_CACHE_DIR=str(cache))
+    r = subprocess.run([sys.executable, "-c", BUNDLE_PROBE], capture_output=True, text=True,
+                       cwd=root, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
+def test_module_bundle_serves_the_compiler_from_one_file(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    served, driver, file, mark = _bundle_run(cache)
+    assert (served, driver, mark) == ("0", "False", "None")  # nothing to read yet
+    assert len(list(cache.glob("modules-*.marshal"))) == 1
+    served, driver, file_again, mark = _bundle_run(cache)
+    assert int(served) > 50 and driver == "True" and mark == "None"
+    assert file_again == file == str(ROOT / "oxidec" / "driver.py")  # still the module's file
+
+
+def test_module_bundle_does_not_serve_an_edited_module(tmp_path):
+    import shutil
+    root = tmp_path / "tree"
+    shutil.copytree(ROOT / "oxidec", root / "oxidec",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    _bundle_run(cache, root)
+    edited = root / "oxidec" / "passes" / "dead_functions.py"
+    edited.write_text(edited.read_text() + "\nMARK = 'edited'\n")
+    served, driver, _, mark = _bundle_run(cache, root)
+    assert driver == "True" and mark == "edited"  # the others from the file, not this one
+    served_after, _, _, mark = _bundle_run(cache, root)
+    assert mark == "edited" and int(served_after) == int(served) + 1  # and now it is kept
+
+
+def test_module_bundle_foreign_or_damaged_file_is_not_used(tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    _bundle_run(cache)
+    (path,) = cache.glob("modules-*.marshal")
+    path.write_bytes(b"garbage")
+    assert _bundle_run(cache)[:2] == ["0", "False"]
+    assert _bundle_run(cache)[1] == "True"  # rewritten by the run before
+    cache.chmod(0o777)  # others may write here: the file is not read
+    assert _bundle_run(cache)[:2] == ["0", "False"]

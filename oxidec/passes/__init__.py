@@ -8,6 +8,9 @@ changed anything. `optimize(body, level)` runs the pipeline of a `-O` level to a
          simplify_locals, then the loop passes (loops.py has the analysis they share):
          full_unroll, pow2_div (unsigned / and % by 2^k), bool_select, check_elim, licm,
          bounds_hoist, guard_hoist, address_reduce, strength_reduce, loop_rotate, loop_unroll
+
+`optimize_program` drops, at every level, the device functions no kernel calls once
+inlining is done (dead_functions.py), then optimises each body.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from .copy_prop import copy_prop
 from .dead_code import dead_code, simplify_locals
 from .ref_elim import ref_elim
 from .inline import inline_program
+from .dead_functions import drop_uncalled
 from .fma_contract import fma_contract
 from .loop_bools import loop_bools
 from .wide_ints import wide_ints
@@ -179,18 +183,34 @@ def _to_fixpoint(body: Body, names: tuple[str, ...], verify: bool) -> bool:
 
 def optimize_program(program: Program, level: int = 2, *, verify: bool = False,
                      index32_version: bool = True) -> bool:
+    """`prepare_program`, then `optimize_body` on every body."""
+    changed = prepare_program(program, level)
+    for body in program.bodies:
+        changed |= optimize_body(body, level, verify=verify, index32_version=index32_version)
+    return changed
+
+
+def prepare_program(program: Program, level: int = 2) -> bool:
+    """What needs the whole program: after it, each body is optimised on its own
+    (`optimize_body`; codegen_jobs.py does that in several processes)."""
     # helpers are inlined first (inline.py), so that the passes see through the calls
     changed = inline_program(program) if level >= 2 else False
-    for body in program.bodies:
-        changed |= optimize(body, level, verify=verify)
-        if level >= 2 and index32_version and not address_taken(body) and index32(body):
-            # the copy's 64-bit arithmetic that only fed what now reads 32-bit shadows
-            # is dead (index32.py); once, after the loop passes, which see one version
-            changed = True
-            for name in INDEX32_CLEANUP:
-                REGISTRY[name](body)
-            if verify:
-                _verify_after(body, "index32")
+    # what inlining left without a caller is not optimised or emitted (dead_functions.py)
+    return drop_uncalled(program) or changed
+
+
+def optimize_body(body: Body, level: int = 2, *, verify: bool = False,
+                  index32_version: bool = True) -> bool:
+    """The pass rounds of `level` on one body, then its 32-bit index version (index32.py)."""
+    changed = optimize(body, level, verify=verify)
+    if level >= 2 and index32_version and not address_taken(body) and index32(body):
+        # the copy's 64-bit arithmetic that only fed what now reads 32-bit shadows
+        # is dead (index32.py); once, after the loop passes, which see one version
+        changed = True
+        for name in INDEX32_CLEANUP:
+            REGISTRY[name](body)
+        if verify:
+            _verify_after(body, "index32")
     return changed
 
 
@@ -203,12 +223,17 @@ def contract_program(program: Program) -> bool:
 
 
 def ptxas_workarounds(program: Program) -> bool:
-    """The rewrites that steer around ptxas faults, last before PTX (the simulator runs the
-    same MIR): loop-carried bools in integer registers (loop_bools.py)."""
+    """`ptxas_workarounds_body` over every body."""
     changed = False
     for body in program.bodies:
-        changed |= loop_bools(body)
+        changed |= ptxas_workarounds_body(body)
     return changed
+
+
+def ptxas_workarounds_body(body: Body) -> bool:
+    """The rewrites that steer around ptxas faults, last before PTX (the simulator runs the
+    same MIR): loop-carried bools in integer registers (loop_bools.py)."""
+    return loop_bools(body)
 
 
 def _verify_after(body: Body, name: str) -> None:
@@ -219,7 +244,8 @@ def _verify_after(body: Body, name: str) -> None:
 
 
 __all__ = [
-    "optimize", "optimize_program", "PASSES", "REGISTRY", "const_fold", "copy_prop",
+    "optimize", "optimize_program", "prepare_program", "optimize_body",
+    "ptxas_workarounds_body", "PASSES", "REGISTRY", "const_fold", "copy_prop",
     "dead_code", "simplify_locals", "simplify_cfg", "remove_unreachable", "fma_contract",
     "contract_program",
 ]

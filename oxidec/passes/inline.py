@@ -18,7 +18,8 @@ see (the callee's locals are its own), so the simulator and the GPU compute the 
 results. Callees are inlined into first (bottom-up), so that a chain of helpers flattens;
 a callee that (transitively) calls itself, or whose locals have their address taken (the
 caller would lose the passes that track values, see passes/__init__.py), stays a call.
-The callee's body itself stays in the program (the emitter writes it as a `.func`).
+The callee's body stays in the program while a call to it is left; one that no kernel
+calls any more is dropped next (dead_functions.py).
 """
 from __future__ import annotations
 

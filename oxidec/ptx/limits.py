@@ -47,11 +47,16 @@ def check_local_memory(program: mir.Program, sink: DiagnosticSink) -> None:
     """The `.local` memory of each function, as emitted (after the passes removed the
     temporaries), within the per-thread limit."""
     for body in program.bodies:
-        locals_ = memory_locals(body)
-        total = sum(mem_size(m.ty) for m in locals_.values())
-        if total > LOCAL_MEMORY:
-            biggest = max(locals_, key=lambda i: mem_size(locals_[i].ty))
-            _local_memory_error(body, body.locals[biggest], total, sink)
+        check_body_local_memory(body, sink)
+
+
+def check_body_local_memory(body: mir.Body, sink: DiagnosticSink) -> None:
+    """`check_local_memory` of one function."""
+    locals_ = memory_locals(body)
+    total = sum(mem_size(m.ty) for m in locals_.values())
+    if total > LOCAL_MEMORY:
+        biggest = max(locals_, key=lambda i: mem_size(locals_[i].ty))
+        _local_memory_error(body, body.locals[biggest], total, sink)
 
 
 def _version(text: str) -> tuple[int, ...]:

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import bisect
 
+from .lark_runtime import install
+
+install()  # before the first import of Lark (lark_runtime.py)
+
 from lark.lexer import Token
 from lark.tree import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken

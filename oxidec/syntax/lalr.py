@@ -21,6 +21,10 @@ from __future__ import annotations
 import marshal
 import re
 
+from .lark_runtime import install
+
+install()  # before the first import of Lark (lark_runtime.py)
+
 from lark.common import LexerConf
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal

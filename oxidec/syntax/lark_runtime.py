@@ -9,7 +9,8 @@ before the front end imports any of them, registers the `lark` package without r
 `lark.__version__`) are made on first use, by running `__init__` then -- when the grammar
 changed and the tables are rebuilt, or when other code in the process uses Lark. The
 front end imports names from their submodules (`from lark.lexer import Token`) so as not
-to ask for them.
+to ask for them. A text without syntax errors needs no Lark at all (direct.py): the modules
+that import Lark (lalr.py, errors.py, tree_walk.py) call `install()` before they do.
 
 Lark's runtime also imports the third-party `regex` and `interegular` when they are
 installed (lark.utils, lark.lexer: for Unicode categories in terminals and for checking

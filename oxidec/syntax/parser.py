@@ -1,23 +1,24 @@
 """`parse(source, sink) -> ast.SourceUnit`: the front end's one entry point.
 
-    text --prescan--> blanked text --LALR (grammar/oxide.lark)--> parse tree --AstBuilder--> AST
+    text --prescan--> blanked text --LALR (grammar/oxide.lark)--> AST
 
-The parser is Lark's LALR parser with its contextual lexer; its tables are built from
-grammar/oxide.lark once per grammar edit and loaded from the user's cache directory in a few
-milliseconds (tables.py), and the parser made from them sets itself up as it goes (lalr.py).
+The LALR tables are built from grammar/oxide.lark by Lark once per grammar edit and loaded
+from the user's cache directory in a few milliseconds (tables.py). A text is parsed by
+direct.py, which builds the AST at each reduction (transform.AstBuilder's methods) and needs
+no part of Lark. At a syntax error it gives up, and the text is parsed again by Lark's
+parser (lalr.py) into a parse tree, with the error recovery of errors.py reporting every
+error, and the AST built from the tree (tree_walk.py): the same methods, the same result
+where the two both parse.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from lark.exceptions import UnexpectedInput
-
 from .. import ast
 from ..diagnostics import DiagnosticSink, Label
 from ..span import SourceFile, Span
-from .errors import ErrorReporter
-from .lalr import LalrParser
 from ..ast_fields import child_fields
+from .direct import DirectParser, SyntaxFailure
 from .macro_rules import MAX_DEPTH, MacroDef, MacroError, definitions, expand_call
 from .prescan import LexError, prescan
 from .tables import grammar_text, load_tables
@@ -27,21 +28,40 @@ SYNTAX = "OX0001"
 
 __all__ = ["parse", "lark_parser", "build_parser", "grammar_text"]
 
-_parser: LalrParser | None = None
+_tables: dict | None = None
+_direct: DirectParser | None = None
+_parser = None  # lalr.LalrParser, made at the first syntax error
 
 
-def build_parser(use_cache: bool = True) -> LalrParser:
-    """The parser, from the cached tables (built and stored when the grammar changed);
-    callers normally use `lark_parser()`."""
+def _load_tables() -> dict:
+    global _tables
+    if _tables is None:
+        _tables = load_tables()
+    return _tables
+
+
+def build_parser(use_cache: bool = True):
+    """Lark's parser (lalr.LalrParser), from the cached tables (built and stored when the
+    grammar changed); callers normally use `lark_parser()`."""
+    from .lalr import LalrParser
     return LalrParser(load_tables(use_cache))
 
 
-def lark_parser() -> LalrParser:
-    """The process-wide parser."""
+def lark_parser():
+    """The process-wide Lark parser (the parse after a syntax error)."""
     global _parser
     if _parser is None:
-        _parser = build_parser()
+        from .lalr import LalrParser
+        _parser = LalrParser(_load_tables())
     return _parser
+
+
+def direct_parser() -> DirectParser:
+    """The process-wide direct parser."""
+    global _direct
+    if _direct is None:
+        _direct = DirectParser(_load_tables(), AstBuilder)
+    return _direct
 
 
 def _report_lex_error(file: SourceFile, sink: DiagnosticSink, err: LexError) -> None:
@@ -63,16 +83,35 @@ def parse(source: SourceFile, sink: DiagnosticSink,
     empty = ast.SourceUnit(items=(), span=Span(source, 0, len(source.text)))
     if pre.fatal:
         return empty
+    # the builder's own diagnostics (a keyword as a name, a bad literal) wait in `scratch`:
+    # at a syntax error they are dropped, and the parse with Lark reports them after it
+    scratch = DiagnosticSink()
+    try:
+        unit = direct_parser().parse(pre.text, AstBuilder(source, scratch, pre.skipped))
+    except SyntaxFailure:
+        unit = _parse_with_recovery(source, sink, pre)
+        if unit is None:
+            return empty
+    else:
+        for diag in scratch.diagnostics:
+            sink.emit(diag)
+    defs = dict(macros or {})
+    defs.update(definitions(source.text, pre.skipped))
+    return expand_item_macros(unit, defs, sink, depth) if defs else unit
+
+
+def _parse_with_recovery(source: SourceFile, sink: DiagnosticSink, pre) -> ast.SourceUnit | None:
+    """Lark's parse, with errors.py reporting each syntax error and recovering; None when it
+    gave up."""
+    from .errors import ErrorReporter, UnexpectedInput  # imports Lark (lark_runtime.py)
+    from .tree_walk import build
     lk = lark_parser()
     reporter = ErrorReporter(source, sink, pre, lk.terminals)
     try:
         tree = lk.parse(pre.text, on_error=reporter.on_error)
     except UnexpectedInput:
-        return empty  # reported by on_error, which then gave up
-    unit = AstBuilder(source, sink, pre.skipped).transform(tree)
-    defs = dict(macros or {})
-    defs.update(definitions(source.text, pre.skipped))
-    return expand_item_macros(unit, defs, sink, depth) if defs else unit
+        return None  # reported by on_error, which then gave up
+    return build(AstBuilder(source, sink, pre.skipped), tree)
 
 
 def expand_item_macros(unit: ast.SourceUnit, defs: dict, sink: DiagnosticSink,

@@ -110,6 +110,8 @@ def tables_bytes(grammar: str) -> bytes:
 
 def build_tables(grammar: str) -> dict:
     """The tables of `grammar`, as plain data (see the module docstring)."""
+    from .lark_runtime import install
+    install()  # Lark's runtime without `regex` and `interegular` (lark_runtime.py)
     from lark import Lark
     from lark.parsers.lalr_analysis import Shift
 

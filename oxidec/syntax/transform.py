@@ -1,7 +1,7 @@
 """Parse tree -> AST: one method per grammar rule of grammar/oxide.lark.
 
-Each method takes Lark's `meta` (positions, for the node's span) and the rule's
-children (already transformed: AST nodes, plus the named tokens the grammar keeps) and
+Each method takes the node's `meta` (positions, for the node's span) and the rule's
+children (already built: AST nodes, plus the named tokens the grammar keeps) and
 carries the grammar fragment it handles in a comment. Method names are the rule names,
 which match the AST classes (`let_stmt` -> `ast.LetStmt`).
 
@@ -12,16 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lark.lexer import Token
-from lark.visitors import v_args
-from lark.visitors import Transformer_NonRecursive
-
 from .. import ast
 from ..diagnostics import DiagnosticSink
 from ..span import SourceFile, Span
 from . import literals
 from .prescan import RESERVED, SkippedInfo
 from .stmt_attrs import attach_stmt_attrs, attrs_of
+from .token import Token
 from .transform_enums import EnumRules
 from .transform_generics import GenericRules, split_generics
 from .transform_items import ItemRules
@@ -76,29 +73,16 @@ def _has(children: list, type_: str) -> bool:
     return any(isinstance(c, Token) and c.type == type_ for c in children)
 
 
-def _rule_methods(cls) -> list[str]:
-    if "_RULES" not in cls.__dict__:
-        cls._RULES = [n for n in dir(cls) if not n.startswith("_")
-                      and hasattr(getattr(cls, n), "visit_wrapper")]
-    return cls._RULES
-
-
-@v_args(meta=True)
-class AstBuilder(EnumRules, Transformer_NonRecursive):
-    vars().update({k: v for k, v in vars(ItemRules).items() if not k.startswith("__")})
-    vars().update({k: v for k, v in vars(GenericRules).items() if not k.startswith("__")})
-    vars().update({k: v for k, v in vars(TraitRules).items() if not k.startswith("__")})
+class AstBuilder(TraitRules, GenericRules, ItemRules, EnumRules):
+    """One method per grammar rule, called with the node's `meta` (positions) and its
+    children, bottom-up: by the direct parse at each reduction (direct.py), or over Lark's
+    tree after a syntax error (tree_walk.py)."""
 
     def __init__(self, file: SourceFile, sink: DiagnosticSink,
                  skipped: dict[int, SkippedInfo]):
-        super().__init__(visit_tokens=False)
         self.file = file
         self.sink = sink
         self.skipped = skipped
-        # Bind each rule method once: v_args builds a new wrapper on every attribute
-        # lookup otherwise, which was a seventh of the parse time.
-        for name in _rule_methods(type(self)):
-            setattr(self, name, getattr(self, name))
 
     # -- helpers --------------------------------------------------------------
 

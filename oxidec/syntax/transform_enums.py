@@ -3,10 +3,8 @@
 grammar/oxide.lark (the sections marked "helper `enums`")."""
 from __future__ import annotations
 
-from lark.lexer import Token
-from lark.visitors import v_args
-
 from .. import ast
+from .token import Token
 
 SYNTAX = "OX0001"
 
@@ -23,13 +21,7 @@ def _has(children: list, type_: str) -> bool:
     return any(isinstance(c, Token) and c.type == type_ for c in children)
 
 
-rule = v_args(meta=True)  # each method takes (meta, children), as AstBuilder's do
-
-
 class EnumRules:
-
-
-    @rule
     def enum_item(self, meta, children):
         # enum_item: vis? "enum" IDENT generic_params? where_clause? "{" (variant ("," variant)*
         #            ","?)? "}"
@@ -40,7 +32,6 @@ class EnumRules:
         return ast.EnumItem(attrs=(), name=self.name(name_tok), name_span=self.tspan(name_tok),
                             variants=variants, generics=generics, span=self.span(meta))
 
-    @rule
     def variant(self, meta, children):
         # variant: attribute* IDENT variant_fields? ("=" expr)?   (attributes are dropped)
         name_tok = _tokens(children, "IDENT")[0]
@@ -54,24 +45,20 @@ class EnumRules:
         return ast.VariantDef(name=self.name(name_tok), kind=kind, fields=fields, discr=discr,
                               span=self.span(meta))
 
-    @rule
     def tuple_variant_fields(self, meta, children):
         # variant_fields: "(" (type ("," type)* ","?)? ")"
         return "tuple", tuple(ast.FieldDef(name=str(i), ty=t, span=t.span)
                               for i, t in enumerate(children))
 
-    @rule
     def struct_variant_fields(self, meta, children):
         # variant_fields: "{" _field_defs? "}"
         return "struct", tuple(children)
 
 
-    @rule
     def rest_pat(self, meta, children):
         # rest_pat: DOTDOT
         return ast.RestPat(span=self.span(meta))
 
-    @rule
     def struct_pat(self, meta, children):
         # struct_pat: IDENT ("::" IDENT)* "{" (_field_pat ("," _field_pat)* ","?)? "}"
         nodes = _nodes(children)
@@ -83,14 +70,12 @@ class EnumRules:
         return ast.StructPat(path=self._path(_tokens(children, "IDENT"), meta), fields=fields,
                              rest=bool(rests), span=self.span(meta))
 
-    @rule
     def field_pat(self, meta, children):
         # field_pat: IDENT ":" pattern
         name_tok = _tokens(children, "IDENT")[0]
         return ast.FieldPat(name=self.name(name_tok), pat=_nodes(children)[0],
                             span=self.span(meta))
 
-    @rule
     def shorthand_field_pat(self, meta, children):
         # field_pat: REF? MUT? IDENT
         name_tok = _tokens(children, "IDENT")[0]
@@ -99,35 +84,29 @@ class EnumRules:
                            by_ref=_has(children, "REF"), span=span)
         return ast.FieldPat(name=str(name_tok), pat=pat, span=span)
 
-    @rule
     def ref_pat(self, meta, children):
         # ref_pat: AMP _pat_no_or
         return ast.RefPat(inner=_nodes(children)[0], span=self.span(meta))
 
-    @rule
     def ref_ref_pat(self, meta, children):
         # ref_pat: ANDAND _pat_no_or   (`&&x` is two reference patterns)
         span = self.span(meta)
         inner = ast.RefPat(inner=_nodes(children)[0], span=span)
         return ast.RefPat(inner=inner, span=span)
 
-    @rule
     def slice_pat(self, meta, children):
         # slice_pat: "[" (pattern ("," pattern)* ","?)? "]"
         return ast.SlicePat(elems=tuple(_nodes(children)), span=self.span(meta))
 
 
-    @rule
     def let_else(self, meta, children):
         # let_else: LET_ELSE block   (`let PAT = EXPR else { .. };`)
         return _nodes(children)[0]
 
-    @rule
     def try_expr(self, meta, children):
         # postfix: postfix QUESTION
         return ast.TryExpr(expr=children[0], span=self.span(meta))
 
-    @rule
     def closure_expr(self, meta, children):
         # assign: MOVE? closure_params assign
         # | MOVE? closure_params "->" type block_expr
@@ -136,7 +115,6 @@ class EnumRules:
         return ast.ClosureExpr(params=params, body=children[-1], is_move=_has(children, "MOVE"),
                                ret=ret, span=self.span(meta))
 
-    @rule
     def impl_type(self, meta, children):
         # impl_type: "impl" trait_bound
         bounds = tuple(c for c in children if isinstance(c, ast.TraitBound))
@@ -146,35 +124,29 @@ class EnumRules:
                                    span=self.span(meta))
         return ast.ImplTraitType(bounds=bounds, span=self.span(meta))
 
-    @rule
     def fn_ptr_type(self, meta, children):
         # fn_ptr_type: UNSAFE? "fn" fn_type_args fn_type_ret?
         params = next(c for c in children if isinstance(c, tuple))
         ret = next((c[0] for c in children if isinstance(c, list)), None)
         return ast.FnPtrType(params=params, ret=ret, span=self.span(meta))
 
-    @rule
     def fn_type_args(self, meta, children):
         # fn_type_args: "(" (type ("," type)* ","?)? ")"
         return tuple(c for c in children if isinstance(c, ast.TypeExpr))
 
-    @rule
     def fn_type_ret(self, meta, children):
         # fn_type_ret: "->" type
         return [children[-1]]
 
-    @rule
     def closure_params(self, meta, children):
         # closure_params: PIPE (closure_param ("," closure_param)* ","?)? PIPE | OROR
         return tuple(c for c in children if isinstance(c, ast.ClosureParam))
 
-    @rule
     def closure_param(self, meta, children):
         # closure_param: _pat_no_or (":" type)?
         ty = children[1] if len(children) > 1 else None
         return ast.ClosureParam(pat=children[0], ty=ty, span=self.span(meta))
 
-    @rule
     def matches_expr(self, meta, children):
         # matches_expr: MATCHES BANG "(" expr "," pattern match_guard? ","? ")"
         nodes = _nodes(children)

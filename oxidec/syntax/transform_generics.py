@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lark.lexer import Token
-
 from .. import ast
+from .token import Token
 from ..span import Span
 
 

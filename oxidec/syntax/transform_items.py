@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from lark.lexer import Token
-
 from .. import ast
+from .token import Token
 from .stmt_attrs import attrs_of, cfg_removes
 from ..span import Span
 

@@ -15,9 +15,8 @@ copied into its class body like ItemRules.
 from __future__ import annotations
 
 
-from lark.lexer import Token
-
 from .. import ast
+from .token import Token
 from ..span import Span
 
 
