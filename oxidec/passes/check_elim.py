@@ -77,8 +77,9 @@ class _Checker:
         self.fixed_args = never_written(body, writes, taken)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
-        self.widened = widened_locals(body, writes, taken)
         self.keyed, self.tracked = tracked_locals(body, writes)
+        # (a range is asked of keys, and keys name keyed locals only)
+        self.widened = widened_locals(body, writes, taken, self.keyed)
 
     # -- keys ---------------------------------------------------------------------
 
@@ -100,20 +101,24 @@ class _Checker:
         return None
 
     def rvalue_key(self, rv, vals) -> tuple | None:
-        if type(rv) is Use:
+        t = type(rv)  # the MIR classes have no subclasses
+        if t is Use:
             return self.key(rv.operand, vals)
-        if isinstance(rv, Len):
+        if t is Len:
             p = rv.place
             if p.projection in ((), (Deref(),)) and p.local in self.fixed_args:
                 return ("len", p.local)
             return None
-        if isinstance(rv, Cast) and isinstance(rv.ty, IntTy):
+        if t is Cast:
+            if not isinstance(rv.ty, IntTy):
+                return None
             k = self.key(rv.operand, vals)
             return ("cast", k, rv.ty.bits, rv.ty.signed) if k and _size(k) < MAX_KEY else None
-        if isinstance(rv, Intrinsic) and not rv.args and ("." in rv.name
-                                                          or rv.name in ("laneid", "warpid")):
-            return ("sreg", rv.name)
-        if isinstance(rv, BinaryOp) and rv.op in KEYED_OPS:
+        if t is Intrinsic:
+            if not rv.args and ("." in rv.name or rv.name in ("laneid", "warpid")):
+                return ("sreg", rv.name)
+            return None
+        if t is BinaryOp and rv.op in KEYED_OPS:
             a, b = self.key(rv.lhs, vals), self.key(rv.rhs, vals)
             if a is None or b is None or _size(a) + _size(b) >= MAX_KEY:
                 return None  # keys stay small: chains like `x = x * x` would grow them

@@ -71,13 +71,15 @@ def tracked_locals(body: Body, writes: dict) -> tuple[set[int], set[int]]:
     return keyed, tracked | keyed
 
 
-def widened_locals(body: Body, writes: dict, taken: set[int]) -> dict[int, int]:
-    """Locals whose every write widens an unsigned value (`data[i] as usize` of a u8), with
-    the largest value they can hold: `2^bits - 1` of the narrowest source. (`writes`,
-    `taken`: the body's `defs` and `address_taken`.)"""
+def widened_locals(body: Body, writes: dict, taken: set[int],
+                   among: set[int]) -> dict[int, int]:
+    """The locals of `among` whose every write widens an unsigned value (`data[i] as usize`
+    of a u8), with the largest value they can hold: `2^bits - 1` of the narrowest source.
+    (`writes`, `taken`: the body's `defs` and `address_taken`.)"""
     out: dict[int, int] = {}
-    for local, sites in writes.items():
-        if local in taken:
+    for local in among:
+        sites = writes.get(local)
+        if not sites or local in taken:
             continue
         top = 0
         for stmt in sites:
