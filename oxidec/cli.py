@@ -100,8 +100,8 @@ def common_options(f):
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               metavar="N",
               help="Worker processes for the optimiser and the PTX writer of a large file "
-                   "(0: one per CPU, at most 8; 1: none). A small file is compiled in one "
-                   "process; the output is the same either way.")
+                   "(0: one per CPU, at most 8, or none under `make -j`; 1: none). A small "
+                   "file is compiled in one process; the output is the same either way.")
 @common_options
 def build(files, output, emit, prefix, line_info, dep_only, dep_write, dep_file, dep_targets,
           depfile, no_cache, jobs, arch, opt_level, fmad, no_fmad) -> None:

@@ -32,7 +32,11 @@ MIN_STATEMENTS = 2000
 
 
 def default_jobs() -> int:
-    """The CPUs this process may run on (`-j 0`), at most 8."""
+    """What `-j 0` means: the CPUs this process may run on, at most 8; but 1 under a
+    parallel make (its jobserver in MAKEFLAGS), which already keeps the CPUs busy with
+    other builds."""
+    if "--jobserver-" in os.environ.get("MAKEFLAGS", ""):
+        return 1
     try:
         return max(1, min(8, len(os.sched_getaffinity(0))))
     except (AttributeError, OSError):

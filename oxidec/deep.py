@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Callable, TypeVar
 
 from .diagnostics import CompileError, DiagnosticSink
 from .span import SourceFile, Span
-
-R = TypeVar("R")
 
 STACK_BYTES = 1 << 30          # 1 GiB of address space for the compiling thread
 RECURSION_LIMIT = 150_000      # Python frames; well inside STACK_BYTES
@@ -26,8 +23,10 @@ _active = 0
 _saved_limit = 0
 
 
-def run_deep(fn: Callable[..., R], *args) -> R:
-    """fn(*args) on a thread with a large stack and recursion limit; exceptions propagate."""
+def run_deep(fn, *args):
+    """fn(*args) on a thread with a large stack and recursion limit; exceptions propagate.
+    (Not annotated with typing's Callable/TypeVar: importing `typing` is a few ms of every
+    build.)"""
     if getattr(_state, "deep", False):
         return fn(*args)
     box: dict = {}

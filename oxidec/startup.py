@@ -14,7 +14,8 @@ A dataclass without a docstring gets one made from `inspect.signature(cls)` (~60
 class, ~180 classes: 10-20 ms of every build). The command's classes' docstrings are never
 shown, so `keep_dataclass_code()` also gives the dataclasses module an `inspect` whose
 `signature` is a cheap one that names the fields (`Name(a, b)`); everything else of
-`inspect` is the real module's.
+`inspect` is the real module's, imported only when something asks for it (`_LazyInspect`:
+a build does not).
 
 Only the `oxidec` command does this (oxidec/__main__.py, cli.py run as a script): a program
 that imports oxidec as a library keeps its `dataclasses` untouched. The file lives in the
@@ -63,6 +64,8 @@ def _exec(source, globals=None, locals=None, /):
 def keep_dataclass_code() -> None:
     """Give `dataclasses` the remembering exec (before the compiler's modules are imported)."""
     global _cache, _path
+    if "dataclasses" not in sys.modules and "inspect" not in sys.modules:
+        sys.modules["inspect"] = _LazyInspect("inspect")
     import dataclasses
     if _cache is not None or not _has_plain_exec(dataclasses):
         return
@@ -70,6 +73,19 @@ def keep_dataclass_code() -> None:
     _cache = read_dict(_path)
     dataclasses.exec = _exec
     dataclasses.inspect = _InspectWithCheapSignature(dataclasses.inspect)
+
+
+class _LazyInspect(type(sys)):
+    """What `import inspect` gives until something reads an attribute of it: then the real
+    module, imported then (see the module doc). `dataclasses` imports `inspect` when it is
+    imported, and `inspect` imports `ast`, `dis`, `tokenize`, `linecache` and more: ~5 ms of
+    every build, for a module the build never uses once `signature` is the cheap one."""
+
+    def __getattr__(self, name: str):
+        if sys.modules.get("inspect") is self:
+            del sys.modules["inspect"]
+        import inspect
+        return getattr(inspect, name)
 
 
 class _FieldsSignature:

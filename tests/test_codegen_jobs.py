@@ -197,3 +197,10 @@ def test_build_dash_j(tmp_path):
     r = subprocess.run([sys.executable, "-m", "oxidec.cli", "build", str(src), "-j", "-1"],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 2 and "-1" in r.stderr
+
+
+def test_default_jobs(monkeypatch):
+    monkeypatch.delenv("MAKEFLAGS", raising=False)
+    assert 1 <= codegen_jobs.default_jobs() <= 8
+    monkeypatch.setenv("MAKEFLAGS", " -j8 --jobserver-auth=3,4")  # a parallel make's child
+    assert codegen_jobs.default_jobs() == 1

@@ -73,6 +73,26 @@ def test_foreign_or_damaged_file_is_not_used(tmp_path):
     assert r.stdout.split()[0] == "1"
 
 
+INSPECT_PROBE = """
+import sys
+from oxidec import startup
+startup.keep_dataclass_code()
+import oxidec.driver
+assert type(sys.modules["inspect"]) is startup._LazyInspect
+import inspect
+def f(a, b=2): pass
+print(inspect.signature(f), inspect.isfunction(f), type(sys.modules["inspect"]).__name__)
+from inspect import getmembers
+print(len(getmembers(f)) > 10)
+"""
+
+
+def test_inspect_is_imported_when_something_uses_it(tmp_path):
+    r = _run(tmp_path, INSPECT_PROBE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["(a,", "b=2)", "True", "module", "True"]
+
+
 def test_library_users_keep_their_dataclasses(tmp_path):
     code = ("import dataclasses, oxidec.driver, oxidec.syntax, oxidec.typeck; "
             "print('exec' in vars(dataclasses))")
@@ -86,7 +106,10 @@ def test_library_users_keep_their_dataclasses(tmp_path):
 # without syntax errors is parsed by oxidec/syntax/direct.py), and the third-party
 # `regex`/`interegular` that Lark's runtime would import where installed.
 NOT_ON_THE_BUILD_PATH = ("click", "pathlib", "hashlib", "difflib", "numpy", "tempfile",
-                         "oxidec.runtime", "oxidec.sim", "lark")
+                         "oxidec.runtime", "oxidec.sim", "lark",
+                         # dataclasses' `inspect` (startup._LazyInspect) and what it imports;
+                         # `typing` (a few ms each)
+                         "inspect", "ast", "dis", "tokenize", "typing")
 
 
 def test_a_plain_build_imports_only_what_it_needs(tmp_path):

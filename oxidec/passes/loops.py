@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from collections import namedtuple
 
 from ..mir.syntax import (
     Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Field, Goto, Move,
@@ -72,12 +72,11 @@ def ensure_preheader(body: Body, loop: Loop) -> int | None:
 # Definitions and invariance
 
 
-class Site(NamedTuple):
-    """A statement's position (a named tuple: made for every def on every analysis, and a
-    tuple is the cheapest immutable value to make)."""
-
-    block: int
-    index: int  # statement index; len(statements) for the terminator
+# A statement's position (a named tuple: made for every def on every analysis, and a tuple
+# is the cheapest immutable value to make); `index` is the statement's, len(statements) for
+# the terminator. (collections' namedtuple: typing's NamedTuple is the same class, but
+# importing `typing` is a few ms of every build.)
+Site = namedtuple("Site", ["block", "index"])
 
 
 def local_defs(body: Body) -> dict[int, list[Site]]:
