@@ -39,6 +39,7 @@ class FunctionEmitter(PlaceAccess):
         self.plan = plan_fusion(body, self.memlocals)
         self.lines: list[str] = []
         self.leaves: dict[int, list[Val]] = {}
+        self.whole_locals: dict[int, RegPlace] = {}  # resolve() of a local in registers
         self.bases: dict[int, Val] = {}
         self.targets: set[str] = set()  # labels something branches to
         self.trap_used = False

@@ -90,11 +90,17 @@ class PlaceAccess:
     # -- resolution -----------------------------------------------------------
 
     def resolve(self, place: mir.Place) -> Place:
+        if not place.projection:
+            whole = self.whole_locals.get(place.local)
+            if whole is not None:  # (a local's registers are the same all through)
+                return whole
         ty = self.body.locals[place.local].ty
         if place.local in self.memlocals:
             cur: Place = MemPlace(ty, self.local_base(place.local), 0)
         else:
             cur = RegPlace(ty, (Candidate((), tuple(self.local_leaves(place.local))),))
+            if not place.projection:
+                self.whole_locals[place.local] = cur
         for proj in place.projection:
             cur = self.project(cur, proj)
         return cur
@@ -338,6 +344,15 @@ class PlaceAccess:
 
     def move(self, dests: list[Val], values: list[Val]) -> None:
         """Leaf-wise moves, safe when sources and destinations overlap."""
+        if len(dests) == 1 and values:  # most moves: one leaf, no overlap to care about
+            d, v = dests[0], values[0]
+            if v is None:
+                return
+            if v.text != d.text:
+                v = self.coerce(v, d.space)
+                self.emit(instr(f"mov.{reg_class(d.ty).mov}", d.text, v.text))
+                return
+            dests, values = [d], [v]  # computed in place: the cvta check below
         targets = {d.text for d in dests}
         pending = [(d, v) for d, v in zip(dests, values) if v is not None and v.text != d.text]
         if len(pending) > 1 and any(v.text in targets for _, v in pending):

@@ -67,6 +67,8 @@ def memory_locals(body: mir.Body) -> dict[int, MemoryLocal]:
     """The locals of `body` that must live in `.local` memory, by local index."""
     chosen: set[int] = set()
     for place, is_ref in _places(body):
+        if not place.projection and not is_ref:
+            continue  # a whole local, read or written: selects nothing
         if is_ref and not through_pointer(body, place):
             chosen.add(place.local)
         elif _selection_candidates(body.locals[place.local].ty, place) > SELECT_LIMIT:
