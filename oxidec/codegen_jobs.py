@@ -83,10 +83,21 @@ def _share(bodies: list[Body], jobs: int) -> list[list[int]] | None:
 
 def _start(program: Program, group: list[int], options) -> tuple[int, int] | None:
     """Fork a worker for `group`: (its pid, the read end of its pipe), or None."""
+    import warnings
     try:
         read, write = os.pipe()
-        pid = os.fork()
     except OSError:
+        return None
+    try:
+        with warnings.catch_warnings():
+            # Python 3.12+ warns that a fork of a process with threads may deadlock in the
+            # child (a lock another thread held stays held): the compile runs on deep.py's
+            # thread while the main thread waits for it, holding no lock the worker takes
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
         return None
     if pid:
         os.close(write)

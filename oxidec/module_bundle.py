@@ -130,14 +130,5 @@ def save_module_bundle() -> None:
                          spec.submodule_search_locations is not None, marshal.dumps(code))
     if not new:
         return
-    codes = {**_codes, **new}
-    tmp = f"{_path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(marshal.dumps((FORMAT, codes)))
-        os.replace(tmp, _path)
-    except (OSError, ValueError):
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    from .startup import write_marshal
+    write_marshal(_path, (FORMAT, {**_codes, **new}))

@@ -142,10 +142,16 @@ def write_dict(path: str, old: dict, new: dict, max_entries: int) -> None:
     `max_entries`, `new` alone (what this run used)."""
     keep = dict(old) if len(old) + len(new) <= max_entries else {}
     keep.update(new)
+    write_marshal(path, keep)
+
+
+def write_marshal(path: str, value) -> None:
+    """Write `value` marshalled to `path` atomically (a temporary file renamed into place,
+    so that a concurrent run reads the old file or the new one); best effort."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as f:
-            f.write(marshal.dumps(keep))
+            f.write(marshal.dumps(value))
         os.replace(tmp, path)
     except (OSError, ValueError):
         try:

@@ -35,7 +35,8 @@ becomes
 Values are compared by keys, a small value numbering carried in the same dataflow: a
 constant, `Len` of a slice the body never writes, a special register, or an expression
 over keys, as a local's last write computed it; a local with none of those is itself.
-Writing a local forgets every fact, key and condition that mentions it.
+Only the keys a comparison can read are kept (check_locals.tracked_locals). Writing a
+local forgets every fact, key and condition that mentions it.
 """
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ from ..mir.syntax import (
 from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
 from .check_facts import TOP, FactState, locals_of, meet, mentions
-from ..mir.typeof import MirTypeError, operand_ty
+from .check_locals import tracked_locals, widened_locals
+from ..mir.typeof import operand_ty
 from ..mir.visit import address_taken, defs, forget_analyses, kept, never_written
 from ..mir.contract_entry import entry_checked
 
@@ -68,34 +70,6 @@ def check_elim(body: Body) -> bool:
     return _Checker(body).run()
 
 
-def _widened_locals(body: Body, writes: dict, taken: set[int]) -> dict[int, int]:
-    """Locals whose every write widens an unsigned value (`data[i] as usize` of a u8), with
-    the largest value they can hold: `2^bits - 1` of the narrowest source. (`writes`,
-    `taken`: the body's `defs` and `address_taken`.)"""
-    out: dict[int, int] = {}
-    for local, sites in writes.items():
-        if local in taken:
-            continue
-        top = 0
-        for stmt in sites:
-            rv = stmt.rvalue if isinstance(stmt, Assign) and not stmt.place.projection else None
-            src = _cast_source_ty(body, rv) if isinstance(rv, Cast) else None
-            if not (isinstance(src, IntTy) and not src.signed and isinstance(rv.ty, IntTy)
-                    and not rv.ty.signed and src.bits <= rv.ty.bits):
-                break
-            top = max(top, (1 << src.bits) - 1)
-        else:
-            out[local] = top
-    return out
-
-
-def _cast_source_ty(body: Body, rv: Cast):
-    try:
-        return operand_ty(body, rv.operand)
-    except MirTypeError:
-        return None
-
-
 class _Checker:
     def __init__(self, body: Body) -> None:
         self.body = body
@@ -103,7 +77,9 @@ class _Checker:
         self.fixed_args = never_written(body, writes, taken)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
-        self.widened = _widened_locals(body, writes, taken)
+        self.keyed, self.tracked = tracked_locals(body, writes)
+        # (a range is asked of keys, and keys name keyed locals only)
+        self.widened = widened_locals(body, writes, taken, self.keyed)
 
     # -- keys ---------------------------------------------------------------------
 
@@ -125,20 +101,24 @@ class _Checker:
         return None
 
     def rvalue_key(self, rv, vals) -> tuple | None:
-        if type(rv) is Use:
+        t = type(rv)  # the MIR classes have no subclasses
+        if t is Use:
             return self.key(rv.operand, vals)
-        if isinstance(rv, Len):
+        if t is Len:
             p = rv.place
             if p.projection in ((), (Deref(),)) and p.local in self.fixed_args:
                 return ("len", p.local)
             return None
-        if isinstance(rv, Cast) and isinstance(rv.ty, IntTy):
+        if t is Cast:
+            if not isinstance(rv.ty, IntTy):
+                return None
             k = self.key(rv.operand, vals)
             return ("cast", k, rv.ty.bits, rv.ty.signed) if k and _size(k) < MAX_KEY else None
-        if isinstance(rv, Intrinsic) and not rv.args and ("." in rv.name
-                                                          or rv.name in ("laneid", "warpid")):
-            return ("sreg", rv.name)
-        if isinstance(rv, BinaryOp) and rv.op in KEYED_OPS:
+        if t is Intrinsic:
+            if not rv.args and ("." in rv.name or rv.name in ("laneid", "warpid")):
+                return ("sreg", rv.name)
+            return None
+        if t is BinaryOp and rv.op in KEYED_OPS:
             a, b = self.key(rv.lhs, vals), self.key(rv.rhs, vals)
             if a is None or b is None or _size(a) + _size(b) >= MAX_KEY:
                 return None  # keys stay small: chains like `x = x * x` would grow them
@@ -435,20 +415,24 @@ class _Checker:
     def transfer(self, b: int, state: FactState) -> FactState:
         """The block's statements' effect on the state, in place."""
         block = self.body.blocks[b]
+        keyed, tracked = self.keyed, self.tracked
         for stmt in block.statements:
             t = type(stmt)  # the MIR classes have no subclasses
             place = stmt.place if t is Assign else stmt.dest if t is AtomicOp else None
             if place is None:
                 continue
+            local = place.local
+            if local not in tracked:
+                continue  # the state says nothing about it (check_locals.py)
             projection = place.projection
             if projection and any(type(p) is Deref for p in projection):
                 continue  # stores to memory: no fact is about memory
-            local = place.local
             vals = state.vals
             rv = stmt.rvalue if t is Assign and not projection else None
             rt = type(rv)
             c = self.comparison(rv, vals) if rt is BinaryOp else None
-            value = self.rvalue_key(rv, vals) if rv is not None else None
+            value = self.rvalue_key(rv, vals) \
+                if rv is not None and local in keyed else None
             src = _plain(rv.operand) if rt is Use else None
             when = None
             if rt is BinaryOp and rv.op == "bitand":
@@ -477,8 +461,8 @@ class _Checker:
                 state.set_implies(local, when if when is TOP else
                                   frozenset(f for f in when if not mentions(f, local)))
         term = block.terminator
-        if isinstance(term, Call) and not any(isinstance(p, Deref)
-                                               for p in term.destination.projection):
+        if isinstance(term, Call) and term.destination.local in tracked \
+                and not any(isinstance(p, Deref) for p in term.destination.projection):
             state.kill(term.destination.local)
         return state
 

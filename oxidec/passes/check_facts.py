@@ -207,17 +207,61 @@ def meet(a: FactState, b: FactState) -> FactState:
         return b
     if b.top:
         return a
+    # a's tables, copied (in C: by_lhs's sets and the users lists shared, as `copy` shares
+    # them), less what b does not hold: the two inputs of a join mostly agree, so the work
+    # in Python is where they differ, not all that is known (a state inside a nest of loops
+    # holds every enclosing loop's facts). out's entries are a's, or implied facts linked
+    # below, so a's users lists cover them (an entry no longer there is skipped by `kill`).
     fa, fb = a.facts, b.facts
-    out = FactState()
-    for f in fa & fb:
-        out.add_fact(f)
+    out = FactState.__new__(FactState)
+    out.top = False
+    out.facts = set(fa)
+    out.by_lhs = dict(a.by_lhs)
+    out.users = dict(a.users)
+    out.owned = set()
+    a.owned = set()  # its sets are shared now
+    if not fa <= fb:
+        for f in fa - fb:
+            out._drop_fact(f)
     common = out.facts
-    for k, v in a.cond.items():  # first: an empty `implies` is kept only with a cond
-        if b.cond.get(k) == v:
-            out.set_cond(k, v)
-    only_a = only_b = None
-    for local in a.implies.keys() | b.implies.keys():
-        x, y = a.implies.get(local, frozenset()), b.implies.get(local, frozenset())
+    ca, cb = a.cond, b.cond  # first: an empty `implies` is kept only with a cond
+    out.cond = dict(ca) if ca.items() <= cb.items() \
+        else {k: v for k, v in ca.items() if cb.get(k) == v}
+    ia, ib = a.implies, b.implies
+    if ia is ib or ia == ib:  # the common case: what the bools imply, less the facts
+        out.implies = implies = {}
+        cond = out.cond
+        for local, x in ia.items():
+            if x is TOP or (x.isdisjoint(common) and (x or local in cond)):
+                implies[local] = x  # a's entry: a's users lists cover it
+            else:
+                out.set_implies(local, frozenset([f for f in x if f not in common]))
+    else:
+        out.implies = {}
+        _meet_implies(out, a, b)
+    # the values both paths agree on
+    va, vb = a.vals, b.vals
+    out.vals = dict(va) if va.items() <= vb.items() \
+        else {k: v for k, v in va.items() if (w := vb.get(k)) is v or w == v}
+    return out
+
+
+def _meet_implies(out: FactState, a: FactState, b: FactState) -> None:
+    """out.implies where a's and b's differ: per bool, what holds where it is true on both
+    paths (a missing entry counts as the empty set), less the common facts (out.facts).
+
+    A bool with an entry on one path only (in a nest of loops, the inner loops' tests
+    after them: as many as the nesting is deep) gets what the other path's extra facts
+    share with the entry, which is nothing where the other path has no facts beyond the
+    common ones (as at a loop's head, whose back edge knows all its entry knows): then it
+    keeps an empty entry only where it keeps its condition, which set operations find
+    without a step per bool."""
+    fa, fb, common = a.facts, b.facts, out.facts
+    ia, ib = a.implies, b.implies
+    ka, kb = ia.keys(), ib.keys()
+    only_a = only_b = None  # fa - fb, fb - fa
+    for local in ka & kb:
+        x, y = ia[local], ib[local]
         if x is TOP and y is TOP:
             delta = TOP
         elif x is TOP:  # where the bool is true only path b arrives
@@ -234,14 +278,17 @@ def meet(a: FactState, b: FactState) -> FactState:
             delta = frozenset([f for f in x if (f in fb or f in y) and f not in common]
                               + [f for f in y if (f in fa or f in x) and f not in common])
         out.set_implies(local, delta)
-    # the values both paths agree on: `set_val` inline (a join copies every value known,
-    # so this loop is most of a meet)
-    vals_b, vals, users = b.vals, out.vals, out.users
-    for k, v in a.vals.items():
-        w = vals_b.get(k)
-        if w is v or (w is not None and w == v):
-            vals[k] = v
-            entry = ("v", k)
-            for local in locals_of(v):
-                users[local] = (entry, users.get(local))
-    return out
+    # an entry x of one path only: TOP gives the other path's extra facts, a set x those
+    # of them in x (the formulas above with the missing entry empty)
+    for mine, table, other_extra in ((ka - kb, ia, fb - fa), (kb - ka, ib, fa - fb)):
+        if not mine:
+            continue
+        if not other_extra:  # every delta is empty: kept with a condition only
+            implies, empty = out.implies, frozenset()
+            for local in mine & out.cond.keys():
+                implies[local] = empty
+            continue
+        extra = frozenset(other_extra)
+        for local in mine:
+            x = table[local]
+            out.set_implies(local, extra if x is TOP else extra & x)

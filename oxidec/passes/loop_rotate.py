@@ -32,7 +32,8 @@ import copy
 from ..mir.syntax import Assign, Body, Goto, SwitchInt
 from .licm import speculatable
 from .loops import ensure_preheader
-from ..mir.cfg import find_loops, has_cycle
+from ..mir.cfg import has_cycle
+from ..mir.visit import kept, kept_loops
 
 MAX_HEADER = 8
 
@@ -52,10 +53,12 @@ def loop_rotate(body: Body) -> bool:
     A's preheader, the only header it changes, holds A: it comes later), and A itself,
     now headed by H's successor, has latches that end in a switch: it is not rotated
     again. So the loops after A are asked in the same order, each on the current body."""
-    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+    if not kept(body, has_cycle):  # no loop (cfg.has_cycle): nothing to do
         return False
     rotated = False
-    for loop in find_loops(body):
+    # kept (mir.visit.kept): the loops of the body as this call found it; a rotation
+    # updates the loops it changes (ensure_preheader), and the driver forgets them after
+    for loop in kept(body, kept_loops):
         if _rotate(body, loop):
             rotated = True
     return rotated

@@ -58,9 +58,9 @@ from ..mir.syntax import (
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .loops import LoopFacts, basic_ivs, in_rounds, iteration_locals
-from ..mir.cfg import find_loops, has_cycle, map_targets, predecessors
+from ..mir.cfg import has_cycle, map_targets, predecessors
 from ..mir.typeof import MirTypeError, operand_ty
-from ..mir.visit import rewrite_statement, single_def_locals
+from ..mir.visit import kept, kept_loops, rewrite_statement, single_def_locals
 
 FACTORS = (16, 8, 4)  # the largest whose copies stay within BUDGET statements
 # copies of a loop that steps by a run-time stride (a grid-stride loop): memory-bound, so
@@ -75,14 +75,16 @@ def unroll_factor(statements: int) -> int:
 
 
 def loop_unroll(body: Body) -> bool:
-    if not has_cycle(body):  # no loop (cfg.has_cycle): nothing to do
+    if not kept(body, has_cycle):  # no loop (cfg.has_cycle): nothing to do
         return False
     return in_rounds(_unroll_one, body)
 
 
 def _unroll_one(body: Body) -> bool:
-    preds = predecessors(body)
-    for loop in find_loops(body):
+    # kept (mir.visit.kept): the body as the pass driver or the round before left it
+    # (in_rounds forgets them after each unrolling)
+    preds = kept(body, predecessors)
+    for loop in kept(body, kept_loops):
         if len(loop.blocks) != 1:
             continue
         b = loop.header

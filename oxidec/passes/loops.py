@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from collections import namedtuple
 
 from ..mir.syntax import (
-    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Constant, Copy, Field, Goto, Move,
-    Operand, Place,
+    Assign, AtomicOp, BasicBlock, BinaryOp, Body, Call, Cast, Constant, Copy, Field, Goto, Move,
+    Operand, Place, Use,
 )
 from ..types import IntTy
 from ..mir.visit import address_taken, forget_analyses, has_deref, kept, kept_loops
@@ -346,25 +346,43 @@ def remove_dead_ivs(body: Body) -> bool:
     variable nothing uses any more: `_9 = Add(copy _9, const 4_usize)`, or a pointer moved
     by `ptr_add`), which `dead_code` keeps because the update reads it."""
     from .dead_code import is_temporary
-    from ..mir.visit import statement_reads, terminator_reads
+    from ..mir.visit import read_counts, statement_reads
+    # a local's reads by its own writes, against all its reads (kept: the pass's dead_code
+    # step has just counted them); most writes do not read their own local
     own: dict[int, int] = {}
-    other: set[int] = set()
     for block in body.blocks:
         for stmt in block.statements:
-            reads = list(statement_reads(stmt))
-            target = stmt.place.local if isinstance(stmt, Assign) and not has_deref(stmt.place) \
-                else None
-            for r in reads:
-                if r == target:
-                    own[r] = own.get(r, 0) + 1
-                else:
-                    other.add(r)
-        other.update(terminator_reads(block.terminator))
-    taken = address_taken(body)
-    dead = {local for local in own if local not in other and local not in taken
+            if type(stmt) is not Assign:
+                continue
+            place = stmt.place
+            target = place.local
+            rv = stmt.rvalue
+            t = type(rv)
+            if not place.projection and (t is BinaryOp or t is Use or t is Cast):
+                n = 0  # statement_reads' count of the target, for the common case
+                for op in (rv.lhs, rv.rhs) if t is BinaryOp else (rv.operand,):
+                    c = op.__class__
+                    if c is Copy or c is Move:
+                        if op.place.projection:
+                            n = statement_reads(stmt).count(target)
+                            break
+                        if op.place.local == target:
+                            n += 1
+            elif has_deref(place):
+                continue  # a store through the local's pointer: its reads are others'
+            else:
+                n = statement_reads(stmt).count(target)
+            if n:
+                own[target] = own.get(target, 0) + n
+    if not own:
+        return False
+    reads = kept(body, read_counts)
+    taken = kept(body, address_taken)
+    dead = {local for local, n in own.items() if reads[local] == n and local not in taken
             and is_temporary(body, local)}
     if not dead:
         return False
+    forget_analyses(body)
     for block in body.blocks:
         block.statements = [s for s in block.statements if not (
             isinstance(s, Assign) and not s.place.projection and s.place.local in dead)]
