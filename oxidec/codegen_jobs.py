@@ -12,8 +12,9 @@ numbered by its index in the program, not by the order of work.
 
 Only worth it where there is enough work to share (`MIN_STATEMENTS`; a fork and the
 results' transfer cost a few ms) and where `fork` exists. Anything unusual in a worker -- a
-diagnostic (too much local memory), an internal error, a process that dies -- makes this
-return None, and the caller compiles the (prepared, otherwise untouched) program itself,
+diagnostic (too much local memory), an internal error, a process that dies, a device
+function whose signature the passes changed (other workers wrote its calls from the one
+before) -- makes this return None, and the caller compiles the (prepared, otherwise untouched) program itself,
 which reports exactly what a compile without workers reports. The program in this process
 is not optimised: the build command, which asks for this (`Options.jobs`), needs only the
 PTX and the kernels' signatures, which the passes do not change.
@@ -54,13 +55,13 @@ def optimize_and_emit(program: Program, options, jobs: int) -> str | None:
     if len(module.files) > 1:
         return None  # `.loc` file numbers come from the optimised bodies: one file only
     workers = [_start(program, group, options) for group in groups]
-    results = [_finish(*worker) for worker in workers]
+    results = [_finish(*worker) if worker is not None else None for worker in workers]
     if any(result is None for result in results):
         return None
-    functions: list[str | None] = [None] * len(program.bodies)
-    for texts, features in results:
-        for index, text in texts:
-            functions[index] = text
+    functions: list = [None] * len(program.bodies)  # ptx.module.EmittedFunction each
+    for emitted, features in results:
+        for index, function in emitted:
+            functions[index] = function
         module.add_features(features)
     return assemble_module(module, program, functions, options.arch, options.line_info)
 
@@ -116,10 +117,8 @@ def _start(program: Program, group: list[int], options) -> tuple[int, int] | Non
         os._exit(status)
 
 
-def _finish(pid: int | None = None, read: int | None = None):
+def _finish(pid: int, read: int):
     """A worker's result (None if it failed), once it has exited."""
-    if pid is None:
-        return None
     with os.fdopen(read, "rb") as pipe:
         data = pipe.read()  # before waiting: a full pipe would block the worker
     _, status = os.waitpid(pid, 0)
@@ -132,8 +131,8 @@ def _finish(pid: int | None = None, read: int | None = None):
 
 
 def _work(program: Program, group: list[int], options):
-    """In a worker: optimise and emit the bodies of `group`; ([(index, text)], the module's
-    features), or None after a diagnostic."""
+    """In a worker: optimise and emit the bodies of `group`; ([(index, the emitted function)],
+    the module's features), or None after a diagnostic or a changed signature."""
     from .diagnostics import DiagnosticSink
     from .passes import fma_contract, optimize_body, ptxas_workarounds_body
     from .ptx.limits import check_body_local_memory
@@ -157,5 +156,5 @@ def _work(program: Program, group: list[int], options):
     if sink.diagnostics:
         return None
     module = Module(program, options.line_info, True)
-    texts = [(index, emit_function(module, bodies[index], index)) for index in group]
-    return texts, module.features()
+    emitted = [(index, emit_function(module, bodies[index], index)) for index in group]
+    return emitted, module.features()

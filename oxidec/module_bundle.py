@@ -56,10 +56,10 @@ class _Finder:
         entry = _codes.get(name)
         if entry is None:
             return None
-        origin, size, mtime, is_package, code = entry
         try:
+            origin, size, mtime, is_package, code = entry
             st = os.stat(origin)
-        except OSError:
+        except (OSError, TypeError, ValueError):  # (a file of another shape: not used)
             return None
         if st.st_size != size or st.st_mtime_ns != mtime:
             return None
@@ -77,8 +77,10 @@ def _file() -> str | None:
     directory = cache_dir()
     if directory is None or not private_dir(directory):
         return None
+    from importlib._bootstrap_external import MAGIC_NUMBER  # (loaded at start-up)
     from .sha import sha256
-    tag = f"{sys.implementation.cache_tag}-{sys.version_info.releaselevel}{FORMAT}"
+    # the bytecode's own version, as a `.pyc` records it
+    tag = f"{sys.implementation.cache_tag}-{MAGIC_NUMBER.hex()}-{FORMAT}"
     # one file per installed copy of the compiler: two checkouts or environments that share
     # the cache directory would otherwise replace each other's file on every run
     where = sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:16]

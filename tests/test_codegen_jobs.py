@@ -158,6 +158,23 @@ def test_a_failing_worker_leaves_the_compile_to_this_process(monkeypatch):
 
 # two arrays each under the limit of `.local` memory (lowering checks each local), over it
 # together: found after the passes (check_local_memory), so in a worker
+def test_a_fork_that_fails_leaves_the_compile_to_this_process(monkeypatch):
+    text = program(36)
+    expected = compile_(text, 1).ptx
+    calls = []
+
+    def no_fork():
+        calls.append(1)
+        if len(calls) == 2:  # the first worker starts, the second cannot
+            raise OSError("no more processes")
+        return real_fork()
+
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert compile_(text, 2).ptx == expected
+    assert len(calls) == 2
+
+
 LOCAL_MEMORY = """
     #[kernel]
     pub fn big(x: &[f32], mut out: DisjointSlice<f32>) {
