@@ -7,9 +7,10 @@ Importing click costs more than compiling a small kernel, so the common command 
 
 are read here (the cache's fast path answers them from the compile cache, buildcmd compiles
 them), exactly as click reads them: the long options also as `--opt=VALUE`, `-O` also as
-`-ON` (and `-j` as `-jN`), the last of a repeated option wins. Anything else -- another command, another flag,
-`--help`, an unknown architecture, `-` for stdin, an input that is a directory -- returns
-None, and click reads the command line (and reports what is wrong with it).
+`-ON` and `-j` as `-jN`, the last of a repeated option wins. Anything else -- another
+command, another flag, `--help`, an unknown architecture, `-` for stdin, an input that is
+a directory -- returns None, and click reads the command line (and reports what is wrong
+with it).
 """
 from __future__ import annotations
 

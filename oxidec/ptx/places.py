@@ -352,7 +352,7 @@ class PlaceAccess:
                 v = self.coerce(v, d.space)
                 self.emit(instr(f"mov.{reg_class(d.ty).mov}", d.text, v.text))
                 return
-            dests, values = [d], [v]  # computed in place: the cvta check below
+            # computed in place: only the cvta check below applies
         targets = {d.text for d in dests}
         pending = [(d, v) for d, v in zip(dests, values) if v is not None and v.text != d.text]
         if len(pending) > 1 and any(v.text in targets for _, v in pending):
