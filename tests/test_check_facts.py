@@ -1,14 +1,14 @@
 """check_elim's dataflow state (passes/check_facts.py) and the bools it forgets where their
-block ends (check_locals.block_local_bools): copies share tables until one changes them,
+block ends (check_locals.tracked_locals): copies share tables until one changes them,
 and the meet, which starts from its smaller input, says what a plain reading of its rules
 says, whichever input comes first."""
 from __future__ import annotations
 
 from oxidec import driver
 from oxidec.passes.check_facts import TOP, FactState, meet
-from oxidec.passes.check_locals import block_local_bools
+from oxidec.passes.check_locals import tracked_locals
 from oxidec.mir.syntax import Assert, Copy, Move, SwitchInt
-from oxidec.mir.visit import address_taken, read_counts
+from oxidec.mir.visit import address_taken, defs, read_counts
 
 LOCALS = range(1, 9)
 
@@ -139,6 +139,10 @@ pub fn k(x: &[u32], mut out: DisjointSlice<u32>) {
     }
     let big = s > 10;
     if big { s += 1; }
+    let early = i < x.len();  // tested after a branch: in another block than its own
+    let mut t = 0u32;
+    if i % 2 == 0 { t = 3; }
+    if early { s += t; }
     if let Some(o) = out.get_mut(idx) { *o = s + big as u32; }
 }
 """
@@ -146,22 +150,26 @@ pub fn k(x: &[u32], mut out: DisjointSlice<u32>) {
 
 def test_bools_read_only_by_their_blocks_test_are_forgotten_where_blocks_end() -> None:
     body = compile_mir(LOOP_AND_FLAG)
-    local_bools = block_local_bools(body, read_counts(body), address_taken(body))
-    forgotten = {local for locals_ in local_bools.values() for local in locals_}
-    tested = set()
-    for b, block in enumerate(body.blocks):
+    _, tracked, forgotten = tracked_locals(body, defs(body), address_taken(body))
+    reads = read_counts(body)
+    tests: dict[int, int] = {}  # local -> its reads as the test of a block that assigns it
+    for block in body.blocks:
         term = block.terminator
         op = term.cond if isinstance(term, Assert) else \
             term.discr if isinstance(term, SwitchInt) else None
-        if isinstance(op, (Copy, Move)) and not op.place.projection:
-            tested.add(op.place.local)
+        if isinstance(op, (Copy, Move)) and not op.place.projection and any(
+                getattr(s, "place", None) is not None and s.place.local == op.place.local
+                for s in block.statements):
+            tests[op.place.local] = tests.get(op.place.local, 0) + 1
     big = next(i for i, d in enumerate(body.locals) if d.name == "big")
-    # `big` is read again after its test (`big as u32`): it must stay
-    assert big in tested and big not in forgotten
-    # the loop's test and the index checks' bools are forgotten, each by a block that
-    # assigns it
-    assert len(forgotten) >= 2 and forgotten <= tested
-    for b, locals_ in local_bools.items():
-        for local in locals_:
-            assert any(getattr(s, "place", None) is not None and s.place.local == local
-                       for s in body.blocks[b].statements)
+    # `big` is read again after its test (`big as u32`), `early` tested where another block
+    # assigned it: they must stay
+    assert big in tracked and tests.get(big) and big not in forgotten
+    early = next(i for i, d in enumerate(body.locals) if d.name == "early")
+    assert early in tracked and early not in forgotten
+    # the loop's test and the index checks' bools are forgotten, each read only as the
+    # test of a block that assigns it
+    assert len(forgotten) >= 2 and forgotten <= tracked
+    for local in forgotten:
+        assert reads.get(local, 0) == tests.get(local, 0)
+    assert {local for local, n in tests.items() if reads[local] == n} & tracked <= forgotten

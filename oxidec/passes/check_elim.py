@@ -50,11 +50,9 @@ from ..mir.syntax import (
 from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
 from .check_facts import TOP, FactState, locals_of, meet, mentions
-from .check_locals import block_local_bools, tracked_locals, widened_locals
+from .check_locals import tracked_locals, widened_locals
 from ..mir.typeof import operand_ty
-from ..mir.visit import (
-    address_taken, defs, forget_analyses, kept, never_written, read_counts,
-)
+from ..mir.visit import address_taken, defs, forget_analyses, kept, never_written
 from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
@@ -79,11 +77,11 @@ class _Checker:
         self.fixed_args = never_written(body, writes, taken)
         self.block_limit = self._block_limit()
         self.contract = self._contract_lengths()
-        self.keyed, self.tracked = tracked_locals(body, writes)
+        # (block_local: the locals dead where any block ends: forgotten where a block that
+        # assigns them ends)
+        self.keyed, self.tracked, self.block_local = tracked_locals(body, writes, taken)
         # (a range is asked of keys, and keys name keyed locals only)
         self.widened = widened_locals(body, writes, taken, self.keyed)
-        # block -> the bools it assigns that are dead where it ends: forgotten there
-        self.dying = block_local_bools(body, kept(body, read_counts), taken)
 
     # -- keys ---------------------------------------------------------------------
 
@@ -383,18 +381,19 @@ class _Checker:
             entry[h] = state
             state = state.copy()
             found = decided[h] = []
-            dying = self.dying
             for b in chain[:-1]:
-                state = self.transfer(b, state)
+                dead: list[int] = []
+                state = self.transfer(b, state, dead)
                 term = body.blocks[b].terminator
                 self._decide(b, term, state, found)
-                state = self._follow(term, state, dying.get(b, ()))
+                state = self._follow(term, state, dead)
             last = chain[-1]
             term = body.blocks[last].terminator
-            state = self.transfer(last, state)
+            dead = []
+            state = self.transfer(last, state, dead)
             self._decide(last, term, state, found)
             outs: dict[int, FactState] = {}
-            for s, out in self._edges(term, state, dying.get(last, ())):
+            for s, out in self._edges(term, state, dead):
                 outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
             for s, out in outs.items():
                 if edges.get((last, s)) != out:
@@ -417,10 +416,11 @@ class _Checker:
                 changed = True
         return changed
 
-    def transfer(self, b: int, state: FactState) -> FactState:
-        """The block's statements' effect on the state, in place."""
+    def transfer(self, b: int, state: FactState, dead: list[int]) -> FactState:
+        """The block's statements' effect on the state, in place; appends to `dead` the
+        locals to forget where the block ends (those of `block_local` it assigns)."""
         block = self.body.blocks[b]
-        keyed, tracked = self.keyed, self.tracked
+        keyed, tracked, block_local = self.keyed, self.tracked, self.block_local
         for stmt in block.statements:
             t = type(stmt)  # the MIR classes have no subclasses
             place = stmt.place if t is Assign else stmt.dest if t is AtomicOp else None
@@ -432,6 +432,8 @@ class _Checker:
             projection = place.projection
             if projection and any(type(p) is Deref for p in projection):
                 continue  # stores to memory: no fact is about memory
+            if local in block_local and not projection:
+                dead.append(local)
             vals = state.vals
             rv = stmt.rvalue if t is Assign and not projection else None
             rt = type(rv)
@@ -471,7 +473,7 @@ class _Checker:
             state.kill(term.destination.local)
         return state
 
-    def _follow(self, term, state: FactState, dead: tuple) -> FactState:
+    def _follow(self, term, state: FactState, dead: list[int]) -> FactState:
         """The state along the only edge of a `goto`, `assert` or `call`, in place.
         (`dead`: the locals to forget where the block ends.)"""
         if isinstance(term, Assert) and term.expected:
@@ -483,7 +485,7 @@ class _Checker:
             state.forget(local)
         return state
 
-    def _edges(self, term, state: FactState, dead: tuple) -> list[tuple[int, FactState]]:
+    def _edges(self, term, state: FactState, dead: list[int]) -> list[tuple[int, FactState]]:
         if isinstance(term, Assert):
             return [(term.target, self._follow(term, state, dead))]
         if isinstance(term, SwitchInt) and term.values in ((0,), (1,)):

@@ -189,7 +189,7 @@ class FactState:
 
     def forget(self, local: int) -> None:
         """Forget the condition, implied facts and value of `local`, which is dead here
-        (what mentions it stays: nothing can, see check_locals.block_local_bools)."""
+        (what mentions it stays: nothing can, see check_locals.tracked_locals)."""
         if local in self.implies:
             del self.w_implies()[local]
         if local in self.cond:
@@ -199,7 +199,12 @@ class FactState:
 
     def kill(self, local: int) -> None:
         """Forget what the state says about `local`, which is written again."""
-        self.forget(local)
+        if local in self.implies:  # self.forget(local), inline: every write gets here
+            del self.w_implies()[local]
+        if local in self.cond:
+            del self.w_cond()[local]
+        if local in self.vals:
+            del self.w_vals()[local]
         if local not in self.users:
             return
         node = self.w_users().pop(local)
