@@ -50,9 +50,11 @@ from ..mir.syntax import (
 from ..types import IntTy
 from ..mir.cfg import predecessors, reverse_postorder, successors
 from .check_facts import TOP, FactState, locals_of, meet, mentions
-from .check_locals import tracked_locals, widened_locals
+from .check_locals import block_local_bools, tracked_locals, widened_locals
 from ..mir.typeof import operand_ty
-from ..mir.visit import address_taken, defs, forget_analyses, kept, never_written
+from ..mir.visit import (
+    address_taken, defs, forget_analyses, kept, never_written, read_counts,
+)
 from ..mir.contract_entry import entry_checked
 
 COMMUTATIVE = ("add", "mul", "bitand", "bitor", "bitxor")
@@ -80,6 +82,8 @@ class _Checker:
         self.keyed, self.tracked = tracked_locals(body, writes)
         # (a range is asked of keys, and keys name keyed locals only)
         self.widened = widened_locals(body, writes, taken, self.keyed)
+        # block -> the bools it assigns that are dead where it ends: forgotten there
+        self.dying = block_local_bools(body, kept(body, read_counts), taken)
 
     # -- keys ---------------------------------------------------------------------
 
@@ -379,17 +383,18 @@ class _Checker:
             entry[h] = state
             state = state.copy()
             found = decided[h] = []
+            dying = self.dying
             for b in chain[:-1]:
                 state = self.transfer(b, state)
                 term = body.blocks[b].terminator
                 self._decide(b, term, state, found)
-                state = self._follow(term, state)
+                state = self._follow(term, state, dying.get(b, ()))
             last = chain[-1]
             term = body.blocks[last].terminator
             state = self.transfer(last, state)
             self._decide(last, term, state, found)
             outs: dict[int, FactState] = {}
-            for s, out in self._edges(term, state):
+            for s, out in self._edges(term, state, dying.get(last, ())):
                 outs[s] = out if s not in outs else meet(outs[s], out)  # two arms, one block
             for s, out in outs.items():
                 if edges.get((last, s)) != out:
@@ -442,8 +447,8 @@ class _Checker:
             if value is not None:
                 names = locals_of(value)
                 if local not in names:  # state.set_val, inline: most statements get here
-                    vals[local] = value
-                    entry, users = ("v", local), state.users
+                    state.w_vals()[local] = value
+                    entry, users = ("v", local), state.w_users()
                     for name in names:
                         users[name] = (entry, users.get(name))
             if c is not None and not mentions(c, local):
@@ -466,24 +471,32 @@ class _Checker:
             state.kill(term.destination.local)
         return state
 
-    def _follow(self, term, state: FactState) -> FactState:
-        """The state along the only edge of a `goto`, `assert` or `call`, in place."""
+    def _follow(self, term, state: FactState, dead: tuple) -> FactState:
+        """The state along the only edge of a `goto`, `assert` or `call`, in place.
+        (`dead`: the locals to forget where the block ends.)"""
         if isinstance(term, Assert) and term.expected:
             delta = state.when_true(_plain(term.cond))
             if delta is TOP:
                 return FactState(top=True)
             state.add_facts(delta)
+        for local in dead:
+            state.forget(local)
         return state
 
-    def _edges(self, term, state: FactState) -> list[tuple[int, FactState]]:
+    def _edges(self, term, state: FactState, dead: tuple) -> list[tuple[int, FactState]]:
         if isinstance(term, Assert):
-            return [(term.target, self._follow(term, state))]
+            return [(term.target, self._follow(term, state, dead))]
         if isinstance(term, SwitchInt) and term.values in ((0,), (1,)):
             false_t, true_t = (term.targets[0], term.otherwise) if term.values == (0,) \
                 else (term.otherwise, term.targets[0])
+            delta = state.when_true(_plain(term.discr))
+            for local in dead:
+                state.forget(local)
             # an edge that cannot be taken carries a TOP state (the meet ignores it)
-            true_state = state.with_facts(state.when_true(_plain(term.discr)))
+            true_state = state.with_facts(delta)
             return [(true_t, true_state), (false_t, state)]
+        for local in dead:
+            state.forget(local)
         return [(s, state) for s in successors(term)]
 
     def _decide(self, b, term, state: FactState, found: list) -> None:

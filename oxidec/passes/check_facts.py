@@ -20,7 +20,12 @@ indexed so that a statement costs O(what it changes), not O(what is known).
   are about different things or the same one alike, so the order does not matter.
 
 A state is copied only where control flow forks or joins; straight-line chains of blocks
-(the `assert`s of every index and every checked add) update one state in place.
+(the `assert`s of every index and every checked add) update one state in place. A copy
+shares its tables with the original (`owned`: the tables a state alone holds), and a state
+copies a table before its first change to it: a fork whose paths change only the facts
+copies only those (a state inside a nest of N loops holds every enclosing loop's facts:
+copying all its tables at every block was O(N) a block), and a join starts from its
+smaller input's tables and changes them where the other input differs (`meet`).
 """
 from __future__ import annotations
 
@@ -53,70 +58,101 @@ def mentions(key, local: int) -> bool:
     return local in locals_of(key)
 
 
+# the bits of FactState.owned
+_FACTS, _BY_LHS, _IMPLIES, _COND, _VALS, _USERS = 1, 2, 4, 8, 16, 32
+
+
 class FactState:
     __slots__ = ("top", "facts", "by_lhs", "implies", "cond", "vals", "users", "owned")
 
     def __init__(self, top: bool = False) -> None:
         self.top = top
         self.facts: set = set()
-        self.by_lhs: dict = {}  # left key -> the facts with that left key
+        self.by_lhs: dict = {}  # left key -> the frozenset of the facts with that left key
         self.implies: dict = {}
         self.cond: dict = {}
         self.vals: dict = {}
-        self.users: dict = {}  # local -> (entry, rest) | None, shared by copies
-        # the keys of `by_lhs` whose sets this state alone holds: a copy shares the others'
-        # sets, and a state copies a shared set before changing it (copying every set of
-        # every state was most of the dataflow's time)
-        self.owned: set = set()
+        self.users: dict = {}  # local -> (entry, rest) | None
+        self.owned = 63  # the tables this state alone holds (the bits above)
 
     # -- copies and comparison -------------------------------------------------------
 
     def copy(self) -> FactState:
         new = FactState.__new__(FactState)
         new.top = self.top
-        new.facts = set(self.facts)
-        new.by_lhs = dict(self.by_lhs)
-        new.implies = dict(self.implies)
-        new.cond = dict(self.cond)
-        new.vals = dict(self.vals)
-        new.users = dict(self.users)
-        new.owned = set()
-        self.owned = set()  # shared now
+        new.facts = self.facts
+        new.by_lhs = self.by_lhs
+        new.implies = self.implies
+        new.cond = self.cond
+        new.vals = self.vals
+        new.users = self.users
+        new.owned = self.owned = 0  # every table is shared now
         return new
-
-    def _own(self, table: dict, key, tag) -> set:
-        """`table[key]`'s set, made this state's own first if it is shared."""
-        s = table.get(key)
-        if s is None:
-            s = table[key] = set()
-            self.owned.add((tag, key))
-        elif (tag, key) not in self.owned:
-            s = table[key] = set(s)
-            self.owned.add((tag, key))
-        return s
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, FactState):
             return NotImplemented
         if self.top or other.top:
             return self.top == other.top
-        return (self.facts == other.facts and self.implies == other.implies
-                and self.cond == other.cond and self.vals == other.vals)
+        return ((self.facts is other.facts or self.facts == other.facts)
+                and (self.implies is other.implies or self.implies == other.implies)
+                and (self.cond is other.cond or self.cond == other.cond)
+                and (self.vals is other.vals or self.vals == other.vals))
 
     __hash__ = None
+
+    # -- the tables, to change (copied first where shared) --------------------------------
+
+    def w_facts(self) -> set:
+        if not self.owned & _FACTS:
+            self.facts = set(self.facts)
+            self.owned |= _FACTS
+        return self.facts
+
+    def w_by_lhs(self) -> dict:
+        if not self.owned & _BY_LHS:
+            self.by_lhs = dict(self.by_lhs)
+            self.owned |= _BY_LHS
+        return self.by_lhs
+
+    def w_implies(self) -> dict:
+        if not self.owned & _IMPLIES:
+            self.implies = dict(self.implies)
+            self.owned |= _IMPLIES
+        return self.implies
+
+    def w_cond(self) -> dict:
+        if not self.owned & _COND:
+            self.cond = dict(self.cond)
+            self.owned |= _COND
+        return self.cond
+
+    def w_vals(self) -> dict:
+        if not self.owned & _VALS:
+            self.vals = dict(self.vals)
+            self.owned |= _VALS
+        return self.vals
+
+    def w_users(self) -> dict:
+        if not self.owned & _USERS:
+            self.users = dict(self.users)
+            self.owned |= _USERS
+        return self.users
 
     # -- updates --------------------------------------------------------------------
 
     def _use(self, entry, key) -> None:
-        users = self.users
+        users = self.w_users()
         for local in locals_of(key):
             users[local] = (entry, users.get(local))
 
     def add_fact(self, fact) -> None:
         if self.top or fact in self.facts:
             return
-        self.facts.add(fact)
-        self._own(self.by_lhs, fact[1], "b").add(fact)
+        self.w_facts().add(fact)
+        by_lhs, lhs = self.w_by_lhs(), fact[1]
+        same = by_lhs.get(lhs)
+        by_lhs[lhs] = frozenset((fact,)) if same is None else same | {fact}
         self._use(("f", fact), fact)
 
     def add_facts(self, facts) -> None:
@@ -124,36 +160,49 @@ class FactState:
             self.add_fact(f)
 
     def _drop_fact(self, fact) -> None:
-        self.facts.discard(fact)
-        if fact[1] in self.by_lhs:
-            same = self._own(self.by_lhs, fact[1], "b")
-            same.discard(fact)
-            if not same:
-                del self.by_lhs[fact[1]]
+        self.w_facts().discard(fact)
+        lhs = fact[1]
+        same = self.by_lhs.get(lhs)
+        if same is not None and fact in same:
+            if len(same) == 1:
+                del self.w_by_lhs()[lhs]
+            else:
+                self.w_by_lhs()[lhs] = same - {fact}
 
     def set_val(self, local: int, key) -> None:
-        self.vals[local] = key
+        self.w_vals()[local] = key
         self._use(("v", local), key)
 
     def set_cond(self, local: int, fact) -> None:
-        self.cond[local] = fact
+        self.w_cond()[local] = fact
         self._use(("c", local), fact)
 
     def set_implies(self, local: int, delta) -> None:
         if delta is not TOP and not delta and local not in self.cond:
-            self.implies.pop(local, None)  # the same as no entry (see the module's notes)
+            if local in self.implies:  # the same as no entry (see the module's notes)
+                del self.w_implies()[local]
             return
-        self.implies[local] = delta
+        self.w_implies()[local] = delta
         if delta is not TOP:
             for f in delta:
                 self._use(("i", local), f)
 
+    def forget(self, local: int) -> None:
+        """Forget the condition, implied facts and value of `local`, which is dead here
+        (what mentions it stays: nothing can, see check_locals.block_local_bools)."""
+        if local in self.implies:
+            del self.w_implies()[local]
+        if local in self.cond:
+            del self.w_cond()[local]
+        if local in self.vals:
+            del self.w_vals()[local]
+
     def kill(self, local: int) -> None:
         """Forget what the state says about `local`, which is written again."""
-        self.implies.pop(local, None)
-        self.cond.pop(local, None)
-        self.vals.pop(local, None)
-        node = self.users.pop(local, None)
+        self.forget(local)
+        if local not in self.users:
+            return
+        node = self.w_users().pop(local)
         while node is not None:
             (kind, what), node = node
             if kind == "f":
@@ -162,21 +211,21 @@ class FactState:
             elif kind == "v":
                 v = self.vals.get(what)
                 if v is not None and mentions(v, local):
-                    del self.vals[what]
+                    del self.w_vals()[what]
             elif kind == "c":
                 c = self.cond.get(what)
                 if c is not None and mentions(c, local):
-                    del self.cond[what]
+                    del self.w_cond()[what]
                     if self.implies.get(what, TOP) == frozenset():
-                        del self.implies[what]  # the same as no entry now
+                        del self.w_implies()[what]  # the same as no entry now
             else:
                 d = self.implies.get(what)
                 if d is not None and d is not TOP and any(mentions(f, local) for f in d):
                     d = frozenset(f for f in d if not mentions(f, local))
                     if d or what in self.cond:
-                        self.implies[what] = d
+                        self.w_implies()[what] = d
                     else:
-                        del self.implies[what]
+                        del self.w_implies()[what]
 
     # -- questions ------------------------------------------------------------------
 
@@ -207,88 +256,91 @@ def meet(a: FactState, b: FactState) -> FactState:
         return b
     if b.top:
         return a
-    # a's tables, copied (in C: by_lhs's sets and the users lists shared, as `copy` shares
-    # them), less what b does not hold: the two inputs of a join mostly agree, so the work
-    # in Python is where they differ, not all that is known (a state inside a nest of loops
-    # holds every enclosing loop's facts). out's entries are a's, or implied facts linked
-    # below, so a's users lists cover them (an entry no longer there is skipped by `kill`).
-    fa, fb = a.facts, b.facts
+    # The meet is symmetric: it starts from the tables of the input that knows less (shared,
+    # as by `copy`) and takes away what the other does not hold. The work is in the entries
+    # of that input (in C where the tables agree), not in all that the other knows: after a
+    # nest of loops, the path through the nest knows the values of every counter in it, the
+    # path that skips it does not. out's entries are the base's, or implied facts linked
+    # below, so its users lists cover them (an entry no longer there is skipped by `kill`).
+    if (len(b.facts) + len(b.cond) + len(b.implies) + len(b.vals)
+            < len(a.facts) + len(a.cond) + len(a.implies) + len(a.vals)):
+        a, b = b, a
     out = FactState.__new__(FactState)
     out.top = False
-    out.facts = set(fa)
-    out.by_lhs = dict(a.by_lhs)
-    out.users = dict(a.users)
-    out.owned = set()
-    a.owned = set()  # its sets are shared now
-    if not fa <= fb:
-        for f in fa - fb:
-            out._drop_fact(f)
-    common = out.facts
-    ca, cb = a.cond, b.cond  # first: an empty `implies` is kept only with a cond
-    out.cond = dict(ca) if ca.items() <= cb.items() \
-        else {k: v for k, v in ca.items() if cb.get(k) == v}
-    ia, ib = a.implies, b.implies
-    if ia is ib or ia == ib:  # the common case: what the bools imply, less the facts
-        out.implies = implies = {}
-        cond = out.cond
-        for local, x in ia.items():
-            if x is TOP or (x.isdisjoint(common) and (x or local in cond)):
-                implies[local] = x  # a's entry: a's users lists cover it
-            else:
-                out.set_implies(local, frozenset([f for f in x if f not in common]))
-    else:
-        out.implies = {}
-        _meet_implies(out, a, b)
+    out.facts, out.by_lhs, out.users = a.facts, a.by_lhs, a.users
+    out.implies, out.cond, out.vals = a.implies, a.cond, a.vals
+    out.owned = a.owned = 0
+    fa, fb = a.facts, b.facts
+    only_a = () if fa is fb else fa - fb
+    for f in only_a:
+        out._drop_fact(f)
+    # first: an empty `implies` is kept only with a cond
+    ca, cb = a.cond, b.cond
+    if ca is not cb and not ca.items() <= cb.items():
+        cond = out.w_cond()
+        for k, v in ca.items():
+            if cb.get(k) != v:
+                del cond[k]
+    if a.implies is not b.implies:
+        _meet_implies(out, a, b, only_a)
     # the values both paths agree on
     va, vb = a.vals, b.vals
-    out.vals = dict(va) if va.items() <= vb.items() \
-        else {k: v for k, v in va.items() if (w := vb.get(k)) is v or w == v}
+    if va is not vb and not va.items() <= vb.items():
+        vals = out.w_vals()
+        for k, v in va.items():
+            w = vb.get(k)
+            if not (w is v or w == v):
+                del vals[k]
     return out
 
 
-def _meet_implies(out: FactState, a: FactState, b: FactState) -> None:
-    """out.implies where a's and b's differ: per bool, what holds where it is true on both
-    paths (a missing entry counts as the empty set), less the common facts (out.facts).
+def _meet_implies(out: FactState, a: FactState, b: FactState, only_a) -> None:
+    """out.implies (a's, shared) where a's and b's differ: per bool, what holds where it is
+    true on both paths (a missing entry counts as the empty set), less the common facts
+    (out.facts). (`only_a`: a's facts that b does not hold.)
 
-    A bool with an entry on one path only (in a nest of loops, the inner loops' tests
-    after them: as many as the nesting is deep) gets what the other path's extra facts
-    share with the entry, which is nothing where the other path has no facts beyond the
-    common ones (as at a loop's head, whose back edge knows all its entry knows): then it
-    keeps an empty entry only where it keeps its condition, which set operations find
-    without a step per bool."""
-    fa, fb, common = a.facts, b.facts, out.facts
+    An entry that both paths share is kept as it is: facts | entry is what holds where the
+    bool is true, on both paths, and the common facts in it change nothing of that.
+
+    A bool with an entry on one path only gets what the other path's extra facts share
+    with the entry: nothing where the other path has no facts beyond the common ones (as
+    at a loop's head, whose back edge knows all its entry knows); then it keeps an empty
+    entry only where it keeps its condition (out.cond: a's, less), so b's entries of the
+    bools without one in a are only looked at where a has facts that b does not."""
+    common = out.facts
+    fa, fb = a.facts, b.facts
     ia, ib = a.implies, b.implies
-    ka, kb = ia.keys(), ib.keys()
-    only_a = only_b = None  # fa - fb, fb - fa
-    for local in ka & kb:
-        x, y = ia[local], ib[local]
-        if x is TOP and y is TOP:
+    extra_a = frozenset(only_a)
+    extra_b = None  # b's facts that a does not hold, made when needed
+    empty = frozenset()
+    for local, xv in ia.items():
+        yv = ib.get(local)
+        if xv is yv:
+            continue  # the same entry
+        if yv is None:  # a's only: the formulas below with b's entry empty
+            if extra_b is None:
+                extra_b = frozenset(fb - fa)
+            delta = extra_b if xv is TOP else extra_b & xv
+        elif xv is TOP and yv is TOP:
             delta = TOP
-        elif x is TOP:  # where the bool is true only path b arrives
-            if only_b is None:
-                only_b = frozenset(fb - fa)
-            delta = only_b | (y - common)
-        elif y is TOP:
-            if only_a is None:
-                only_a = frozenset(fa - fb)
-            delta = only_a | (x - common)
-        elif x is y or x == y:  # the common case, and the same set as below
-            delta = frozenset([f for f in x if f not in common]) if x else frozenset()
+        elif xv is TOP:  # where the bool is true only path b arrives
+            if extra_b is None:
+                extra_b = frozenset(fb - fa)
+            delta = extra_b | frozenset([f for f in yv if f not in common])
+        elif yv is TOP:
+            delta = extra_a | frozenset([f for f in xv if f not in common])
+        elif xv == yv:
+            delta = frozenset([f for f in xv if f not in common]) if xv else empty
         else:
-            delta = frozenset([f for f in x if (f in fb or f in y) and f not in common]
-                              + [f for f in y if (f in fa or f in x) and f not in common])
+            delta = frozenset([f for f in xv if (f in fb or f in yv) and f not in common]
+                              + [f for f in yv if (f in fa or f in xv) and f not in common])
         out.set_implies(local, delta)
-    # an entry x of one path only: TOP gives the other path's extra facts, a set x those
-    # of them in x (the formulas above with the missing entry empty)
-    for mine, table, other_extra in ((ka - kb, ia, fb - fa), (kb - ka, ib, fa - fb)):
-        if not mine:
-            continue
-        if not other_extra:  # every delta is empty: kept with a condition only
-            implies, empty = out.implies, frozenset()
-            for local in mine & out.cond.keys():
-                implies[local] = empty
-            continue
-        extra = frozenset(other_extra)
-        for local in mine:
-            x = table[local]
-            out.set_implies(local, extra if x is TOP else extra & x)
+    # b's only: extra_a & b's entry, or an empty entry where out keeps a condition
+    if extra_a:
+        for local, yv in ib.items():
+            if local not in ia:
+                out.set_implies(local, extra_a if yv is TOP else extra_a & yv)
+    else:
+        for local in out.cond:
+            if local in ib and local not in ia:
+                out.set_implies(local, empty)

@@ -1,9 +1,12 @@
 """What `check_elim` knows of a body's locals before its dataflow runs: the locals whose
 values a comparison can read and those the state can say anything about (`tracked_locals`),
-and the locals that only hold widened unsigned values (`widened_locals`)."""
+the locals that only hold widened unsigned values (`widened_locals`), and the bools that
+are dead where any block ends (`block_local_bools`)."""
 from __future__ import annotations
 
-from ..mir.syntax import Assign, BinaryOp, Body, Cast, Constant, Copy, Move, Use
+from ..mir.syntax import (
+    Assert, Assign, BinaryOp, Body, Cast, Constant, Copy, Move, SwitchInt, Use,
+)
 from ..mir.typeof import MirTypeError, operand_ty
 from ..types import IntTy
 
@@ -101,4 +104,37 @@ def _cast_source_ty(body: Body, rv: Cast):
         return None
 
 
-__all__ = ["tracked_locals", "widened_locals"]
+def block_local_bools(body: Body, reads: dict, taken: set[int]) -> dict[int, tuple]:
+    """Block -> the locals it assigns that are dead where any block ends: locals read only
+    as the test of an `assert` or `switchInt`, each in a block that assigns them first
+    (the bool of a loop's or an index's test), so that every path to a read passes its
+    block's assignment. (`reads`: the body's read_counts; `taken`: its address_taken.)
+
+    The state forgets what it knows of them when their block ends: nothing reads it
+    again, so no decision changes, and the states after a loop's exit no longer hold the
+    conditions of every loop nested in it (a join of the states before and after the
+    loop was as costly as the nest was deep)."""
+    tests: dict[int, int] = {}  # local -> its reads as a test of a block that assigns it
+    assigned: list[set[int]] = []
+    for block in body.blocks:
+        mine = {s.place.local for s in block.statements
+                if type(s) is Assign and not s.place.projection}
+        assigned.append(mine)
+        term = block.terminator
+        t = type(term)
+        op = term.cond if t is Assert else term.discr if t is SwitchInt else None
+        c = op.__class__ if op is not None else None
+        if (c is Copy or c is Move) and not op.place.projection:
+            local = op.place.local
+            tests[local] = tests.get(local, 0) + 1 if local in mine else -1 << 30
+    local_bools = {local for local, n in tests.items()
+                   if n > 0 and reads.get(local) == n and local != 0 and local not in taken}
+    out = {}
+    for b, mine in enumerate(assigned):
+        dead = tuple(sorted(mine & local_bools))
+        if dead:
+            out[b] = dead
+    return out
+
+
+__all__ = ["block_local_bools", "tracked_locals", "widened_locals"]
