@@ -69,7 +69,9 @@ def test_find_loops_matches_the_definition_on_random_cfgs(rng):
         assert found_loops(body) == want
         nested += sum(1 for lp in want if lp[3] > 1)
         for lp in find_loops(body):  # membership, size and the listed blocks agree
+            one_by_one = sorted(lp.blocks.lazily())  # before the list is made
             listed = sorted(lp.blocks)
+            assert one_by_one == listed == sorted(lp.blocks.lazily())
             assert len(lp.blocks) == len(listed) == len(set(listed))
             assert all(b in lp and b in lp.blocks for b in listed)
             assert not any(b in lp.blocks for b in range(len(body.blocks)) if b not in listed)

@@ -352,6 +352,16 @@ class LoopBlocks(AbcSet):
             self._list = [b for loop in f.preorder[lo:hi] for b in f.own[loop.lo]]
         return iter(self._list)
 
+    def lazily(self):
+        """The blocks one by one, without making the list (a question that may stop early
+        about an outer loop of a nest: the lists of all its loops are quadratic in N)."""
+        if self._list is not None:
+            yield from self._list
+            return
+        f = self.forest
+        for loop in f.preorder[self.loop.lo:self.loop.hi]:
+            yield from f.own[loop.lo]
+
     def add(self, b: int) -> None:
         """Make `b` (a block added to the body) a block of this loop and of the loops
         around it, this loop being the innermost that holds it."""
