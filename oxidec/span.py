@@ -14,10 +14,11 @@ class SourceFile:
     line_starts: tuple[int, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
+        starts = [0]  # a step per line, not per character (a line may be long)
+        pos = 0
+        for line in self.text.split("\n")[:-1]:
+            pos += len(line) + 1
+            starts.append(pos)
         object.__setattr__(self, "line_starts", tuple(starts))
 
     def line_col(self, offset: int) -> tuple[int, int]:

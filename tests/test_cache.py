@@ -100,6 +100,23 @@ def test_size_bound(work: Path) -> None:
     assert len(entries(cache)) <= 1
 
 
+def test_size_bound_counts_the_start_up_files(work: Path) -> None:
+    """The files other modules keep in the cache directory to start faster (one per
+    installed copy of the compiler) are within the bound too; other files are left."""
+    cache = work / "cache"
+    cache.mkdir(mode=0o700)
+    stale = cache / "modules-cpython-311-0000-1-0123456789abcdef.marshal"
+    stale.write_bytes(os.urandom(3 << 20))
+    other = cache / "notes.txt"
+    other.write_bytes(os.urandom(3 << 20))
+    for path in (stale, other):
+        os.utime(path, (1, 1))  # older than anything a build writes
+    r = oxidec(cache, "-m", "oxidec.cli", "build", "k.rs", cwd=work,
+               extra_env={"OXIDEC_CACHE_MAX_MB": "2"})
+    assert r.returncode == 0, r.stderr
+    assert not stale.exists() and other.exists() and len(entries(cache)) == 1
+
+
 def test_hit_imports_neither_click_nor_the_compiler(work: Path) -> None:
     cache = work / "cache"
     assert oxidec(cache, "-m", "oxidec.cli", "build", "k.rs", cwd=work).returncode == 0

@@ -69,7 +69,9 @@ def test_find_loops_matches_the_definition_on_random_cfgs(rng):
         assert found_loops(body) == want
         nested += sum(1 for lp in want if lp[3] > 1)
         for lp in find_loops(body):  # membership, size and the listed blocks agree
+            one_by_one = sorted(lp.blocks.lazily())  # before the list is made
             listed = sorted(lp.blocks)
+            assert one_by_one == listed == sorted(lp.blocks.lazily())
             assert len(lp.blocks) == len(listed) == len(set(listed))
             assert all(b in lp and b in lp.blocks for b in listed)
             assert not any(b in lp.blocks for b in range(len(body.blocks)) if b not in listed)
@@ -131,3 +133,75 @@ def test_a_new_preheader_joins_the_loops_around_only():
     assert len(inner.blocks) == 1 and sorted(inner.blocks) == [3]
     assert found_loops(body) == reference_loops(body)
     assert LoopFacts(body, outer).written == facts_before
+
+
+def reference_idom(body: Body) -> list:
+    """Immediate dominators from the definition: a dominates b when b cannot be reached
+    from the entry once a is removed; the idom is the strict dominator dominated by all
+    the others."""
+    n = len(body.blocks)
+    seen = reachable(body)
+
+    def reaches_without(a: int) -> list[bool]:
+        out = [False] * n
+        stack = [0] if a != 0 else []
+        while stack:
+            b = stack.pop()
+            if not out[b]:
+                out[b] = True
+                stack += [s for s in successors(body.blocks[b].terminator) if s != a]
+        return out
+
+    strict = {a: [b for b in range(n) if seen[b] and b != a and not reaches_without(a)[b]]
+              for a in range(n) if seen[a]}
+    idom: list = [None] * n
+    idom[0] = 0
+    for b in range(1, n):
+        if seen[b]:
+            doms = [a for a in strict if b in strict[a]]
+            idom[b] = next(a for a in doms if all(a == c or a in strict[c] for c in doms))
+    return idom
+
+
+def test_dominators_match_the_definition_on_random_cfgs(rng):
+    """Dominators skips its second round when every retreating edge goes to a block that
+    dominates its source; the irreducible graphs (where it may not) are found too."""
+    irreducible = 0
+    for _ in range(2000):
+        body = random_cfg(rng, int(rng.integers(1, 14)))
+        doms = Dominators(body)
+        assert doms.idom == reference_idom(body)
+        for a in range(len(body.blocks)):  # the numbering answers from the final tree
+            for b in range(len(body.blocks)):
+                want = doms.idom[b] is not None and doms.idom[a] is not None and (
+                    a == b or _is_ancestor(doms.idom, a, b))
+                assert doms.dominates(a, b) == want
+        rpo = doms.rpo_index
+        irreducible += any(rpo[p] >= rpo[b] and not doms.dominates(b, p)
+                           for b in doms.order for p in predecessors(body)[b] if p in rpo)
+    assert irreducible > 50
+
+
+def _is_ancestor(idom: list, a: int, b: int) -> bool:
+    while b != idom[b]:
+        b = idom[b]
+        if b == a:
+            return True
+    return False
+
+
+def test_a_preheader_keeps_the_callers_predecessors_right(rng):
+    """ensure_preheader(preds=...) updates the caller's predecessor lists as it adds a
+    block, as predecessors() of the new body would list them."""
+    added = 0
+    for _ in range(1500):
+        body = random_cfg(rng, int(rng.integers(2, 14)))
+        preds = predecessors(body)
+        for loop in find_loops(body):
+            if loop.header == 0:
+                continue
+            count = len(body.blocks)
+            ensure_preheader(body, loop, preds)
+            added += len(body.blocks) > count
+            assert preds == predecessors(body)
+    assert added > 100

@@ -10,7 +10,8 @@ The directory is $OXIDEC_CACHE_DIR, else $XDG_CACHE_HOME/oxidec, else ~/.cache/o
 `--no-cache` (or OXIDEC_CACHE_DIR=off) bypasses it. Entries are written to a temporary file
 and renamed into place, so concurrent builds see a whole entry or none; a damaged or foreign
 entry is a miss. After a store the directory is trimmed, oldest entries first, to
-OXIDEC_CACHE_MAX_MB (default 256).
+OXIDEC_CACHE_MAX_MB (default 256); the start-up files kept there (STARTUP_FILES) count and
+are trimmed alike.
 
 Only builds that succeed are stored (errors are recompiled, so they are always current), and
 not cubins (those depend on ptxas). This module imports nothing heavy: `fast_build` answers a
@@ -27,6 +28,8 @@ from ..sha import sha256 as _sha256
 
 FORMAT = 1
 DEFAULT_MAX_MB = 256
+# the files other modules keep in the cache directory to start faster (remade when missing)
+STARTUP_FILES = ("modules-", "regex-code-", "dataclass-code-")
 _fingerprint: str | None = None
 
 
@@ -137,6 +140,12 @@ def trim(directory: str) -> None:
     try:
         for sub in os.scandir(directory):
             if not sub.is_dir():
+                # the start-up files (module_bundle.py, regex_cache.py, startup.py) count
+                # too: one per installed copy of the compiler, they would pile up unbounded
+                if sub.name.endswith(".marshal") and sub.name.startswith(STARTUP_FILES):
+                    st = sub.stat()
+                    entries.append((st.st_atime, st.st_mtime, sub.path, st.st_size))
+                    total += st.st_size
                 continue
             for e in os.scandir(sub.path):
                 st = e.stat()

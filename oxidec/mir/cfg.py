@@ -222,7 +222,15 @@ class Dominators:
         idom: list[int | None] = [None] * len(body.blocks)
         if self.order:
             idom[self.order[0]] = self.order[0]
-        changed = True
+        self.idom = idom
+        # The first round sees only the forward edges (a block's predecessors later in
+        # reverse postorder are not reached yet). When every other edge goes back to a
+        # block that dominates its source in that tree (a reducible CFG: every loop), a
+        # second round would change nothing, and it is skipped: the intersections for
+        # those edges walk from a latch up to its header, and for a nest of N loops that
+        # round was quadratic in N.
+        self._round(preds)
+        changed = not self._back_edges_dominated(preds)
         while changed:
             changed = False
             for b in self.order[1:]:
@@ -234,7 +242,31 @@ class Dominators:
                 if new is not None and idom[b] != new:
                     idom[b] = new
                     changed = True
-        self.idom = idom
+
+    def _round(self, preds: list[list[int]]) -> None:
+        """The first round of the iteration in __init__ (its loop's body, alone)."""
+        idom, intersect = self.idom, self._intersect
+        for b in self.order[1:]:
+            new = None
+            for p in preds[b]:
+                if idom[p] is None:
+                    continue
+                new = p if new is None else intersect(idom, p, new)
+            if new is not None:
+                idom[b] = new
+
+    def _back_edges_dominated(self, preds: list[list[int]]) -> bool:
+        """Every edge p -> b from later in reverse postorder (or p == b) has b dominating p
+        in the tree found so far."""
+        rpo = self.rpo_index
+        for b in self.order[1:]:
+            rb = rpo[b]
+            for p in preds[b]:
+                rp = rpo.get(p)
+                if rp is not None and rp >= rb and not self.dominates(b, p):
+                    self._enter = None  # numbered on a tree that is not final
+                    return False
+        return True
 
     def _intersect(self, idom, a: int, b: int) -> int:
         while a != b:
@@ -319,6 +351,16 @@ class LoopBlocks(AbcSet):
             f, lo, hi = self.forest, self.loop.lo, self.loop.hi
             self._list = [b for loop in f.preorder[lo:hi] for b in f.own[loop.lo]]
         return iter(self._list)
+
+    def lazily(self):
+        """The blocks one by one, without making the list (a question that may stop early
+        about an outer loop of a nest: the lists of all its loops are quadratic in N)."""
+        if self._list is not None:
+            yield from self._list
+            return
+        f = self.forest
+        for loop in f.preorder[self.loop.lo:self.loop.hi]:
+            yield from f.own[loop.lo]
 
     def add(self, b: int) -> None:
         """Make `b` (a block added to the body) a block of this loop and of the loops

@@ -92,11 +92,23 @@ def _unroll(body: Body, loop: Loop, taken: set[int], preds, defs) -> bool:
     if values is None:
         return False
     trips, exit_target = values
-    size = sum(len(body.blocks[b].statements) + 1 for b in loop.blocks)
-    if len(trips) * size > BUDGET:
+    if trips and _larger_than(body, loop, BUDGET // len(trips)):  # len(trips) * size > BUDGET
         return False
     _copy_iterations(body, loop, entry, latch, update_at, var, trips, exit_target)
     return True
+
+
+def _larger_than(body: Body, loop: Loop, limit: int) -> bool:
+    """The loop has more than `limit` statements and terminators (counted until there:
+    the outer loops of a nest are large, and counting each whole was quadratic in the
+    nesting)."""
+    blocks = body.blocks
+    size = 0
+    for b in loop.blocks.lazily() if hasattr(loop.blocks, "lazily") else loop.blocks:
+        size += len(blocks[b].statements) + 1
+        if size > limit:
+            return True
+    return False
 
 
 def _latch_shape(body: Body, loop: Loop, latch: int):

@@ -25,7 +25,7 @@ in bounds_hoist: the two versions would put those in different control flow.
 from __future__ import annotations
 
 from ..mir.syntax import Assert, Assign, BinaryOp, Body, Copy, Goto, Move, Place, SwitchInt
-from ..mir.cfg import Dominators, has_cycle, outside_predecessors
+from ..mir.cfg import Dominators, has_cycle, outside_predecessors, predecessors
 from ..types import BOOL, IntTy
 from .affine import Builder
 from .bounds_hoist import MAX_LOOP_BLOCKS, copy_loop, has_side_effects
@@ -95,7 +95,8 @@ def _whole(body: Body, whole: list) -> list:
 
 def _guarded(body: Body, loop, doms, whole: list):
     """(k, hi) when the loop's one way in and its one latch both test `k < hi` last."""
-    outside = outside_predecessors(body, loop)
+    # kept: the body does not change until a loop is versioned (see _hoist_one)
+    outside = outside_predecessors(body, loop, kept(body, predecessors))
     if len(outside) != 1:
         return None
     latch = loop.latches[0]

@@ -43,7 +43,7 @@ from ..mir.syntax import (
 )
 from ..types import IntTy
 from .dead_code import is_temporary
-from ..mir.cfg import Dominators, has_cycle
+from ..mir.cfg import Dominators, has_cycle, predecessors
 from .loops import LoopFacts, ensure_preheader, local_defs
 from ..mir.visit import address_taken, has_deref, kept, kept_loops, rvalue_operands
 
@@ -77,11 +77,21 @@ def licm(body: Body) -> bool:
     defs = kept(body, local_defs)
     taken = kept(body, address_taken)
     place = {b: float(i) for i, b in enumerate(doms.order)}  # reverse postorder
+    preds = None  # the body's predecessors, made at the first hoist and kept right
     changed = False
     for loop in kept(body, kept_loops):
         if loop.header == 0:
             continue
-        changed |= _hoist_loop(body, loop, defs, taken, place)
+        moved = _hoistable_of(body, loop, defs, taken, place)
+        if moved:
+            if preds is None:
+                preds = predecessors(body)
+            count = len(body.blocks)
+            pre = ensure_preheader(body, loop, preds)
+            if len(body.blocks) > count:  # a new block: just before the header
+                place[pre] = place[loop.header] - 0.5
+            body.blocks[pre].statements.extend(moved)
+            changed = True
     return changed
 
 
@@ -94,7 +104,8 @@ def _own_blocks(loop) -> list[int]:
     return list(forest.own[loop.lo])
 
 
-def _hoist_loop(body: Body, loop, defs, taken, place: dict[int, float]) -> bool:
+def _hoistable_of(body: Body, loop, defs, taken, place: dict[int, float]) -> list:
+    """The statements to hoist out of the loop, taken out of its blocks, in order."""
     facts = LoopFacts(body, loop, defs, taken)
     order = sorted(_own_blocks(loop), key=place.__getitem__)
     moved = []
@@ -103,19 +114,12 @@ def _hoist_loop(body: Body, loop, defs, taken, place: dict[int, float]) -> bool:
         for stmt in body.blocks[b].statements:
             if _hoistable(body, stmt, facts, defs, taken):
                 moved.append(stmt)
-                facts.written.discard(stmt.place.local)  # now defined before the loop
+                facts.moved_out(stmt.place.local)  # now defined before the loop
             else:
                 kept.append(stmt)
         if moved and len(kept) != len(body.blocks[b].statements):
             body.blocks[b].statements = kept
-    if not moved:
-        return False
-    count = len(body.blocks)
-    pre = ensure_preheader(body, loop)
-    if len(body.blocks) > count:  # a new block: just before the header
-        place[pre] = place[loop.header] - 0.5
-    body.blocks[pre].statements.extend(moved)
-    return True
+    return moved
 
 
 def _hoistable(body: Body, stmt, facts: LoopFacts, defs, taken) -> bool:

@@ -28,11 +28,12 @@ already rotated (or not a simple loop) and is left alone, so rotation happens on
 from __future__ import annotations
 
 import copy
+from bisect import insort
 
 from ..mir.syntax import Assign, Body, Goto, SwitchInt
 from .licm import speculatable
 from .loops import ensure_preheader
-from ..mir.cfg import has_cycle
+from ..mir.cfg import has_cycle, predecessors
 from ..mir.visit import kept, kept_loops
 
 MAX_HEADER = 8
@@ -58,13 +59,17 @@ def loop_rotate(body: Body) -> bool:
     rotated = False
     # kept (mir.visit.kept): the loops of the body as this call found it; a rotation
     # updates the loops it changes (ensure_preheader), and the driver forgets them after
+    preds: list[list[int]] = []  # the body's predecessors, from the first rotation on
     for loop in kept(body, kept_loops):
-        if _rotate(body, loop):
+        if _rotate(body, loop, preds):
             rotated = True
     return rotated
 
 
-def _rotate(body: Body, loop) -> bool:
+def _rotate(body: Body, loop, preds: list[list[int]]) -> bool:
+    """Rotate the loop if it is eligible; `preds` (the body's predecessors, or empty: made
+    here) are kept right for the rotations after it (finding a header's predecessors is
+    otherwise a scan of the body, for every loop of a nest)."""
     h = loop.header
     header = body.blocks[h]
     if h == 0 or not isinstance(header.terminator, SwitchInt):
@@ -77,13 +82,19 @@ def _rotate(body: Body, loop) -> bool:
         return False  # not an exit test, or a one-block loop
     if not all(isinstance(body.blocks[lt].terminator, Goto) for lt in loop.latches):
         return False
-    pre = ensure_preheader(body, loop)
+    if not preds:
+        preds += predecessors(body)
+    pre = ensure_preheader(body, loop, preds)
     if pre is None:
         return False
     for b in [pre, *loop.latches]:
         block = body.blocks[b]
         block.statements = block.statements + [copy.copy(s) for s in header.statements]
         block.terminator = copy.copy(header.terminator)
+        # b went to h only (a `goto`), and now goes where h goes (h not among them)
+        preds[h].remove(b)
+        for t in dict.fromkeys(targets):
+            insort(preds[t], b)
     return True
 
 

@@ -36,9 +36,10 @@ from ..mir.cfg import (  # re-exported: the loop passes' vocabulary
 # Preheaders
 
 
-def preheader(body: Body, loop: Loop) -> int | None:
-    """The block that is the loop's only way in and that only goes to the header, if any."""
-    outside = outside_predecessors(body, loop)
+def preheader(body: Body, loop: Loop, preds: list[list[int]] | None = None) -> int | None:
+    """The block that is the loop's only way in and that only goes to the header, if any
+    (`preds`: the body's `predecessors`, when the caller keeps them)."""
+    outside = outside_predecessors(body, loop, preds)
     if len(outside) != 1:
         return None
     p = outside[0]
@@ -46,21 +47,28 @@ def preheader(body: Body, loop: Loop) -> int | None:
     return p if isinstance(term, Goto) and term.target == loop.header else None
 
 
-def ensure_preheader(body: Body, loop: Loop) -> int | None:
+def ensure_preheader(body: Body, loop: Loop, preds: list[list[int]] | None = None
+                     ) -> int | None:
     """The loop's preheader, adding an empty `goto -> header` block for it if needed (None
     for a loop headed by the entry block, which keeps its number). The new block joins
-    the loops that enclose this one (through `parent`)."""
-    p = preheader(body, loop)
+    the loops that enclose this one (through `parent`). `preds`: the body's
+    `predecessors`, when the caller keeps them (a pass adding preheaders to every loop of
+    a nest: finding the header's predecessors is otherwise a scan of the body); they are
+    kept right."""
+    p = preheader(body, loop, preds)
     if p is not None:
         return p
     if loop.header == 0:
         return None
-    outside = outside_predecessors(body, loop)
+    outside = outside_predecessors(body, loop, preds)
     span = body.blocks[loop.header].terminator.span
     body.blocks.append(BasicBlock([], Goto(loop.header, span)))
     new = len(body.blocks) - 1
     for o in outside:
         map_targets(body.blocks[o].terminator, lambda t: new if t == loop.header else t)
+    if preds is not None:
+        preds.append(list(outside))
+        preds[loop.header] = [q for q in preds[loop.header] if q not in outside] + [new]
     enclosing = loop.parent
     while enclosing is not None:
         enclosing.blocks.add(new)
@@ -111,6 +119,7 @@ class LoopFacts:
         self.inside = None
         self._written = None
         self._sites: dict[int, list[Site]] = {}  # inside_sites' answers, before `inside`
+        self._moved: set[int] = set()  # moved_out's locals, before `written` is made
         if getattr(loop.blocks, "forest", None) is None:
             blocks = loop.blocks
             written = set()
@@ -130,6 +139,8 @@ class LoopFacts:
         if self._written is None:
             self._written, self.inside = _def_index(self.defs, self.loop.blocks.forest
                                                     ).inside(self.loop)
+            for local in self._moved:
+                self._written.discard(local)
         return self._written
 
     def inside_sites(self, local: int) -> list[Site]:
@@ -142,6 +153,15 @@ class LoopFacts:
             got = self._sites[local] = [s for s in self.defs.get(local, ()) if s.block in blocks]
         return got
 
+    def moved_out(self, local: int) -> None:
+        """The local's writes in the loop have been moved before it (licm): from now on it
+        counts as not written in the loop. (Without making `written`: for the loops of a
+        nest, that is quadratic in the nesting.)"""
+        if self._written is not None:
+            self._written.discard(local)
+        else:
+            self._moved.add(local)
+
     def invariant_local(self, local: int) -> bool:
         """The local holds the same value on every iteration: the loop never writes it and
         its address is never taken (so nothing writes it behind our back)."""
@@ -149,6 +169,8 @@ class LoopFacts:
             return False
         if self._written is not None:
             return local not in self._written
+        if local in self._moved:
+            return True
         blocks = self.loop.blocks
         return not any(s.block in blocks for s in self.defs.get(local, ()))
 
@@ -233,7 +255,10 @@ def basic_ivs(body: Body, loop: Loop, facts: LoopFacts,
     `step` invariant, in a block that runs on every iteration (it dominates every latch).
     `doms`: the body's dominators, when the caller has them."""
     if doms is not None and facts._written is None:
-        found = _ivs_on_latch_path(body, loop, facts, doms)
+        if getattr(loop.blocks, "forest", None) is not None:
+            found = _latch_ivs(body, loop, facts, doms)
+        else:
+            found = _ivs_on_latch_path(body, loop, facts, doms)
         if len(found) <= 1:
             return found
     doms = doms or Dominators(body)
@@ -263,6 +288,97 @@ def _ivs_on_latch_path(body: Body, loop: Loop, facts: LoopFacts,
             break
         b = idom[b]
     return _ivs_of(body, loop, facts, doms, dict.fromkeys(candidates))
+
+
+def _latch_ivs(body: Body, loop: Loop, facts: LoopFacts,
+               doms: Dominators) -> dict[int, InductionVar]:
+    """What `_ivs_on_latch_path` finds, for a loop of a loop forest, found for every loop
+    of the body at once (once per analysis round) instead of per loop.
+
+    In a nest of N loops whose inner guards are gone, an outer loop's latch path runs
+    through every inner loop, so asking each loop about the self-updates on its path was
+    quadratic in N (every inner counter a candidate of every outer loop, each rejected for
+    its second write, the `= 0` before its own loop). A self-update is the only write of
+    its local in the innermost loop around it and in the enclosing ones up to (not
+    including) the first that holds another write of the local: a loop's blocks are an
+    interval of the forest's numbering (mir/cfg.py), so that is one walk up the forest
+    per self-update, as strength_reduce's candidates are found."""
+    forest = loop.blocks.forest
+    cache = doms.__dict__.setdefault("per_round", {})
+    got = cache.get("latch_ivs")
+    if got is None or got[0] is not facts.defs or got[1] is not facts.taken \
+            or got[2] is not forest or got[3] != forest.version:
+        got = cache["latch_ivs"] = (facts.defs, facts.taken, forest, forest.version,
+                                    _latch_ivs_by_loop(body, forest, facts.defs, facts.taken, doms))
+    return {iv.local: iv for iv in got[4].get(loop.lo, ())}
+
+
+def _latch_ivs_by_loop(body: Body, forest, defs, taken,
+                       doms: Dominators) -> dict[int, list[InductionVar]]:
+    """{loop number: its basic induction variables}: per self-update `i = Add(copy i,
+    step)`, the loops around it in which it is the local's only write, whose every latch
+    it dominates, and in which `step` is invariant (what `_ivs_of` asks of a candidate)."""
+    num = forest.num
+    n = len(num)
+
+    def number(b: int) -> int:
+        return num[b] if 0 <= b < n else -1
+
+    def written_in(local: int, lp: Loop) -> bool:
+        lo, hi = lp.lo, lp.hi
+        return any(lo <= number(s.block) < hi for s in defs.get(local, ()))
+
+    def invariant(op: Operand, lp: Loop) -> bool:  # LoopFacts.invariant_operand
+        if isinstance(op, Constant):
+            return True
+        place = op.place
+        if not all(isinstance(p, Field) for p in place.projection):
+            return False
+        return place.local not in taken and not written_in(place.local, lp)
+
+    out: dict[int, list[InductionVar]] = {}
+    for b, locals_ in _self_adds(body).items():
+        d = number(b)
+        if d < 0:
+            continue
+        statements = body.blocks[b].statements
+        for local in dict.fromkeys(locals_):
+            if local in taken or not isinstance(body.locals[local].ty, IntTy):
+                continue
+            sites = defs.get(local, ())
+            mine = [s for s in sites if s.block == b]
+            if len(mine) != 1:
+                continue  # two writes in one block: in every loop around it
+            site = mine[0]
+            stmt = statements[site.index]
+            rv = stmt.rvalue
+            prev, nxt = -1, n + 1  # the nearest numbers of the local's other writes
+            alone = True
+            for s in sites:
+                if s is site:
+                    continue
+                k = number(s.block)
+                if k == d:
+                    alone = False
+                    break
+                if prev < k < d:
+                    prev = k
+                elif d < k < nxt:
+                    nxt = k
+            if not alone:
+                continue
+            lp = forest.preorder[d]
+            while lp is not None and lp.lo > prev and lp.hi <= nxt:
+                if _is_local(rv.lhs, local) and invariant(rv.rhs, lp):
+                    step = rv.rhs
+                elif _is_local(rv.rhs, local) and invariant(rv.lhs, lp):
+                    step = rv.lhs
+                else:
+                    step = None
+                if step is not None and all(doms.dominates(b, latch) for latch in lp.latches):
+                    out.setdefault(lp.lo, []).append(InductionVar(local, step, site))
+                lp = lp.parent
+    return out
 
 
 def _self_adds(body: Body) -> dict[int, list[int]]:
