@@ -6,12 +6,14 @@ which is what to compare on a loaded machine). oxidec runs with --no-cache (a co
     python3 benchmarks/build_time.py [--runs 7] [--hit] [--oxidec "python3 -m oxidec.cli"]
                                      [--twins] [--baseline OTHER_CHECKOUT]
     python3 benchmarks/build_time.py --scaling [--series statements,kernels,loops,depth]
+                                     [--sizes 50,100,200] [--instructions]
 
 `--scaling` builds generated inputs at 4+ sizes per series (N straight-line statements in
 one kernel, N kernels in one file, N nested loops, an N-deep expression) and prints time,
 peak memory and the log-log slope of each (net of the process's fixed cost: the build of
 the series' N=1 input) from each size to the next and from the second size to the largest
-(linear: 1.0).
+(linear: 1.0). With `--instructions` each build is counted in instructions under valgrind
+instead (one run: the count is the same on a loaded machine, where times swing).
 
 Prints a table; pass --markdown for a table to paste into RESULTS.md.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -249,6 +252,55 @@ def scaling(args, oxidec: list[str]) -> int:
     return 0
 
 
+def count_instructions(argv: list[str]) -> int:
+    """The instructions a fresh process (and any worker it forks) executes, counted by
+    valgrind's cachegrind without its cache simulation: the same count on a loaded machine,
+    where a time is not (a 2-core machine shared with other work swings 10-30% run to run)."""
+    proc = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                           "--cachegrind-out-file=/dev/null", *argv],
+                          capture_output=True, text=True)
+    counts = re.findall(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    if proc.returncode != 0 or not counts:
+        raise SystemExit(f"failed ({proc.returncode}): valgrind {shlex.join(argv)}\n"
+                         f"{proc.stderr[-2000:]}")
+    return sum(int(c.replace(",", "")) for c in counts)  # one line per process
+
+
+def scaling_instructions(args, oxidec: list[str]) -> int:
+    """`--scaling --instructions`: each series' builds counted in instructions (one run each:
+    the count does not vary), net of the series' N=1 build, with the slopes as `scaling`."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind on PATH")
+    print(f"{'series':12} {'N':>6} {'lines':>7} {'instr (G)':>10} {'net (G)':>9} {'slope':>6}")
+    with tempfile.TemporaryDirectory() as tmp:
+        def count(text: str, name: str) -> float:
+            src = Path(tmp) / f"{name}.rs"
+            src.write_text(text)
+            return count_instructions(oxidec + ["build", str(src), "-o",
+                                                str(Path(tmp) / "out.ptx")]
+                                      + shlex.split(args.build_flags)) / 1e9
+
+        for name in args.series.split(","):
+            gen, sizes = SERIES[name]
+            if args.sizes:
+                sizes = tuple(int(n) for n in args.sizes.split(","))
+            base = count(gen(1), f"{name}_1")
+            print(f"{name:12} {1:6} {gen(1).count(chr(10)):7} {base:10.3f} {'':9} {'':6}"
+                  "   (fixed cost)", flush=True)
+            nets = []
+            for n in sizes:
+                text = gen(n)
+                got = count(text, f"{name}_{n}")
+                nets.append((n, got - base))
+                st = slope(nets[-2], nets[-1], 0.05) if len(nets) > 1 else "-"
+                print(f"{name:12} {n:6} {text.count(chr(10)):7} {got:10.3f} {got - base:9.3f} "
+                      f"{st:>6}", flush=True)
+            if len(nets) > 2:
+                print(f"{name:12} slope from N={nets[1][0]} to N={nets[-1][0]}: "
+                      f"{slope(nets[1], nets[-1], 0.05)} (net instructions)", flush=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
@@ -261,6 +313,9 @@ def main() -> int:
     ap.add_argument("--hit", action="store_true",
                     help="also time a cache hit (the build without --build-flags, cache filled)")
     ap.add_argument("--scaling", action="store_true", help="the generated scaling series")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with --scaling: count instructions (valgrind) instead of timing; "
+                         "slow (~40x a build), but the same on a loaded machine")
     ap.add_argument("--series", default=",".join(SERIES))
     ap.add_argument("--sizes", help="comma-separated sizes (default: each series' own)")
     ap.add_argument("--samples", help="comma-separated sample names (default: all)")
@@ -276,7 +331,7 @@ def main() -> int:
     import compileall
     compileall.compile_dir(str(ROOT / "oxidec"), quiet=1)
     if args.scaling:
-        return scaling(args, oxidec)
+        return scaling_instructions(args, oxidec) if args.instructions else scaling(args, oxidec)
     nvcc = shutil.which("nvcc") or "/usr/local/bin/nvcc"
     have_nvcc = os.path.exists(nvcc)
     if args.baseline:

@@ -93,3 +93,20 @@ def _reference(a: np.ndarray, n: int, k: int, block: int) -> np.ndarray:
 def _f32_hex(x: float) -> str:
     import struct
     return struct.pack(">f", x).hex().upper()
+
+
+def test_instruction_counts_sum_every_process(monkeypatch) -> None:
+    """`build_time.py --instructions` adds the counts of the build and of any worker it
+    forks (valgrind prints one summary per process), and refuses a failed run."""
+    bench = _bench()
+
+    class Done:
+        def __init__(self, code: int, err: str) -> None:
+            self.returncode, self.stderr = code, err
+
+    both = "==11== I   refs:      1,234,567\n==12== I   refs:      2,000,001\n"
+    monkeypatch.setattr(bench.subprocess, "run", lambda *a, **k: Done(0, both))
+    assert bench.count_instructions(["oxidec"]) == 3_234_568
+    monkeypatch.setattr(bench.subprocess, "run", lambda *a, **k: Done(1, both))
+    with pytest.raises(SystemExit):
+        bench.count_instructions(["oxidec"])
