@@ -110,3 +110,29 @@ def test_instruction_counts_sum_every_process(monkeypatch) -> None:
     monkeypatch.setattr(bench.subprocess, "run", lambda *a, **k: Done(1, both))
     with pytest.raises(SystemExit):
         bench.count_instructions(["oxidec"])
+
+
+def test_a_deeply_nested_type_is_finalized_once_per_level(monkeypatch) -> None:
+    """typeck's `finalize` resolves each level of a type once as it walks it: a `deep` at
+    every level made `[[[..[a]..]]]` N deep cost ~N^3/5 steps (333k at 120; a fuzzed
+    1500-deep literal took minutes). Counted in steps, not timed: linear per type, so
+    quadratic over the N nested expressions' types."""
+    from oxidec.typeck import infer
+    n = 120
+    nested = "[" * n + "a" + "]" * n
+    src = ("use cuda_device::{kernel, thread, DisjointSlice};\n#[kernel]\n"
+           "pub fn k(x: &[u32], mut out: DisjointSlice<u32>) {\n"
+           "    let idx = thread::index_1d();\n    let a = x[idx.get()];\n"
+           f"    let _n = {nested};\n"
+           "    if let Some(o) = out.get_mut(idx) { *o = a; }\n}\n")
+    steps = 0
+    shallow = infer.InferMixin.shallow
+
+    def counted(self, ty):
+        nonlocal steps
+        steps += 1
+        return shallow(self, ty)
+
+    monkeypatch.setattr(infer.InferMixin, "shallow", counted)
+    comp = driver.compile_source(src, "nested.rs", driver.Options(arch="sm_90"))
+    assert comp.ptx and steps < 2 * n * n, steps

@@ -298,11 +298,9 @@ def _latch_ivs(body: Body, loop: Loop, facts: LoopFacts,
     In a nest of N loops whose inner guards are gone, an outer loop's latch path runs
     through every inner loop, so asking each loop about the self-updates on its path was
     quadratic in N (every inner counter a candidate of every outer loop, each rejected for
-    its second write, the `= 0` before its own loop). A self-update is the only write of
-    its local in the innermost loop around it and in the enclosing ones up to (not
-    including) the first that holds another write of the local: a loop's blocks are an
-    interval of the forest's numbering (mir/cfg.py), so that is one walk up the forest
-    per self-update, as strength_reduce's candidates are found."""
+    its second write, the `= 0` before its own loop). The loops in which a self-update is
+    its local's only write are one walk up the forest (`sole_write_loops`, which
+    strength_reduce's candidates use too)."""
     forest = loop.blocks.forest
     cache = doms.__dict__.setdefault("per_round", {})
     got = cache.get("latch_ivs")
@@ -321,12 +319,9 @@ def _latch_ivs_by_loop(body: Body, forest, defs, taken,
     num = forest.num
     n = len(num)
 
-    def number(b: int) -> int:
-        return num[b] if 0 <= b < n else -1
-
     def written_in(local: int, lp: Loop) -> bool:
         lo, hi = lp.lo, lp.hi
-        return any(lo <= number(s.block) < hi for s in defs.get(local, ()))
+        return any(0 <= s.block < n and lo <= num[s.block] < hi for s in defs.get(local, ()))
 
     def invariant(op: Operand, lp: Loop) -> bool:  # LoopFacts.invariant_operand
         if isinstance(op, Constant):
@@ -338,46 +333,53 @@ def _latch_ivs_by_loop(body: Body, forest, defs, taken,
 
     out: dict[int, list[InductionVar]] = {}
     for b, locals_ in _self_adds(body).items():
-        d = number(b)
-        if d < 0:
-            continue
         statements = body.blocks[b].statements
         for local in dict.fromkeys(locals_):
             if local in taken or not isinstance(body.locals[local].ty, IntTy):
                 continue
-            sites = defs.get(local, ())
-            mine = [s for s in sites if s.block == b]
-            if len(mine) != 1:
-                continue  # two writes in one block: in every loop around it
-            site = mine[0]
-            stmt = statements[site.index]
-            rv = stmt.rvalue
-            prev, nxt = -1, n + 1  # the nearest numbers of the local's other writes
-            alone = True
-            for s in sites:
-                if s is site:
-                    continue
-                k = number(s.block)
-                if k == d:
-                    alone = False
-                    break
-                if prev < k < d:
-                    prev = k
-                elif d < k < nxt:
-                    nxt = k
-            if not alone:
-                continue
-            lp = forest.preorder[d]
-            while lp is not None and lp.lo > prev and lp.hi <= nxt:
+            # (a loop where it is the only write: the block's only write is the self-update)
+            site = next(s for s in defs[local] if s.block == b)
+            rv = statements[site.index].rvalue if site.index < len(statements) else None
+            for lp in sole_write_loops(forest, defs, local, site):
                 if _is_local(rv.lhs, local) and invariant(rv.rhs, lp):
                     step = rv.rhs
                 elif _is_local(rv.rhs, local) and invariant(rv.lhs, lp):
                     step = rv.lhs
                 else:
-                    step = None
-                if step is not None and all(doms.dominates(b, latch) for latch in lp.latches):
+                    continue
+                if all(doms.dominates(b, latch) for latch in lp.latches):
                     out.setdefault(lp.lo, []).append(InductionVar(local, step, site))
-                lp = lp.parent
+    return out
+
+
+def sole_write_loops(forest, defs: dict[int, list[Site]], local: int, site: Site) -> list:
+    """The loops around `site` in which it is `local`'s only write (`defs`: local_defs),
+    innermost first: the innermost loop around it and the enclosing ones up to (not
+    including) the first that holds another write of the local. A loop's blocks are an
+    interval [lo, hi) of the forest's numbering (mir/cfg.py), so the local's other writes'
+    numbers nearest to the site's, below and above, bound them: one walk up the forest,
+    not a question per loop (for a nest of N loops, that was quadratic in N)."""
+    num = forest.num
+    n = len(num)
+    d = num[site.block] if 0 <= site.block < n else -1
+    if d < 0:
+        return []
+    prev, nxt = -1, n + 1  # the nearest numbers of the local's other writes
+    for other in defs.get(local, ()):
+        if other.block == site.block and other.index == site.index:
+            continue
+        k = num[other.block] if 0 <= other.block < n else -1
+        if k == d:
+            return []  # another write in the same innermost loop: in every loop around it
+        if prev < k < d:
+            prev = k
+        elif d < k < nxt:
+            nxt = k
+    out = []
+    loop = forest.preorder[d]
+    while loop is not None and loop.lo > prev and loop.hi <= nxt:
+        out.append(loop)
+        loop = loop.parent
     return out
 
 
@@ -512,7 +514,7 @@ def _is_local(op: Operand, local: int) -> bool:
 __all__ = [
     "Dominators", "Loop", "find_loops", "predecessors", "preheader", "ensure_preheader",
     "outside_predecessors", "Site", "local_defs", "LoopFacts", "InductionVar", "basic_ivs",
-    "remove_dead_ivs", "iteration_locals", "in_rounds",
+    "remove_dead_ivs", "iteration_locals", "in_rounds", "sole_write_loops",
 ]
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ..mir.syntax import Assign, BinaryOp, Body, Constant, Copy, Place, Use
 from .affine import ONE, ZERO, AffineAnalysis, Builder, inv_op
-from .loops import Site, ensure_preheader, per_round, rewrite_each_iv
+from .loops import Site, ensure_preheader, per_round, rewrite_each_iv, sole_write_loops
 from ..mir.visit import statement_reads, terminator_reads
 
 
@@ -108,38 +108,13 @@ def _candidates(body: Body, loop, facts, doms) -> list:
 
 def _candidates_by_loop(body: Body, forest, defs, taken):
     """(defs, taken, {loop number: its candidates, in block order})."""
-    num = forest.num
-    n = len(num)
-
-    def number(b: int) -> int:
-        return num[b] if 0 <= b < n else -1
-
     out: dict[int, list] = {}
     for b, i, stmt in _binary_assigns(body):
-        d = number(b)
         local = stmt.place.local
-        if d < 0 or local in taken:
+        if local in taken:
             continue
-        prev, nxt = -1, n + 1  # the nearest numbers of the local's other writes
-        alone = True
-        for site in defs.get(local, ()):
-            if site.block == b and site.index == i:
-                continue
-            k = number(site.block)
-            if k == d:
-                alone = False  # another write in the same innermost loop: in every loop
-                break
-            if prev < k < d:
-                prev = k
-            elif d < k < nxt:
-                nxt = k
-        if not alone:
-            continue
-        # a loop [lo, hi) around d holds no other write when prev < lo and hi <= nxt
-        loop = forest.preorder[d]
-        while loop is not None and loop.lo > prev and loop.hi <= nxt:
+        for loop in sole_write_loops(forest, defs, local, Site(b, i)):
             out.setdefault(loop.lo, []).append((b, i, stmt))
-            loop = loop.parent
     return defs, taken, out
 
 

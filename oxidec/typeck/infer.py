@@ -49,8 +49,10 @@ class InferMixin:
         return ty
 
     def finalize(self, ty: T.Ty) -> T.Ty:
-        """The type after inference, with Rust's literal defaults applied."""
-        ty = self.deep(ty)
+        """The type after inference, with Rust's literal defaults applied. (Each level is
+        resolved as the walk reaches it, as `deep` does: a `deep` at every level of the walk
+        was quadratic in a type's nesting, `[[[..[a]..]]]` cubic in all.)"""
+        ty = self.shallow(ty)
         if isinstance(ty, T.InferTy):
             if ty.kind == "int":
                 self.subst[ty.var] = T.I32
