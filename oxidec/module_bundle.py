@@ -73,7 +73,7 @@ class _Finder:
 
 
 def _file() -> str | None:
-    from .host.cache import cache_dir, private_dir
+    from .host.cache import MODULE_BUNDLE, cache_dir, private_dir
     directory = cache_dir()
     if directory is None or not private_dir(directory):
         return None
@@ -84,7 +84,7 @@ def _file() -> str | None:
     # one file per installed copy of the compiler: two checkouts or environments that share
     # the cache directory would otherwise replace each other's file on every run
     where = sha256(os.path.dirname(os.path.abspath(__file__)).encode()).hexdigest()[:16]
-    return os.path.join(directory, f"modules-{tag}-{where}.marshal")
+    return os.path.join(directory, f"{MODULE_BUNDLE}{tag}-{where}.marshal")
 
 
 def keep_module_bundle() -> None:

@@ -33,7 +33,7 @@ _path: str | None = None
 
 
 def _file() -> str | None:
-    from .host.cache import cache_dir, private_dir
+    from .host.cache import REGEX_CODE, cache_dir, private_dir
     import _sre
     directory = cache_dir()
     if directory is None or not private_dir(directory):
@@ -41,7 +41,7 @@ def _file() -> str | None:
     # the full version: a micro release may change re's parser or its Unicode tables
     version = "-".join(str(v) for v in sys.version_info)
     tag = f"{sys.implementation.name}-{version}-{_sre.MAGIC}-{FORMAT}"
-    return os.path.join(directory, f"regex-code-{tag}.marshal")
+    return os.path.join(directory, f"{REGEX_CODE}{tag}.marshal")
 
 
 class _Recorder:

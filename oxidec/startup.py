@@ -40,12 +40,12 @@ _path: str | None = None
 
 
 def _file() -> str | None:
-    from .host.cache import cache_dir, private_dir
+    from .host.cache import DATACLASS_CODE, cache_dir, private_dir
     directory = cache_dir()
     if directory is None or not private_dir(directory):
         return None
     tag = f"{sys.implementation.cache_tag}-{sys.version_info.releaselevel}{FORMAT}"
-    return os.path.join(directory, f"dataclass-code-{tag}.marshal")
+    return os.path.join(directory, f"{DATACLASS_CODE}{tag}.marshal")
 
 
 def _exec(source, globals=None, locals=None, /):

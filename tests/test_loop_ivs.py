@@ -1,6 +1,6 @@
 """passes/loops.py: the basic induction variables of every loop of a body found at once
 (`_latch_ivs`, one walk up the loop forest per self-update) against the per-loop walk of
-the dominator tree from the latches to the header (`_ivs_on_latch_path`), on the samples
+the dominator tree from the latches to the header (`latch_path_ivs`, here), on the samples
 and on nests where an inner loop's counter, a counter updated inside an inner loop and
 two counters of one loop are all in play."""
 from __future__ import annotations
@@ -63,6 +63,24 @@ def deep_nest(n: int) -> str:
                          f"{opens} s += a[i % a.len()]; {closes}\n        let mut t = 0usize;")
 
 
+def latch_path_ivs(body, loop, facts, doms) -> dict:
+    """The reference: an induction variable's update dominates every latch, so it is in a
+    block on the dominator tree's path from the latches' common dominator up to the header;
+    the self-updates of those blocks are the candidates, each asked what basic_ivs asks."""
+    adds = loops._self_adds(body)
+    m = loop.latches[0]
+    for latch in loop.latches[1:]:
+        m = doms._intersect(doms.idom, m, latch)
+    candidates = []
+    b = m
+    while True:
+        candidates += adds.get(b, [])
+        if b == loop.header:
+            break
+        b = doms.idom[b]
+    return loops._ivs_of(body, loop, facts, doms, dict.fromkeys(candidates))
+
+
 def sources() -> list[tuple[str, str]]:
     out = [(p.name, p.read_text()) for p in sorted((ROOT / "samples").glob("*.rs"))]
     return out + [("nests.rs", NESTS), ("deep.rs", deep_nest(12))]
@@ -76,7 +94,7 @@ def test_latch_ivs_agree_with_the_per_loop_walk(monkeypatch, opt_level):
     def both(body, loop, facts, doms):
         nonlocal asked, found, several
         got = fast(body, loop, facts, doms)
-        want = loops._ivs_on_latch_path(body, loop, facts, doms)
+        want = latch_path_ivs(body, loop, facts, doms)
         assert got == want, (body.name, loop.header)
         asked += 1
         found += len(got) == 1

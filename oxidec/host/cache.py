@@ -28,8 +28,10 @@ from ..sha import sha256 as _sha256
 
 FORMAT = 1
 DEFAULT_MAX_MB = 256
-# the files other modules keep in the cache directory to start faster (remade when missing)
-STARTUP_FILES = ("modules-", "regex-code-", "dataclass-code-")
+# the name prefixes of the files other modules keep in the cache directory to start faster
+# (remade when missing): module_bundle.py's, regex_cache.py's, startup.py's
+MODULE_BUNDLE, REGEX_CODE, DATACLASS_CODE = "modules-", "regex-code-", "dataclass-code-"
+STARTUP_FILES = (MODULE_BUNDLE, REGEX_CODE, DATACLASS_CODE)
 _fingerprint: str | None = None
 
 

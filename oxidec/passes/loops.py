@@ -254,46 +254,22 @@ def basic_ivs(body: Body, loop: Loop, facts: LoopFacts,
     """Integer locals whose only write inside the loop is `i = Add(copy i, step)` with
     `step` invariant, in a block that runs on every iteration (it dominates every latch).
     `doms`: the body's dominators, when the caller has them."""
-    if doms is not None and facts._written is None:
-        if getattr(loop.blocks, "forest", None) is not None:
-            found = _latch_ivs(body, loop, facts, doms)
-        else:
-            found = _ivs_on_latch_path(body, loop, facts, doms)
+    if doms is not None and facts._written is None \
+            and getattr(loop.blocks, "forest", None) is not None:
+        found = _latch_ivs(body, loop, facts, doms)
         if len(found) <= 1:
             return found
     doms = doms or Dominators(body)
     return _ivs_of(body, loop, facts, doms, facts.written)
 
 
-def _ivs_on_latch_path(body: Body, loop: Loop, facts: LoopFacts,
-                       doms: Dominators) -> dict[int, InductionVar]:
-    """`basic_ivs` found without the loop's written set: an induction variable's update
-    dominates every latch, so it is in a block on the dominator tree's path from the
-    latches' common dominator up to the header (each such block is in the loop); the
-    self-updates `i = Add(copy i, _)` of those blocks are the only candidates, each then
-    asked what `basic_ivs` asks. When two or more qualify, their order is that of the
-    written set, and the caller asks the whole question instead."""
-    adds = per_round(doms, "self_adds", _self_adds, body)
-    idom = doms.idom
-    m = loop.latches[0]
-    for latch in loop.latches[1:]:
-        m = doms._intersect(idom, m, latch)
-    candidates = []
-    b = m
-    while True:
-        got = adds.get(b)
-        if got is not None:
-            candidates += got
-        if b == loop.header:
-            break
-        b = idom[b]
-    return _ivs_of(body, loop, facts, doms, dict.fromkeys(candidates))
-
-
 def _latch_ivs(body: Body, loop: Loop, facts: LoopFacts,
                doms: Dominators) -> dict[int, InductionVar]:
-    """What `_ivs_on_latch_path` finds, for a loop of a loop forest, found for every loop
-    of the body at once (once per analysis round) instead of per loop.
+    """`basic_ivs` found without the loop's written set, for a loop of a loop forest: the
+    self-updates `i = Add(copy i, step)` in blocks that dominate every latch, each asked
+    what `_ivs_of` asks, found for every loop of the body at once (once per analysis
+    round). When two or more qualify, their order is that of the written set, and the
+    caller asks the whole question instead.
 
     In a nest of N loops whose inner guards are gone, an outer loop's latch path runs
     through every inner loop, so asking each loop about the self-updates on its path was
